@@ -1,0 +1,79 @@
+package dev.overlap.core;
+
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * One device's off-heap memory: a zeroed, page-aligned region (direct buffer or mapped file) seen through an
+ * Agrona {@link AtomicBuffer}. Structures that live here hold offsets, never Java references, so the same bytes can
+ * later be shared with other processes.
+ *
+ * <p>Thread-safety: the buffer may be read and written by any thread; ordering is whatever the accessor used
+ * promises (plain, opaque, acquire/release, volatile/atomic). Allocation goes through the {@link Mesh}. After the
+ * mesh is closed the memory is freed: any access through a view kept past {@code close()} is undefined (as with
+ * any freed off-heap memory) and must not happen.
+ */
+public final class DeviceMemory {
+    private final int device;
+    private final int capacity;
+    private final ByteBuffer backing;
+    private final UnsafeBuffer buffer;
+
+    DeviceMemory(final int device, final int capacity, final ByteBuffer backing) {
+        this.device = device;
+        this.capacity = capacity;
+        this.backing = backing;
+        this.buffer = new UnsafeBuffer(backing);
+    }
+
+    /** @return the id of the device that owns this memory */
+    public int device() {
+        return device;
+    }
+
+    /** @return size in bytes */
+    public int capacity() {
+        return capacity;
+    }
+
+    /**
+     * The whole memory as one buffer, indexed by device offset. For transport code that places Agrona structures
+     * (rings, counters) in device memory; application code uses typed arrays.
+     *
+     * @return the shared buffer (do not re-wrap it)
+     */
+    public AtomicBuffer buffer() {
+        return buffer;
+    }
+
+    /**
+     * @param offset byte offset of the view in this memory
+     * @param length byte length of the view
+     * @return a new buffer over {@code [offset, offset+length)}, indexed from 0 (e.g. for an Agrona ring buffer)
+     */
+    public AtomicBuffer slice(final long offset, final int length) {
+        checkRange(offset, length);
+        return new UnsafeBuffer(buffer, (int)offset, length);
+    }
+
+    /**
+     * @throws IndexOutOfBoundsException naming the device when {@code [offset, offset+length)} is outside
+     */
+    void checkRange(final long offset, final long length) {
+        if (offset < 0 || length < 0 || offset + length > capacity) {
+            throw new IndexOutOfBoundsException("range [" + offset + ", " + (offset + length) + ") is outside dev"
+                + device + " memory of " + capacity + " bytes");
+        }
+    }
+
+    ByteBuffer backing() {
+        return backing;
+    }
+
+    @Override
+    public String toString() {
+        return "DeviceMemory{dev" + device + ", " + capacity + " bytes}";
+    }
+}
