@@ -1,0 +1,298 @@
+package dev.overlap.queues;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.AbstractQueue;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * A bounded MPMC {@link java.util.Queue} of objects on the counter algorithm of {@link IntCounterRing}: one CAS
+ * per push batch on {@code endAlloc}, publication through {@code end} (see {@link Publication}), one CAS per pop
+ * batch on {@code start}. A drop-in where code uses JCTools' {@code MpmcArrayQueue} or
+ * {@link java.util.concurrent.ConcurrentLinkedQueue} with a known bound, with batch {@link #drain(Consumer, int)}
+ * and {@link #fill(Supplier, int)} that pay one atomic per batch.
+ *
+ * <p>On-heap (counters in a {@code long[]} through VarHandles, items in an {@code Object[]}): needs no JVM flag.
+ * Consumed slots are cleared (nothing stays reachable from the queue after it is popped): a consumer claims
+ * positions with its CAS on {@code start}, then reads and clears the slots; a producer that reuses a slot a lap
+ * later waits until it is clear (only ever for a consumer that is between its CAS and its clearing store).
+ *
+ * <p><b>Guarantees.</b> With {@link Publication#ORDERED} (default) {@code offer}, {@code poll}, {@code peek} and
+ * {@link #drain(Consumer, int)} (which takes {@code min(limit, size)} items atomically) are linearizable;
+ * {@link #fill(Supplier, int)} pushes a greedy prefix atomically, linearizable as that many offers. Null elements
+ * are rejected with {@link NullPointerException}. {@code size()} is a snapshot; iteration is weakly consistent
+ * (it may miss or repeat nothing it reports as present... it reports items present at some point during the
+ * iteration) and does not support {@code remove}.
+ *
+ * <p><b>Thread-safety and memory ordering.</b> Every method from any thread. Actions before {@code offer(e)}
+ * happen-before actions after the {@code poll()} that returns {@code e}. A supplier or consumer callback must not
+ * call back into the same queue's batch methods.
+ *
+ * @param <E> element type
+ */
+public final class CounterRingQueue<E> extends AbstractQueue<E> {
+    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Object[].class);
+    /** Fills the slots of a {@link #fill} whose supplier failed, so the reservation still publishes. */
+    private static final Object SKIP = new Object();
+    private final CounterSequencer seq;
+    private final Object[] slots;
+    private final long mask;
+
+    /**
+     * A queue with default window size and {@link Publication#ORDERED}.
+     *
+     * @param capacity the bound, 1..2^30 - 64
+     * @throws IllegalArgumentException for a bad capacity
+     */
+    public CounterRingQueue(final int capacity) {
+        this(capacity, CounterSequencer.defaultWindowSize(capacity), Publication.ORDERED);
+    }
+
+    /**
+     * @param capacity    the bound
+     * @param windowSize  positions per publication window (power of two)
+     * @param publication the publication rule
+     */
+    public CounterRingQueue(final int capacity, final int windowSize, final Publication publication) {
+        CounterSequencer.validate(true, capacity, windowSize, 4, publication);
+        final int windows = CounterSequencer.windows(true, capacity, windowSize);
+        this.seq = new CounterSequencer(new HeapCells(CounterSequencer.slotsOffset(windows)), true, capacity,
+            windowSize, publication);
+        this.slots = new Object[CounterSequencer.slots(true, capacity, windowSize)];
+        this.mask = seq.slotMask;
+    }
+
+    @Override
+    public boolean offer(final E e) {
+        Objects.requireNonNull(e, "CounterRingQueue does not accept null elements");
+        final long s = seq.tryReserveRing(1);
+        if (s == CounterSequencer.FULL) {
+            return false;
+        }
+        store(s, e);
+        seq.publish(s, 1);
+        return true;
+    }
+
+    private void store(final long position, final Object e) {
+        final int i = (int)(position & mask);
+        int spins = 0;
+        while (SLOTS.getAcquire(slots, i) != null) {
+            CounterSequencer.spin(spins++);
+        }
+        slots[i] = e;
+    }
+
+    private Object take(final long position) {
+        final int i = (int)(position & mask);
+        final Object e = slots[i];
+        SLOTS.setRelease(slots, i, null);
+        return e;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public E poll() {
+        for (;;) {
+            final long s = seq.start();
+            final long e = seq.end();
+            if (s >= e && s >= seq.endAfterHelping()) {
+                return null;
+            }
+            if (seq.casStart(s, s + 1)) {
+                final Object item = take(s);
+                if (item != SKIP) {
+                    return (E)item;
+                }
+            }
+        }
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public E peek() {
+        for (;;) {
+            final long s = seq.start();
+            final long e = seq.end();
+            if (s >= e && s >= seq.endAfterHelping()) {
+                return null;
+            }
+            final Object item = SLOTS.getAcquire(slots, (int)(s & mask));
+            if (seq.start() != s || item == null) {
+                continue;
+            }
+            if (item != SKIP) {
+                return (E)item;
+            }
+            if (seq.casStart(s, s + 1)) {
+                take(s);
+            }
+        }
+    }
+
+    /**
+     * Pops up to {@code limit} elements with one CAS and hands them to {@code consumer} in FIFO order.
+     * If the consumer throws, the elements of this batch it has not accepted are offered again (at the tail) when
+     * there is room; none is silently dropped: those that do not fit are attached to the exception as suppressed
+     * {@link IllegalStateException}s naming them.
+     *
+     * @return how many elements the consumer accepted
+     */
+    @SuppressWarnings("unchecked")
+    public int drain(final Consumer<? super E> consumer, final int limit) {
+        Objects.requireNonNull(consumer, "consumer");
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must be >= 0, was " + limit);
+        }
+        for (;;) {
+            final long s = seq.start();
+            long e = seq.end();
+            if (s >= e && s >= (e = seq.endAfterHelping())) {
+                return 0;
+            }
+            final int k = (int)Math.min(limit, e - s);
+            if (k == 0) {
+                return 0;
+            }
+            if (!seq.casStart(s, s + k)) {
+                continue;
+            }
+            int accepted = 0;
+            int i = 0;
+            try {
+                for (; i < k; i++) {
+                    final Object item = take(s + i);
+                    if (item != SKIP) {
+                        consumer.accept((E)item);
+                        accepted++;
+                    }
+                }
+                return accepted;
+            } catch (final RuntimeException | Error failure) {
+                for (int j = i + 1; j < k; j++) {
+                    final Object item = take(s + j);
+                    if (item != SKIP && !offer((E)item)) {
+                        failure.addSuppressed(new IllegalStateException("queue full: element " + item
+                            + " of a failed drain could not be re-offered"));
+                    }
+                }
+                throw failure;
+            }
+        }
+    }
+
+    /** Drains up to {@link #capacity()} elements; see {@link #drain(Consumer, int)}. */
+    public int drain(final Consumer<? super E> consumer) {
+        return drain(consumer, seq.capacity);
+    }
+
+    /**
+     * Pushes up to {@code limit} elements from {@code supplier} with one reservation (as many as fit).
+     * A {@code null} from the supplier, or an exception, ends the batch: slots already reserved for the rest are
+     * skipped by consumers, and the exception ({@link NullPointerException} for null) is rethrown.
+     *
+     * @return how many elements were pushed (0 when full)
+     */
+    public int fill(final Supplier<? extends E> supplier, final int limit) {
+        Objects.requireNonNull(supplier, "supplier");
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must be >= 0, was " + limit);
+        }
+        int n = Math.min(limit, seq.capacity);
+        while (n > 0) {
+            n = (int)Math.min(n, Math.max(1, seq.ringFreeHint()));
+            final long s = seq.tryReserveRing(n);
+            if (s == CounterSequencer.FULL) {
+                if (n == 1) {
+                    return 0;
+                }
+                continue;
+            }
+            int i = 0;
+            try {
+                for (; i < n; i++) {
+                    store(s + i, Objects.requireNonNull(supplier.get(),
+                        "CounterRingQueue does not accept null elements (from the fill supplier)"));
+                }
+            } finally {
+                for (int j = i; j < n; j++) {
+                    store(s + j, SKIP);
+                }
+                seq.publish(s, n);
+            }
+            return n;
+        }
+        return 0;
+    }
+
+    /** Fills up to {@link #capacity()} elements; see {@link #fill(Supplier, int)}. */
+    public int fill(final Supplier<? extends E> supplier) {
+        return fill(supplier, seq.capacity);
+    }
+
+    @Override
+    public int size() {
+        return (int)seq.size();
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return size() == 0;
+    }
+
+    /** @return the bound given at construction */
+    public int capacity() {
+        return seq.capacity;
+    }
+
+    /** @return the publication rule */
+    public Publication publication() {
+        return seq.publication;
+    }
+
+    /** A weakly consistent iterator over the elements published when it was created; no {@code remove}. */
+    @Override
+    public Iterator<E> iterator() {
+        return new Iterator<>() {
+            private long position = seq.start();
+            private final long end = seq.end();
+            private E next = advance();
+
+            @SuppressWarnings("unchecked")
+            private E advance() {
+                while (position < end) {
+                    final long p = position++;
+                    final Object item = SLOTS.getAcquire(slots, (int)(p & mask));
+                    if (item != null && item != SKIP && seq.start() <= p) {
+                        return (E)item;
+                    }
+                }
+                return null;
+            }
+
+            @Override
+            public boolean hasNext() {
+                return next != null;
+            }
+
+            @Override
+            public E next() {
+                if (next == null) {
+                    throw new NoSuchElementException();
+                }
+                final E e = next;
+                next = advance();
+                return e;
+            }
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "CounterRingQueue{capacity=" + seq.capacity + ", size=" + size() + ", " + seq.publication + "}";
+    }
+}

@@ -1,0 +1,301 @@
+package dev.overlap.queues;
+
+/**
+ * The counter algorithm shared by every queue of this package: positions (64-bit, never wrapping) are reserved,
+ * written, published and popped through padded counters; item storage belongs to the caller. One job: decide
+ * which positions a push or pop owns and when pushed positions become poppable.
+ *
+ * <p>Region layout (byte offsets; each counter alone on a {@value #PAD}-byte line):
+ * {@code start} (next position to pop), {@code end} (published prefix: every position below it is written and
+ * poppable), {@code endAlloc} (next position to reserve), then one 8-byte completion counter per window
+ * ({@link Publication#WINDOWED} only), then the slots at {@link #slotsOffset()}.
+ *
+ * <p>Block form (Atos): {@code reserveBlock} is one {@code getAndAdd}; capacity bounds all pushes until
+ * {@link #reset()}. Ring form: {@code tryReserveRing} is one CAS bounded by {@code start + capacity}; the ring has
+ * {@code slots >= capacity + windowSize} (a power of two), so a slot is reused only after its whole window was
+ * popped, which keeps per-window counters valid across laps (they count up: lap {@code L} of a window is complete
+ * at {@code (L+1) * windowSize}).
+ */
+final class CounterSequencer {
+    static final int PAD = 128;
+    static final int START = 0;
+    static final int END = PAD;
+    static final int END_ALLOC = 2 * PAD;
+    static final int WINDOWS = 3 * PAD;
+    /** {@link #tryReserveRing} result when there is no room. */
+    static final long FULL = -1;
+    private static final int SPINS_BEFORE_YIELD = 256;
+
+    final CounterCells cells;
+    final Publication publication;
+    final boolean ring;
+    final int capacity;
+    final long slotMask;
+    private final long reserveLimit;
+    private final int windowShift;
+    private final long windowSize;
+    private final long windowMask;
+    private final int windowCountShift;
+    private final int windowCount;
+    private final int slotsOffset;
+    /** Producer-side hint of {@code start} (per process, never authoritative). */
+    private long cachedStart;
+
+    CounterSequencer(final CounterCells cells, final boolean ring, final int capacity, final int windowSize,
+        final Publication publication) {
+        this.cells = cells;
+        this.ring = ring;
+        this.capacity = capacity;
+        this.publication = publication;
+        this.windowShift = Integer.numberOfTrailingZeros(windowSize);
+        this.windowSize = windowSize;
+        this.windowCount = windows(ring, capacity, windowSize);
+        this.windowCountShift = Integer.numberOfTrailingZeros(windowCount);
+        this.windowMask = windowCount - 1;
+        this.slotsOffset = slotsOffset(windowCount);
+        this.slotMask = ring ? slots(true, capacity, windowSize) - 1 : -1L;
+        this.reserveLimit = ring ? Long.MAX_VALUE : capacity;
+        reset();
+    }
+
+    // ---------------------------------------------------------------- layout
+
+    static int defaultWindowSize(final int capacity) {
+        return Math.min(64, Integer.highestOneBit(Math.max(1, capacity)));
+    }
+
+    static void validate(final boolean ring, final int capacity, final int windowSize, final int itemBytes,
+        final Publication publication) {
+        if (publication == null) {
+            throw new NullPointerException("publication");
+        }
+        if (windowSize < 1 || windowSize > (1 << 20) || Integer.bitCount(windowSize) != 1) {
+            throw new IllegalArgumentException("windowSize must be a power of two in 1.." + (1 << 20) + ", was "
+                + windowSize);
+        }
+        final long max = ring ? (1 << 30) - windowSize : (Integer.MAX_VALUE - (1 << 22)) / itemBytes;
+        if (capacity < 1 || capacity > max) {
+            throw new IllegalArgumentException("capacity must be in 1.." + max + " for " + (ring ? "a ring" : "a block")
+                + " of " + itemBytes + "-byte items with windows of " + windowSize + ", was " + capacity);
+        }
+    }
+
+    static int slots(final boolean ring, final int capacity, final int windowSize) {
+        return ring ? ceilPow2(capacity + windowSize) : capacity;
+    }
+
+    static int windows(final boolean ring, final int capacity, final int windowSize) {
+        return ring ? slots(true, capacity, windowSize) / windowSize
+            : ceilPow2((int)(((long)capacity + windowSize - 1) / windowSize));
+    }
+
+    static int slotsOffset(final int windows) {
+        return (WINDOWS + windows * 8 + 63) & ~63;
+    }
+
+    static int regionBytes(final boolean ring, final int capacity, final int windowSize, final int itemBytes) {
+        final long bytes = slotsOffset(windows(ring, capacity, windowSize))
+            + (long)slots(ring, capacity, windowSize) * itemBytes;
+        if (bytes > Integer.MAX_VALUE - 128) {
+            throw new IllegalArgumentException("a queue of " + capacity + " items of " + itemBytes
+                + " bytes does not fit in one region");
+        }
+        return (int)bytes;
+    }
+
+    static int ceilPow2(final int value) {
+        return value <= 1 ? 1 : Integer.highestOneBit(value - 1) << 1;
+    }
+
+    int slotsOffset() {
+        return slotsOffset;
+    }
+
+    /** Zeroes every counter. Only while no thread uses the queue. */
+    void reset() {
+        for (int w = 0; w < windowCount; w++) {
+            cells.setVolatile(WINDOWS + (w << 3), 0);
+        }
+        cells.setVolatile(END_ALLOC, 0);
+        cells.setVolatile(END, 0);
+        cells.setVolatile(START, 0);
+        cachedStart = 0;
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    long start() {
+        return cells.getVolatile(START);
+    }
+
+    long end() {
+        return cells.getAcquire(END);
+    }
+
+    long reserved() {
+        return cells.getVolatile(END_ALLOC);
+    }
+
+    boolean casStart(final long expected, final long value) {
+        return cells.compareAndSet(START, expected, value);
+    }
+
+    /**
+     * Called by a pop that found {@code start >= end}: in {@link Publication#WINDOWED} mode it helps move
+     * {@code end} (as Atos does from the pop side); in {@link Publication#ORDERED} mode {@code end} is exact.
+     *
+     * @return the published prefix after helping
+     */
+    long endAfterHelping() {
+        return publication == Publication.WINDOWED ? advance() : cells.getAcquire(END);
+    }
+
+    long size() {
+        final long s = cells.getVolatile(START);
+        return Math.max(0, Math.min(cells.getVolatile(END) - s, capacity));
+    }
+
+    // ---------------------------------------------------------------- reserving
+
+    /** Atos' reservation: one getAndAdd. Positions at or past {@code capacity} must not be written. */
+    long reserveBlock(final int n) {
+        return cells.getAndAdd(END_ALLOC, n);
+    }
+
+    /** @return how many of the {@code n} positions reserved at {@code s} lie inside the block */
+    int blockWritable(final long s, final int n) {
+        return (int)Math.max(0, Math.min(n, capacity - s));
+    }
+
+    /**
+     * Reserves {@code n <= capacity} ring positions, all or nothing, with one CAS on {@code endAlloc} bounded by
+     * {@code start + capacity}.
+     *
+     * @return the first position, or {@link #FULL}: in {@link Publication#ORDERED} mode when fewer than {@code n}
+     * published-and-unpopped... positions are free at one instant (reservations still being written are waited
+     * out, so that "full" is linearizable); in {@link Publication#WINDOWED} mode when reservations leave less than
+     * {@code n} free
+     */
+    long tryReserveRing(final int n) {
+        int spins = 0;
+        for (;;) {
+            final long a = cells.getVolatile(END_ALLOC);
+            if (a + n - cachedStart > capacity) {
+                long st = cells.getVolatile(START);
+                cachedStart = st;
+                if (a + n - st > capacity) {
+                    if (publication == Publication.WINDOWED) {
+                        return FULL;
+                    }
+                    final long e = cells.getVolatile(END);
+                    st = cells.getVolatile(START);
+                    if (e + n - st > capacity) {
+                        return FULL;
+                    }
+                    spin(spins++);
+                    continue;
+                }
+            }
+            if (cells.compareAndSet(END_ALLOC, a, a + n)) {
+                return a;
+            }
+        }
+    }
+
+    /** @return a hint of the free ring positions (reservations count as used) */
+    long ringFreeHint() {
+        final long a = cells.getVolatile(END_ALLOC);
+        return capacity - (a - cells.getVolatile(START));
+    }
+
+    // ---------------------------------------------------------------- publishing
+
+    /**
+     * Publishes the {@code written} items at {@code [s, s + written)} of a reservation starting at {@code s}
+     * (block overflow: {@code written} may be 0 or less than reserved).
+     */
+    void publish(final long s, final int written) {
+        if (publication == Publication.ORDERED) {
+            publishOrdered(s, written);
+        } else {
+            publishWindowed(s, written);
+        }
+    }
+
+    private void publishOrdered(final long s, final int written) {
+        if (written == 0) {
+            // Block overflow: wait until every reservation that fits is published, so the failure linearizes
+            // at an instant where the block really is full.
+            final long mustSee = Math.min(s, reserveLimit);
+            int spins = 0;
+            while (cells.getAcquire(END) < mustSee) {
+                spin(spins++);
+            }
+            return;
+        }
+        int spins = 0;
+        while (cells.getAcquire(END) != s) {
+            spin(spins++);
+        }
+        cells.setRelease(END, s + written);
+    }
+
+    private void publishWindowed(final long s, final int written) {
+        final long last = s + written;
+        long p = s;
+        while (p < last) {
+            final long w = p >>> windowShift;
+            final long portion = Math.min(last, (w + 1) << windowShift) - p;
+            cells.getAndAdd(windowOffset(w), portion);
+            p += portion;
+        }
+        // Dekker with advance(): our counts are in before we read end; whoever moves end past our window's base
+        // after this read will see them.
+        if (cells.getVolatile(END) < last || written == 0) {
+            advance();
+        }
+    }
+
+    private int windowOffset(final long window) {
+        return WINDOWS + (int)((window & windowMask) << 3);
+    }
+
+    /**
+     * Moves {@code end} over every window that is complete, then over the tail of the window it stops in when
+     * every position reserved there so far is written (Listing 6's {@code endCount == endMax}, per window).
+     * Any thread may call it; {@code end} only ever takes verified values, by CAS.
+     *
+     * @return the published prefix seen last
+     */
+    long advance() {
+        long e = cells.getVolatile(END);
+        for (;;) {
+            final long w = e >>> windowShift;
+            final long base = w << windowShift;
+            final long lapOffset = (w >>> windowCountShift) << windowShift;
+            // completed count first, reservations second: what was complete when counted was reserved by then
+            final long done = cells.getVolatile(windowOffset(w)) - lapOffset;
+            final long reservedEnd = Math.min(Math.min(cells.getVolatile(END_ALLOC), reserveLimit), base + windowSize);
+            if (done != reservedEnd - base || base + done <= e) {
+                return e;
+            }
+            final long target = base + done;
+            if (cells.compareAndSet(END, e, target)) {
+                e = target;
+                if (done != windowSize) {
+                    return e;
+                }
+            } else {
+                e = cells.getVolatile(END);
+            }
+        }
+    }
+
+    static void spin(final int spins) {
+        if (spins < SPINS_BEFORE_YIELD) {
+            Thread.onSpinWait();
+        } else {
+            Thread.yield();
+        }
+    }
+}

@@ -1,0 +1,259 @@
+package dev.overlap.queues;
+
+import dev.overlap.core.Device;
+import org.agrona.concurrent.AtomicBuffer;
+
+import java.util.function.IntConsumer;
+
+/**
+ * The Atos counter-based queue of {@code int} items (paper section III.A.2, Listing 6), in device memory: a
+ * one-shot block whose capacity bounds all pushes until {@link #reset()} (as in Atos, pops do not free space;
+ * use {@link IntCounterRing} for bounded memory under unbounded pushing).
+ *
+ * <p><b>Algorithm.</b> Counters {@code start}, {@code end}, {@code endAlloc} (and per-window {@code endCount}s),
+ * each on its own 128-byte line of the region, then the slots; no per-slot flags. A push of {@code n} items
+ * reserves {@code n} slots with one {@code getAndAdd} on {@code endAlloc}, writes them, then publishes them by
+ * moving {@code end} as the queue's {@link Publication} rule says. A pop of up to {@code n} items reads
+ * {@code start} and {@code end} and takes {@code min(n, end - start)} items with one CAS on {@code start}. Batch
+ * operations are the JVM analog of Atos' warp- and CTA-sized workers: one atomic per batch, not per item.
+ *
+ * <p><b>Guarantees.</b> With {@link Publication#ORDERED} (default) every operation is linearizable against a
+ * FIFO queue whose pushes are refused once {@code capacity} items have been pushed since the last reset; a batch
+ * push stores {@code min(n, capacity - pushedSoFar)} items (the Atos reservation is never undone, so one that
+ * overflows uses up the rest of the block) and a batch pop takes {@code min(n, size)} items, both atomically.
+ * A push may wait for pushes that reserved before it; pops never wait. With {@link Publication#WINDOWED} nothing
+ * waits and the weaker guarantee stated there holds. Checked by Lincheck (model checking and stress) and jcstress.
+ *
+ * <p><b>Thread-safety and memory ordering.</b> {@code offer}/{@code poll}/{@code drain}/{@code size} from any
+ * thread. Everything a thread did before pushing an item happens-before everything the thread that pops it does
+ * after (release on publication, acquire on reading {@code end}). {@link #reset()} only while no other thread
+ * uses the queue (between kernels). The region holds offsets only, no Java references.
+ */
+public final class IntCounterQueue {
+    private static final int ITEM_BYTES = 4;
+    private final AtomicBuffer buffer;
+    private final CounterSequencer seq;
+    private final int slots;
+    private final QueueMemory.Allocation allocation;
+
+    /**
+     * Builds a queue with default window size and {@link Publication#ORDERED}, initializing {@code region}.
+     *
+     * @param region   at least {@link #requiredBytes(int)} bytes, 8-byte aligned (128-byte aligned is best)
+     * @param capacity items pushable until {@link #reset()}
+     */
+    public IntCounterQueue(final AtomicBuffer region, final int capacity) {
+        this(region, capacity, CounterSequencer.defaultWindowSize(capacity), Publication.ORDERED);
+    }
+
+    /**
+     * @param region      at least {@link #requiredBytes(int, int)} bytes, 8-byte aligned; initialized here
+     * @param capacity    items pushable until {@link #reset()}
+     * @param windowSize  positions per publication window (power of two; used by {@link Publication#WINDOWED})
+     * @param publication the publication rule
+     */
+    public IntCounterQueue(final AtomicBuffer region, final int capacity, final int windowSize,
+        final Publication publication) {
+        this(region, capacity, windowSize, publication, null);
+    }
+
+    private IntCounterQueue(final AtomicBuffer region, final int capacity, final int windowSize,
+        final Publication publication, final QueueMemory.Allocation allocation) {
+        CounterSequencer.validate(false, capacity, windowSize, ITEM_BYTES, publication);
+        QueueMemory.checkRegion(region, requiredBytes(capacity, windowSize), "IntCounterQueue of " + capacity);
+        this.buffer = region;
+        this.seq = new CounterSequencer(new BufferCells(region), false, capacity, windowSize, publication);
+        this.slots = seq.slotsOffset();
+        this.allocation = allocation;
+    }
+
+    /**
+     * Allocates the queue in {@code device}'s memory (default window, {@link Publication#ORDERED}).
+     * The memory is returned by {@link #free()} or when the mesh closes.
+     */
+    public static IntCounterQueue allocate(final Device device, final int capacity) {
+        return allocate(device, capacity, CounterSequencer.defaultWindowSize(capacity), Publication.ORDERED);
+    }
+
+    /** @see #allocate(Device, int) */
+    public static IntCounterQueue allocate(final Device device, final int capacity, final int windowSize,
+        final Publication publication) {
+        CounterSequencer.validate(false, capacity, windowSize, ITEM_BYTES, publication);
+        final QueueMemory.Allocation a = QueueMemory.allocate(device, requiredBytes(capacity, windowSize));
+        return new IntCounterQueue(a.region, capacity, windowSize, publication, a);
+    }
+
+    /** @return region bytes for {@code capacity} items with the default window size */
+    public static int requiredBytes(final int capacity) {
+        return requiredBytes(capacity, CounterSequencer.defaultWindowSize(capacity));
+    }
+
+    /** @return region bytes for {@code capacity} items with windows of {@code windowSize} */
+    public static int requiredBytes(final int capacity, final int windowSize) {
+        CounterSequencer.validate(false, capacity, windowSize, ITEM_BYTES, Publication.ORDERED);
+        return CounterSequencer.regionBytes(false, capacity, windowSize, ITEM_BYTES);
+    }
+
+    /**
+     * Pushes one item.
+     *
+     * @return false when the block is used up (capacity items pushed since the last reset)
+     */
+    public boolean offer(final int item) {
+        final long s = seq.reserveBlock(1);
+        if (s >= seq.capacity) {
+            seq.publish(s, 0);
+            return false;
+        }
+        buffer.putInt(slots + (int)(s << 2), item);
+        seq.publish(s, 1);
+        return true;
+    }
+
+    /**
+     * Pushes {@code src[off .. off+len)} with one reservation.
+     *
+     * @return how many were pushed: {@code len}, or fewer when the block ran out (a prefix of the items)
+     */
+    public int offer(final int[] src, final int off, final int len) {
+        checkBatch(src, off, len);
+        if (len == 0) {
+            return 0;
+        }
+        final long s = seq.reserveBlock(len);
+        final int k = seq.blockWritable(s, len);
+        int at = slots + (int)(Math.min(s, seq.capacity) << 2);
+        for (int i = 0; i < k; i++, at += ITEM_BYTES) {
+            buffer.putInt(at, src[off + i]);
+        }
+        seq.publish(s, k);
+        return k;
+    }
+
+    /**
+     * Pops one item.
+     *
+     * @param ifEmpty what to return when nothing is poppable
+     * @return the oldest item, or {@code ifEmpty}
+     */
+    public int poll(final int ifEmpty) {
+        for (;;) {
+            final long s = seq.start();
+            long e = seq.end();
+            if (s >= e && s >= (e = seq.endAfterHelping())) {
+                return ifEmpty;
+            }
+            final int item = buffer.getInt(slots + (int)(s << 2));
+            if (seq.casStart(s, s + 1)) {
+                return item;
+            }
+        }
+    }
+
+    /**
+     * Pops up to {@code max} items with one CAS into {@code dst[off ..]}.
+     *
+     * @return how many were popped (0 when empty)
+     */
+    public int poll(final int[] dst, final int off, final int max) {
+        checkBatch(dst, off, max);
+        for (;;) {
+            final long s = seq.start();
+            long e = seq.end();
+            if (s >= e && s >= (e = seq.endAfterHelping())) {
+                return 0;
+            }
+            final int k = (int)Math.min(max, e - s);
+            if (k == 0) {
+                return 0;
+            }
+            if (seq.casStart(s, s + k)) {
+                int at = slots + (int)(s << 2);
+                for (int i = 0; i < k; i++, at += ITEM_BYTES) {
+                    dst[off + i] = buffer.getInt(at);
+                }
+                return k;
+            }
+        }
+    }
+
+    /**
+     * Pops up to {@code limit} items with one CAS and hands them to {@code consumer} in order.
+     *
+     * @return how many were popped
+     */
+    public int drain(final IntConsumer consumer, final int limit) {
+        if (consumer == null) {
+            throw new NullPointerException("consumer");
+        }
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must be >= 0, was " + limit);
+        }
+        for (;;) {
+            final long s = seq.start();
+            long e = seq.end();
+            if (s >= e && s >= (e = seq.endAfterHelping())) {
+                return 0;
+            }
+            final int k = (int)Math.min(limit, e - s);
+            if (k == 0) {
+                return 0;
+            }
+            if (seq.casStart(s, s + k)) {
+                int at = slots + (int)(s << 2);
+                for (int i = 0; i < k; i++, at += ITEM_BYTES) {
+                    consumer.accept(buffer.getInt(at));
+                }
+                return k;
+            }
+        }
+    }
+
+    /** @return published, unpopped items (a moment's snapshot) */
+    public int size() {
+        return (int)seq.size();
+    }
+
+    /** @return true when nothing is poppable right now */
+    public boolean isEmpty() {
+        return size() == 0;
+    }
+
+    /** @return items pushable between resets */
+    public int capacity() {
+        return seq.capacity;
+    }
+
+    /** @return the publication rule */
+    public Publication publication() {
+        return seq.publication;
+    }
+
+    /** Empties the block for reuse. Only while no other thread uses the queue (e.g. between kernels). */
+    public void reset() {
+        seq.reset();
+    }
+
+    /** Returns device memory taken by {@link #allocate}; the queue must not be used afterwards. */
+    public void free() {
+        if (allocation == null) {
+            throw new IllegalStateException("this queue was built over a caller's region; free that region instead");
+        }
+        allocation.free();
+    }
+
+    static void checkBatch(final int[] array, final int off, final int len) {
+        if (array == null) {
+            throw new NullPointerException("array");
+        }
+        if (off < 0 || len < 0 || off > array.length - len) {
+            throw new IndexOutOfBoundsException("range [" + off + ", " + off + "+" + len + ") is outside an array of "
+                + array.length);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "IntCounterQueue{capacity=" + seq.capacity + ", size=" + size() + ", " + seq.publication + "}";
+    }
+}

@@ -1,0 +1,239 @@
+package dev.overlap.queues;
+
+import dev.overlap.core.Device;
+import org.agrona.concurrent.AtomicBuffer;
+
+/**
+ * The counter-based queue of {@code int} items in ring form: bounded memory for an unbounded number of pushes.
+ * Beyond Atos' one-shot block (see {@link IntCounterQueue} for the shared algorithm):
+ *
+ * <ul>
+ * <li><b>Reservation</b> is one CAS on {@code endAlloc} bounded by {@code start + capacity} (a {@code getAndAdd}
+ * could overshoot a full ring and would then have to wait for consumers). A full ring is back-pressure: the push
+ * returns {@code false} (or pushes fewer), it never overwrites.</li>
+ * <li><b>Releasing slots without release counters.</b> A pop copies its items <em>before</em> its CAS on
+ * {@code start}; producers may only reserve positions below {@code start + capacity}, so while {@code start} still
+ * equals the value the pop read, none of its slots can be overwritten, and a successful CAS proves the copy was
+ * taken from intact slots. The CAS on {@code start} is therefore both the pop and the release: producers see free
+ * space by reading {@code start}; no per-slot flags, no second atomic.</li>
+ * <li><b>Windows across laps.</b> The ring has at least {@code capacity + windowSize} slots (a power of two), so a
+ * window's slots are reused only after the whole window was popped; per-window completion counters count up
+ * across laps ({@link Publication#WINDOWED}).</li>
+ * </ul>
+ *
+ * <p><b>Guarantees.</b> With {@link Publication#ORDERED} (default) {@link #offer(int)}, {@link #offerAll},
+ * {@link #poll(int)} and {@link #poll(int[], int, int)} are linearizable against a bounded FIFO queue (batch
+ * pushes all-or-nothing; batch pops take {@code min(max, size)}); {@link #offer(int[], int, int)} pushes a prefix
+ * greedily and is linearizable as that many single pushes. With {@link Publication#WINDOWED} the weaker guarantee
+ * stated there holds, and "full" counts reserved slots. Checked by Lincheck and jcstress.
+ *
+ * <p><b>Thread-safety and memory ordering.</b> Any thread may call any method. Everything a thread did before
+ * pushing an item happens-before everything the thread that pops it does after.
+ */
+public final class IntCounterRing {
+    private static final int ITEM_BYTES = 4;
+    private final AtomicBuffer buffer;
+    private final CounterSequencer seq;
+    private final int slots;
+    private final long mask;
+    private final QueueMemory.Allocation allocation;
+
+    /**
+     * Builds a ring with default window size and {@link Publication#ORDERED}, initializing {@code region}.
+     *
+     * @param region   at least {@link #requiredBytes(int)} bytes, 8-byte aligned
+     * @param capacity items the ring holds
+     */
+    public IntCounterRing(final AtomicBuffer region, final int capacity) {
+        this(region, capacity, CounterSequencer.defaultWindowSize(capacity), Publication.ORDERED);
+    }
+
+    /**
+     * @param region      at least {@link #requiredBytes(int, int)} bytes, 8-byte aligned; initialized here
+     * @param capacity    items the ring holds
+     * @param windowSize  positions per publication window (power of two)
+     * @param publication the publication rule
+     */
+    public IntCounterRing(final AtomicBuffer region, final int capacity, final int windowSize,
+        final Publication publication) {
+        this(region, capacity, windowSize, publication, null);
+    }
+
+    private IntCounterRing(final AtomicBuffer region, final int capacity, final int windowSize,
+        final Publication publication, final QueueMemory.Allocation allocation) {
+        CounterSequencer.validate(true, capacity, windowSize, ITEM_BYTES, publication);
+        QueueMemory.checkRegion(region, requiredBytes(capacity, windowSize), "IntCounterRing of " + capacity);
+        this.buffer = region;
+        this.seq = new CounterSequencer(new BufferCells(region), true, capacity, windowSize, publication);
+        this.slots = seq.slotsOffset();
+        this.mask = seq.slotMask;
+        this.allocation = allocation;
+    }
+
+    /** Allocates the ring in {@code device}'s memory; {@link #free()} or closing the mesh returns it. */
+    public static IntCounterRing allocate(final Device device, final int capacity) {
+        return allocate(device, capacity, CounterSequencer.defaultWindowSize(capacity), Publication.ORDERED);
+    }
+
+    /** @see #allocate(Device, int) */
+    public static IntCounterRing allocate(final Device device, final int capacity, final int windowSize,
+        final Publication publication) {
+        CounterSequencer.validate(true, capacity, windowSize, ITEM_BYTES, publication);
+        final QueueMemory.Allocation a = QueueMemory.allocate(device, requiredBytes(capacity, windowSize));
+        return new IntCounterRing(a.region, capacity, windowSize, publication, a);
+    }
+
+    /** @return region bytes for {@code capacity} items with the default window size */
+    public static int requiredBytes(final int capacity) {
+        return requiredBytes(capacity, CounterSequencer.defaultWindowSize(capacity));
+    }
+
+    /** @return region bytes for {@code capacity} items with windows of {@code windowSize} */
+    public static int requiredBytes(final int capacity, final int windowSize) {
+        CounterSequencer.validate(true, capacity, windowSize, ITEM_BYTES, Publication.ORDERED);
+        return CounterSequencer.regionBytes(true, capacity, windowSize, ITEM_BYTES);
+    }
+
+    private int offset(final long position) {
+        return slots + (int)((position & mask) << 2);
+    }
+
+    /** @return false when the ring is full */
+    public boolean offer(final int item) {
+        final long s = seq.tryReserveRing(1);
+        if (s == CounterSequencer.FULL) {
+            return false;
+        }
+        buffer.putInt(offset(s), item);
+        seq.publish(s, 1);
+        return true;
+    }
+
+    /**
+     * Pushes all of {@code src[off .. off+len)} with one reservation, or nothing.
+     *
+     * @return false (nothing pushed) when fewer than {@code len} slots are free
+     * @throws IllegalArgumentException when {@code len > capacity}
+     */
+    public boolean offerAll(final int[] src, final int off, final int len) {
+        IntCounterQueue.checkBatch(src, off, len);
+        if (len > seq.capacity) {
+            throw new IllegalArgumentException("batch of " + len + " exceeds the ring capacity " + seq.capacity);
+        }
+        if (len == 0) {
+            return true;
+        }
+        final long s = seq.tryReserveRing(len);
+        if (s == CounterSequencer.FULL) {
+            return false;
+        }
+        write(src, off, len, s);
+        return true;
+    }
+
+    /**
+     * Pushes as many of {@code src[off .. off+len)} as fit (a prefix) with one reservation.
+     *
+     * @return how many were pushed (0 when full)
+     */
+    public int offer(final int[] src, final int off, final int len) {
+        IntCounterQueue.checkBatch(src, off, len);
+        int n = len;
+        while (n > 0) {
+            n = (int)Math.min(n, Math.max(1, seq.ringFreeHint()));
+            final long s = seq.tryReserveRing(n);
+            if (s != CounterSequencer.FULL) {
+                write(src, off, n, s);
+                return n;
+            }
+            if (n == 1) {
+                return 0;
+            }
+        }
+        return 0;
+    }
+
+    private void write(final int[] src, final int off, final int n, final long s) {
+        for (int i = 0; i < n; i++) {
+            buffer.putInt(offset(s + i), src[off + i]);
+        }
+        seq.publish(s, n);
+    }
+
+    /**
+     * @param ifEmpty what to return when nothing is poppable
+     * @return the oldest item, or {@code ifEmpty}
+     */
+    public int poll(final int ifEmpty) {
+        for (;;) {
+            final long s = seq.start();
+            final long e = seq.end();
+            if (s >= e && s >= seq.endAfterHelping()) {
+                return ifEmpty;
+            }
+            final int item = buffer.getInt(offset(s));
+            if (seq.casStart(s, s + 1)) {
+                return item;
+            }
+        }
+    }
+
+    /**
+     * Pops up to {@code max} items with one CAS into {@code dst[off ..]}.
+     *
+     * @return how many were popped (0 when empty)
+     */
+    public int poll(final int[] dst, final int off, final int max) {
+        IntCounterQueue.checkBatch(dst, off, max);
+        for (;;) {
+            final long s = seq.start();
+            long e = seq.end();
+            if (s >= e && s >= (e = seq.endAfterHelping())) {
+                return 0;
+            }
+            final int k = (int)Math.min(max, e - s);
+            if (k == 0) {
+                return 0;
+            }
+            for (int i = 0; i < k; i++) {
+                dst[off + i] = buffer.getInt(offset(s + i));
+            }
+            if (seq.casStart(s, s + k)) {
+                return k;
+            }
+        }
+    }
+
+    /** @return published, unpopped items (a moment's snapshot) */
+    public int size() {
+        return (int)seq.size();
+    }
+
+    /** @return true when nothing is poppable right now */
+    public boolean isEmpty() {
+        return size() == 0;
+    }
+
+    /** @return items the ring holds */
+    public int capacity() {
+        return seq.capacity;
+    }
+
+    /** @return the publication rule */
+    public Publication publication() {
+        return seq.publication;
+    }
+
+    /** Returns device memory taken by {@link #allocate}; the ring must not be used afterwards. */
+    public void free() {
+        if (allocation == null) {
+            throw new IllegalStateException("this ring was built over a caller's region; free that region instead");
+        }
+        allocation.free();
+    }
+
+    @Override
+    public String toString() {
+        return "IntCounterRing{capacity=" + seq.capacity + ", size=" + size() + ", " + seq.publication + "}";
+    }
+}
