@@ -22,11 +22,13 @@ import java.util.function.Supplier;
  * later waits until it is clear (only ever for a consumer that is between its CAS and its clearing store).
  *
  * <p><b>Guarantees.</b> With {@link Publication#ORDERED} (default) {@code offer}, {@code poll}, {@code peek} and
- * {@link #drain(Consumer, int)} (which takes {@code min(limit, size)} items atomically) are linearizable;
- * {@link #fill(Supplier, int)} pushes a greedy prefix atomically, linearizable as that many offers. Null elements
- * are rejected with {@link NullPointerException}. {@code size()} is a snapshot; iteration is weakly consistent
- * (it may miss or repeat nothing it reports as present... it reports items present at some point during the
- * iteration) and does not support {@code remove}.
+ * the "full" and "empty" answers are linearizable (Lincheck model checking). {@link #drain(Consumer, int)} takes
+ * the oldest {@code min(limit, n)} elements atomically, {@code n} being the elements published when it read
+ * {@code end}: linearizable with offers and polls, though a "full" answer or a peek racing with it may still see
+ * the elements it is claiming. {@link #fill(Supplier, int)} pushes a greedy prefix atomically, linearizable as that
+ * many offers. Null elements are rejected with {@link NullPointerException}. {@code size()} is a snapshot;
+ * iteration is weakly consistent (it returns elements that were present at some point during the iteration) and
+ * does not support {@code remove}.
  *
  * <p><b>Thread-safety and memory ordering.</b> Every method from any thread. Actions before {@code offer(e)}
  * happen-before actions after the {@code poll()} that returns {@code e}. A supplier or consumer callback must not

@@ -171,9 +171,9 @@ final class CounterSequencer {
      * Reserves {@code n <= capacity} ring positions, all or nothing, with one CAS on {@code endAlloc} bounded by
      * {@code start + capacity}.
      *
-     * @return the first position, or {@link #FULL}: in {@link Publication#ORDERED} mode when fewer than {@code n}
-     * published-and-unpopped... positions are free at one instant (reservations still being written are waited
-     * out, so that "full" is linearizable); in {@link Publication#WINDOWED} mode when reservations leave less than
+     * @return the first position, or {@link #FULL}: in {@link Publication#ORDERED} mode when published, unpopped
+     * items leave fewer than {@code n} free at one instant (reservations still being written are waited out, so
+     * that "full" is linearizable); in {@link Publication#WINDOWED} mode when reservations leave fewer than
      * {@code n} free
      */
     long tryReserveRing(final int n) {

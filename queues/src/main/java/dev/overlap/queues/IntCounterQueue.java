@@ -214,6 +214,16 @@ public final class IntCounterQueue {
         return (int)seq.size();
     }
 
+    /** @return {@code end}: how many items were ever published (poppable or popped); a monitoring snapshot */
+    public long publishedIndex() {
+        return seq.end();
+    }
+
+    /** @return {@code endAlloc}: how many positions pushes ever reserved; a monitoring snapshot */
+    public long reservedIndex() {
+        return seq.reserved();
+    }
+
     /** @return true when nothing is poppable right now */
     public boolean isEmpty() {
         return size() == 0;

@@ -21,11 +21,15 @@ import org.agrona.concurrent.AtomicBuffer;
  * across laps ({@link Publication#WINDOWED}).</li>
  * </ul>
  *
- * <p><b>Guarantees.</b> With {@link Publication#ORDERED} (default) {@link #offer(long)}, {@link #offerAll},
- * {@link #poll(long)} and {@link #poll(long[], int, int)} are linearizable against a bounded FIFO queue (batch
- * pushes all-or-nothing; batch pops take {@code min(max, size)}); {@link #offer(long[], int, int)} pushes a prefix
- * greedily and is linearizable as that many single pushes. With {@link Publication#WINDOWED} the weaker guarantee
- * stated there holds, and "full" counts reserved slots. Checked by Lincheck and jcstress.
+ * <p><b>Guarantees.</b> With {@link Publication#ORDERED} (default) {@link #offer(long)}, {@link #offerAll}
+ * (all-or-nothing), {@link #poll(long)} and the "full" and "empty" answers are linearizable against a bounded FIFO
+ * queue. A batch pop {@link #poll(long[], int, int)} takes the oldest {@code min(max, n)} items atomically, {@code n} being the
+ * items published when it read {@code end}; it is linearizable with pushes and pops, but a "full" answer racing
+ * with it may still count the items it is claiming (the pop reads {@code end}, then claims by CAS on
+ * {@code start}). {@link #offer(long[], int, int)} pushes a greedy prefix atomically, linearizable as that many
+ * single pushes. With {@link Publication#WINDOWED} the weaker guarantee stated there holds, and "full" counts
+ * reserved slots. Checked by Lincheck (stress; the shared algorithm also by model checking through
+ * {@link CounterRingQueue}) and jcstress.
  *
  * <p><b>Thread-safety and memory ordering.</b> Any thread may call any method. Everything a thread did before
  * pushing an item happens-before everything the thread that pops it does after.
@@ -207,6 +211,16 @@ public final class LongCounterRing {
     /** @return published, unpopped items (a moment's snapshot) */
     public int size() {
         return (int)seq.size();
+    }
+
+    /** @return {@code end}: how many items were ever published (poppable or popped); a monitoring snapshot */
+    public long publishedIndex() {
+        return seq.end();
+    }
+
+    /** @return {@code endAlloc}: how many positions pushes ever reserved; a monitoring snapshot */
+    public long reservedIndex() {
+        return seq.reserved();
     }
 
     /** @return true when nothing is poppable right now */

@@ -1,0 +1,51 @@
+package dev.overlap.queues;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Linearizability of the Atos one-shot block {@link IntCounterQueue} with {@link Publication#ORDERED} against
+ * {@link QueueSpecs.Block4}: single and batch pushes (one getAndAdd each; a batch keeps what fits), single and
+ * batch pops, on a block of 4 so that running out of block happens. Stress mode (see
+ * {@link IntCounterRingLincheckTest} for why not model checking).
+ */
+@Param(name = "item", gen = IntGen.class, conf = "1:9")
+@Param(name = "max", gen = IntGen.class, conf = "1:3")
+public class IntCounterQueueLincheckTest {
+    private final IntCounterQueue queue =
+        new IntCounterQueue(new UnsafeBuffer(new byte[IntCounterQueue.requiredBytes(4, 2)]), 4, 2, Publication.ORDERED);
+
+    @Operation
+    public boolean offer(@Param(name = "item") final int item) {
+        return queue.offer(item);
+    }
+
+    @Operation
+    public int offerBatch(@Param(name = "item") final int a, @Param(name = "item") final int b) {
+        return queue.offer(new int[] {a, b}, 0, 2);
+    }
+
+    @Operation
+    public int poll() {
+        return queue.poll(-1);
+    }
+
+    @Operation
+    public List<Integer> pollBatch(@Param(name = "max") final int max) {
+        final int[] out = new int[max];
+        final int n = queue.poll(out, 0, max);
+        return Arrays.stream(out, 0, n).boxed().collect(Collectors.toList());
+    }
+
+    @Test
+    public void stress() {
+        LincheckRuns.stress(getClass(), QueueSpecs.Block4.class);
+    }
+}
