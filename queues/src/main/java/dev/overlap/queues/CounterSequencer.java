@@ -177,6 +177,12 @@ final class CounterSequencer {
      * {@code n} free
      */
     long tryReserveRing(final int n) {
+        return tryReserveRing(n, capacity);
+    }
+
+    /** As {@link #tryReserveRing(int)} with {@code limit} (at most the ring's slots minus a window) as the bound. */
+    long tryReserveRing(final int n, final long limit) {
+        final long capacity = limit;
         int spins = 0;
         for (;;) {
             final long a = cells.getVolatile(END_ALLOC);

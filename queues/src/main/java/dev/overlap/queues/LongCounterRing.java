@@ -114,6 +114,20 @@ public final class LongCounterRing {
     }
 
     /**
+     * Pushes one item bounded by {@code limit} instead of the capacity (for a structure that keeps headroom for
+     * itself, e.g. the priority worklist re-queuing items it moves).
+     */
+    boolean offerWithin(final long item, final int limit) {
+        final long s = seq.tryReserveRing(1, limit);
+        if (s == CounterSequencer.FULL) {
+            return false;
+        }
+        buffer.putLong(offset(s), item);
+        seq.publish(s, 1);
+        return true;
+    }
+
+    /**
      * Pushes all of {@code src[off .. off+len)} with one reservation, or nothing.
      *
      * @return false (nothing pushed) when fewer than {@code len} slots are free

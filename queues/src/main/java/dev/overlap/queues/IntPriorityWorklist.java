@@ -1,0 +1,199 @@
+package dev.overlap.queues;
+
+import dev.overlap.core.Device;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The Atos priority worklist ({@code DistributedPriorityQueues}, Listing 4) for {@code int} items with {@code int}
+ * priorities (lower key = more urgent), in device memory: a <em>near</em> ring for keys below a threshold and a
+ * <em>far</em> ring for the rest. When the near ring drains, one popper becomes the mover: it raises the threshold
+ * by {@code delta}, pops a batch of far entries and re-queues each in near (key below the new threshold) or far
+ * (still too large). Entries are {@code (key, item)} packed in one {@code long}, so an item keeps its priority
+ * through every move. Both rings are {@link LongCounterRing}s ({@link Publication#ORDERED}).
+ *
+ * <p><b>Guarantees.</b> Nothing is lost, duplicated or invented, including across threshold moves: the far ring
+ * has {@value #MOVE_BATCH} slots of headroom that user pushes may not use, so a mover can always re-queue what it
+ * took. {@link #poll(long)} reports empty only when, at one instant, both rings were empty and no move was in
+ * progress (it waits for a running move, which is bounded work, instead of answering early); so empty/non-empty
+ * answers and pushes are linearizable against a bag (Lincheck stress). Order is by priority band, FIFO within a
+ * ring; it is not a strict priority queue (as in Atos). {@code push} reports {@code false} when the worklist holds
+ * {@code capacity} items in near and far each (back-pressure, never a drop).
+ *
+ * <p><b>Thread-safety and memory ordering.</b> Any thread may push and poll. A push happens-before the poll that
+ * returns its entry; a threshold raise happens-before the pushes that read it. The threshold only grows.
+ */
+public final class IntPriorityWorklist {
+    /** Far entries a mover takes at once (and the far ring's private headroom). */
+    public static final int MOVE_BATCH = 64;
+    private static final int THRESHOLD = 0;
+    private static final int MOVE_SEQUENCE = 128;
+    private static final int RINGS = 256;
+
+    private final AtomicBuffer buffer;
+    private final LongCounterRing near;
+    private final LongCounterRing far;
+    private final int capacity;
+    private final int delta;
+    private final long[] moved = new long[MOVE_BATCH];
+    private final ThreadLocal<long[]> single = ThreadLocal.withInitial(() -> new long[1]);
+    private final QueueMemory.Allocation allocation;
+
+    /**
+     * @param region           at least {@link #requiredBytes(int)} bytes, 8-byte aligned; initialized here
+     * @param capacity         entries each of near and far may hold
+     * @param initialThreshold keys below it go to near at first
+     * @param delta            how much the threshold rises when near drains, >= 1
+     */
+    public IntPriorityWorklist(final AtomicBuffer region, final int capacity, final int initialThreshold,
+        final int delta) {
+        this(region, capacity, initialThreshold, delta, null);
+    }
+
+    private IntPriorityWorklist(final AtomicBuffer region, final int capacity, final int initialThreshold,
+        final int delta, final QueueMemory.Allocation allocation) {
+        if (delta < 1) {
+            throw new IllegalArgumentException("delta must be >= 1, was " + delta);
+        }
+        QueueMemory.checkRegion(region, requiredBytes(capacity), "IntPriorityWorklist of " + capacity);
+        this.buffer = region;
+        this.capacity = capacity;
+        this.delta = delta;
+        final int nearBytes = align(LongCounterRing.requiredBytes(capacity));
+        final int farBytes = align(LongCounterRing.requiredBytes(capacity + MOVE_BATCH));
+        this.near = new LongCounterRing(new UnsafeBuffer(region, RINGS, nearBytes), capacity);
+        this.far = new LongCounterRing(new UnsafeBuffer(region, RINGS + nearBytes, farBytes), capacity + MOVE_BATCH);
+        buffer.putLongVolatile(THRESHOLD, initialThreshold);
+        buffer.putLongVolatile(MOVE_SEQUENCE, 0);
+        this.allocation = allocation;
+    }
+
+    /** Allocates the worklist in {@code device}'s memory; {@link #free()} or closing the mesh returns it. */
+    public static IntPriorityWorklist allocate(final Device device, final int capacity, final int initialThreshold,
+        final int delta) {
+        final QueueMemory.Allocation a = QueueMemory.allocate(device, requiredBytes(capacity));
+        return new IntPriorityWorklist(a.region, capacity, initialThreshold, delta, a);
+    }
+
+    /** @return region bytes for a worklist of {@code capacity} entries per band */
+    public static int requiredBytes(final int capacity) {
+        if (capacity < 1 || capacity > (1 << 28)) {
+            throw new IllegalArgumentException("capacity must be in 1.." + (1 << 28) + ", was " + capacity);
+        }
+        return RINGS + align(LongCounterRing.requiredBytes(capacity))
+            + align(LongCounterRing.requiredBytes(capacity + MOVE_BATCH));
+    }
+
+    private static int align(final int bytes) {
+        return (bytes + 127) & ~127;
+    }
+
+    /** @return the entry packing {@code item} with its {@code key} */
+    public static long entry(final int item, final int key) {
+        return ((long)key << 32) | (item & 0xffffffffL);
+    }
+
+    /** @return the item of an entry */
+    public static int item(final long entry) {
+        return (int)entry;
+    }
+
+    /** @return the priority key of an entry */
+    public static int key(final long entry) {
+        return (int)(entry >> 32);
+    }
+
+    /** @return the current threshold (keys below it go to near) */
+    public long threshold() {
+        return buffer.getLongVolatile(THRESHOLD);
+    }
+
+    /**
+     * Pushes {@code item} with priority {@code key}: to near when {@code key < threshold}, else to far (or to far
+     * when near is full).
+     *
+     * @return false when both bands are full
+     */
+    public boolean push(final int item, final int key) {
+        final long e = entry(item, key);
+        if (key < buffer.getLongVolatile(THRESHOLD) && near.offer(e)) {
+            return true;
+        }
+        return far.offerWithin(e, capacity);
+    }
+
+    /**
+     * Pops an entry: from near; when near is empty, moves the next band of far entries first.
+     *
+     * @param ifEmpty returned when the worklist is empty (choose a value no {@link #entry} of yours can equal)
+     * @return the entry ({@link #item}, {@link #key}) or {@code ifEmpty}
+     */
+    public long poll(final long ifEmpty) {
+        final long[] one = single.get();
+        int spins = 0;
+        for (;;) {
+            final long move = buffer.getLongVolatile(MOVE_SEQUENCE);
+            if (near.poll(one, 0, 1) == 1) {
+                return one[0];
+            }
+            if ((move & 1) != 0) {
+                CounterSequencer.spin(spins++);
+                continue;
+            }
+            if (far.size() == 0) {
+                // No move since `move` was read, so nothing left far in between: near and far were both empty
+                // when near was found empty.
+                if (buffer.getLongVolatile(MOVE_SEQUENCE) == move) {
+                    return ifEmpty;
+                }
+                continue;
+            }
+            if (buffer.compareAndSetLong(MOVE_SEQUENCE, move, move + 1)) {
+                try {
+                    moveBand();
+                } finally {
+                    buffer.putLongRelease(MOVE_SEQUENCE, move + 2);
+                }
+            }
+        }
+    }
+
+    /** Mover only (odd move sequence). Raises the threshold, then re-queues a batch of far entries. */
+    private void moveBand() {
+        final long threshold = buffer.getLongVolatile(THRESHOLD) + delta;
+        buffer.putLongVolatile(THRESHOLD, threshold);
+        final int n = far.poll(moved, 0, MOVE_BATCH);
+        for (int i = 0; i < n; i++) {
+            final long e = moved[i];
+            if (key(e) < threshold && near.offer(e)) {
+                continue;
+            }
+            if (!far.offerWithin(e, capacity + MOVE_BATCH)) {
+                throw new IllegalStateException("far band has no headroom left: worklist invariant broken");
+            }
+        }
+    }
+
+    /** @return entries published in near and far (a snapshot; excludes entries a mover holds) */
+    public int size() {
+        return near.size() + far.size();
+    }
+
+    /** @return entries each band may hold */
+    public int capacity() {
+        return capacity;
+    }
+
+    /** Returns device memory taken by {@link #allocate}; the worklist must not be used afterwards. */
+    public void free() {
+        if (allocation == null) {
+            throw new IllegalStateException("this worklist was built over a caller's region; free that instead");
+        }
+        allocation.free();
+    }
+
+    @Override
+    public String toString() {
+        return "IntPriorityWorklist{threshold=" + threshold() + ", near=" + near.size() + ", far=" + far.size() + "}";
+    }
+}
