@@ -127,6 +127,16 @@ public final class LongCounterRing {
         return true;
     }
 
+    /** As {@link #offerAll} bounded by {@code limit} instead of the capacity (see {@link #offerWithin}). */
+    boolean offerAllWithin(final long[] src, final int off, final int len, final int limit) {
+        final long s = seq.tryReserveRing(len, limit);
+        if (s == CounterSequencer.FULL) {
+            return false;
+        }
+        write(src, off, len, s);
+        return true;
+    }
+
     /**
      * Pushes all of {@code src[off .. off+len)} with one reservation, or nothing.
      *

@@ -46,6 +46,62 @@ public class IntPriorityWorklistTest {
     }
 
     @Test
+    void longWorklistKeepsLongKeys() {
+        final LongPriorityWorklist w = new LongPriorityWorklist(
+            new UnsafeBuffer(new byte[LongPriorityWorklist.requiredBytes(8)]), 8, 1L << 40, 1L << 40);
+        assertTrue(w.push(7L << 33, 3L << 40));
+        assertTrue(w.push(5, 1));
+        final long[] e = new long[2];
+        assertTrue(w.poll(e));
+        assertEquals(1, e[0]);
+        assertEquals(5, e[1]);
+        assertTrue(w.poll(e));
+        assertEquals(3L << 40, e[0]);
+        assertEquals(7L << 33, e[1]);
+        assertFalse(w.poll(e));
+    }
+
+    @Test
+    void concurrentLongWorklistLosesNothing() throws Exception {
+        final LongPriorityWorklist w = new LongPriorityWorklist(
+            new UnsafeBuffer(new byte[LongPriorityWorklist.requiredBytes(1 << 10)]), 1 << 10, 0, 8);
+        final int perThread = 50_000;
+        final AtomicLong popped = new AtomicLong();
+        final AtomicLong sum = new AtomicLong();
+        final Thread[] threads = new Thread[2];
+        for (int t = 0; t < threads.length; t++) {
+            final int id = t;
+            threads[t] = new Thread(() -> {
+                final long[] e = new long[2];
+                int pushed = 0;
+                while (pushed < perThread || popped.get() < (long)threads.length * perThread) {
+                    final long item = id * perThread + pushed + 1;
+                    if (pushed < perThread && w.push(item, item % 700)) {
+                        pushed++;
+                    }
+                    if (w.poll(e)) {
+                        if (e[0] != e[1] % 700) {
+                            throw new AssertionError("re-keyed " + e[1]);
+                        }
+                        popped.incrementAndGet();
+                        sum.addAndGet(e[1]);
+                    }
+                }
+            });
+        }
+        for (final Thread t : threads) {
+            t.start();
+        }
+        for (final Thread t : threads) {
+            t.join(60_000);
+            assertFalse(t.isAlive(), "stuck");
+        }
+        final long n = (long)threads.length * perThread;
+        assertEquals(n, popped.get());
+        assertEquals(n * (n + 1) / 2, sum.get());
+    }
+
+    @Test
     void concurrentPushesAndMovesLoseNothing() throws Exception {
         final IntPriorityWorklist w = worklist(1 << 12, 0, 8);
         final int perThread = 100_000;
