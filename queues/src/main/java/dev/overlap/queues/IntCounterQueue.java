@@ -17,6 +17,29 @@ import java.util.function.IntConsumer;
  * {@code start} and {@code end} and takes {@code min(n, end - start)} items with one CAS on {@code start}. Batch
  * operations are the JVM analog of Atos' warp- and CTA-sized workers: one atomic per batch, not per item.
  *
+ * <p><b>Where this departs from Atos, and why.</b>
+ * <ol>
+ * <li><i>Listing 6 read literally loses or exposes items.</i> Its check
+ * {@code atomicAdd(&end_count, n) + n == end_max} must read {@code end_max} after the add: with a stale read, two
+ * interleaving pushes ({@code A} reads {@code end_max} = 1, {@code B} raises it to 2 and adds, {@code A} adds)
+ * both fail the check and {@code end} never moves (items stranded; Atos also advances {@code end} from the pop
+ * side). And {@code atomicMax(&end, end_max)} must not re-read {@code end_max}: a push past an unwritten
+ * reservation may have raised it meanwhile, and {@code end} would expose an unwritten slot. Here every check is
+ * a sequentially consistent read taken once, and pops help advance {@code end}.</li>
+ * <li><i>Publication can starve.</i> In Atos {@code end} moves only when {@code end_count} catches
+ * {@code end_max}, which under sustained pushing may not happen for a long time. {@link Publication#WINDOWED}
+ * splits {@code end_count} into one counter per window of slots: a full window is published at once, so lag is
+ * bounded by the time to fill one window, and Listing 6's quiescent rule is kept for the tail of a partly filled
+ * window (with the reservation frontier {@code endAlloc} in place of {@code end_max}: the same safety without an
+ * {@code atomicMax} per push; a reservation still being written then delays only its own window).</li>
+ * <li><i>Not linearizable.</i> Even with that help, a completed push stays invisible while an earlier reservation
+ * is unfilled, so a pop that starts after the push returns may report "empty": {@link Publication#WINDOWED}
+ * states exactly that relaxation. {@link Publication#ORDERED} (the default) is linearizable: a push returns only
+ * once its items are published, handing {@code end} from push to push in reservation order (one atomic per push,
+ * no window counters); measured in {@code QueueThroughputBenchmark} / {@code AtosFig1Benchmark}.</li>
+ * <li><i>One-shot.</i> Atos' block needs a reset between kernels; {@link IntCounterRing} is the ring form.</li>
+ * </ol>
+ *
  * <p><b>Guarantees.</b> With {@link Publication#ORDERED} (default) every operation is linearizable against a
  * FIFO queue whose pushes are refused once {@code capacity} items have been pushed since the last reset; a batch
  * push stores {@code min(n, capacity - pushedSoFar)} items (the Atos reservation is never undone, so one that
