@@ -32,7 +32,7 @@ final class LincheckRuns {
     static void stress(final Class<?> test, final Class<?> spec) {
         new StressOptions()
             .sequentialSpecification(spec)
-            .iterations(Math.max(1, ITERATIONS / 4))
+            .iterations(Math.max(1, ITERATIONS / 2))
             .invocationsPerIteration(INVOCATIONS * 4)
             .threads(THREADS)
             .actorsPerThread(ACTORS)
