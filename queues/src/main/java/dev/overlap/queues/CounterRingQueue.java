@@ -31,8 +31,8 @@ import java.util.function.Supplier;
  * does not support {@code remove}.
  *
  * <p><b>Thread-safety and memory ordering.</b> Every method from any thread. Actions before {@code offer(e)}
- * happen-before actions after the {@code poll()} that returns {@code e}. A supplier or consumer callback must not
- * call back into the same queue's batch methods.
+ * happen-before actions after the {@code poll()} that returns {@code e}. A {@code fill} supplier must not push into
+ * the same queue; a {@code drain} consumer may use it freely.
  *
  * @param <E> element type
  */
@@ -40,6 +40,8 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Object[].class);
     /** Fills the slots of a {@link #fill} whose supplier failed, so the reservation still publishes. */
     private static final Object SKIP = new Object();
+    /** Per-thread array a drain moves its batch into, so that no slot is held while the consumer runs. */
+    private static final ThreadLocal<Object[]> SCRATCH = new ThreadLocal<>();
     private final CounterSequencer seq;
     private final Object[] slots;
     private final long mask;
@@ -137,10 +139,10 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
     }
 
     /**
-     * Pops up to {@code limit} elements with one CAS and hands them to {@code consumer} in FIFO order.
-     * If the consumer throws, the elements of this batch it has not accepted are offered again (at the tail) when
-     * there is room; none is silently dropped: those that do not fit are attached to the exception as suppressed
-     * {@link IllegalStateException}s naming them.
+     * Pops up to {@code limit} elements with one CAS and hands them to {@code consumer} in FIFO order. The batch's
+     * slots are all cleared before the first call of {@code consumer}, so the consumer may push into and pop from
+     * this queue. If the consumer throws, the elements of this batch it has not accepted are offered again (at the
+     * tail); one that does not fit is named in a suppressed {@link IllegalStateException} of the exception.
      *
      * @return how many elements the consumer accepted
      */
@@ -163,11 +165,21 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
             if (!seq.casStart(s, s + k)) {
                 continue;
             }
+            Object[] batch = SCRATCH.get();
+            if (batch == null || batch.length < k) {
+                batch = new Object[Math.max(k, 64)];
+            } else {
+                SCRATCH.set(null); // a nested drain (from the consumer) gets its own array
+            }
+            for (int i = 0; i < k; i++) {
+                batch[i] = take(s + i);
+            }
             int accepted = 0;
             int i = 0;
             try {
                 for (; i < k; i++) {
-                    final Object item = take(s + i);
+                    final Object item = batch[i];
+                    batch[i] = null;
                     if (item != SKIP) {
                         consumer.accept((E)item);
                         accepted++;
@@ -176,13 +188,16 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
                 return accepted;
             } catch (final RuntimeException | Error failure) {
                 for (int j = i + 1; j < k; j++) {
-                    final Object item = take(s + j);
+                    final Object item = batch[j];
+                    batch[j] = null;
                     if (item != SKIP && !offer((E)item)) {
                         failure.addSuppressed(new IllegalStateException("queue full: element " + item
                             + " of a failed drain could not be re-offered"));
                     }
                 }
                 throw failure;
+            } finally {
+                SCRATCH.set(batch);
             }
         }
     }
@@ -193,7 +208,9 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
     }
 
     /**
-     * Pushes up to {@code limit} elements from {@code supplier} with one reservation (as many as fit).
+     * Pushes up to {@code limit} elements from {@code supplier} with one reservation (as many as fit). The supplier
+     * runs while the reservation is held, so it may pop from this queue but must not push into it (with
+     * {@link Publication#ORDERED} that push would wait for this batch: a deadlock).
      * A {@code null} from the supplier, or an exception, ends the batch: slots already reserved for the rest are
      * skipped by consumers, and the exception ({@link NullPointerException} for null) is rethrown.
      *

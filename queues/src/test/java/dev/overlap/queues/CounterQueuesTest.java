@@ -94,6 +94,28 @@ public class CounterQueuesTest {
         }
     }
 
+    /** Drain consumers push back into the queue while other threads fill it near full: must never deadlock. */
+    @ParameterizedTest
+    @EnumSource(Publication.class)
+    void drainConsumersMayPushIntoTheSameQueue(final Publication p) throws Exception {
+        final CounterRingQueue<Integer> q = new CounterRingQueue<>(16, 4, p);
+        final Thread[] threads = new Thread[3];
+        for (int t = 0; t < threads.length; t++) {
+            threads[t] = new Thread(() -> {
+                for (int i = 0; i < 50_000; i++) {
+                    q.fill(() -> 1, 6);
+                    q.drain(e -> q.offer(e), 7);
+                    q.poll();
+                }
+            });
+            threads[t].start();
+        }
+        for (final Thread t : threads) {
+            t.join(60_000);
+            assertFalse(t.isAlive(), "deadlock");
+        }
+    }
+
     @Test
     void badArgumentsFailAtTheEdge() {
         assertThrows(IllegalArgumentException.class, () -> IntCounterRing.requiredBytes(0));

@@ -135,12 +135,28 @@ abstract class BenchQueue {
         }
     }
 
-    static final class Facade extends BenchQueue {
-        final CounterRingQueue<Integer> q;
+    /** A per-thread drain target (adapters are shared by all benchmark threads). */
+    static final class Sink implements Consumer<Integer>, org.jctools.queues.MessagePassingQueue.Consumer<Integer> {
         int[] target;
         int filled;
+
+        Sink into(final int[] dst) {
+            target = dst;
+            filled = 0;
+            return this;
+        }
+
+        @Override
+        public void accept(final Integer e) {
+            target[filled++] = e;
+        }
+    }
+
+    static final ThreadLocal<Sink> SINK = ThreadLocal.withInitial(Sink::new);
+
+    static final class Facade extends BenchQueue {
+        final CounterRingQueue<Integer> q;
         final Supplier<Integer> supplier = () -> ITEM;
-        final Consumer<Integer> consumer = e -> target[filled++] = e;
 
         Facade(final int capacity) {
             q = new CounterRingQueue<>(capacity, 64, Publication.ORDERED);
@@ -160,9 +176,7 @@ abstract class BenchQueue {
         }
 
         @Override int pop(final int[] dst, final int n) {
-            target = dst;
-            filled = 0;
-            return q.drain(consumer, n);
+            return q.drain(SINK.get().into(dst), n);
         }
     }
 
@@ -185,10 +199,7 @@ abstract class BenchQueue {
 
     static final class JcToolsFillDrain extends BenchQueue {
         final MpmcArrayQueue<Integer> q;
-        int[] target;
-        int filled;
         final org.jctools.queues.MessagePassingQueue.Supplier<Integer> supplier = () -> ITEM;
-        final org.jctools.queues.MessagePassingQueue.Consumer<Integer> consumer = e -> target[filled++] = e;
 
         JcToolsFillDrain(final int capacity) {
             q = new MpmcArrayQueue<>(capacity);
@@ -208,17 +219,12 @@ abstract class BenchQueue {
         }
 
         @Override int pop(final int[] dst, final int n) {
-            target = dst;
-            filled = 0;
-            return q.drain(consumer, n);
+            return q.drain(SINK.get().into(dst), n);
         }
     }
 
     static final class AgronaManyToOne extends ObjectPeer {
         final ManyToOneConcurrentArrayQueue<Integer> m2o;
-        int[] target;
-        int filled;
-        final Consumer<Integer> consumer = e -> target[filled++] = e;
 
         AgronaManyToOne(final int capacity) {
             this(new ManyToOneConcurrentArrayQueue<>(capacity));
@@ -230,9 +236,7 @@ abstract class BenchQueue {
         }
 
         @Override int pop(final int[] dst, final int n) {
-            target = dst;
-            filled = 0;
-            return m2o.drain(consumer, n);
+            return m2o.drain(SINK.get().into(dst), n);
         }
 
         @Override boolean multiConsumer() {
