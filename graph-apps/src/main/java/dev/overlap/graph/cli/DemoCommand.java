@@ -1,12 +1,11 @@
 package dev.overlap.graph.cli;
 
 import dev.overlap.core.BlockMapping;
-import dev.overlap.core.ChunkTracker;
 import dev.overlap.core.Kernel;
-import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.LongArray;
 import dev.overlap.core.Mesh;
-import dev.overlap.core.SymmetricArray;
+import dev.overlap.transport.proact.ReplicatedRegion;
+import dev.overlap.transport.proact.TransferMode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -16,14 +15,13 @@ import java.util.Arrays;
 import java.util.concurrent.Callable;
 
 /**
- * {@code overlap demo}: every device computes its slice of a replicated region and every other device must end up
- * with the whole region. Compares the bulk-synchronous way (compute, then a copy kernel) with PROACT-style
- * triggered transfers (the block completion that makes a chunk ready copies it to the peers at once), verifies
- * that every replica is identical to the expected values, and prints the times and the share of the copy time
- * hidden under computation.
+ * {@code overlap demo}: every device computes its slice of a {@link ReplicatedRegion} and every other device must
+ * end up with the whole region. Runs the PROACT transfer modes on the same kernel — no copy (the bound), bulk copy
+ * after the kernel, polling transfer agents, triggered transfers — verifies every replica after every iteration,
+ * and prints the times and the share of the copy time hidden under computation.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-    description = "Replicate a computed region across devices: bulk copy vs per-chunk triggered transfers.")
+    description = "Replicate a computed region across devices: bulk copy vs PROACT per-chunk transfers.")
 public final class DemoCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -63,52 +61,73 @@ public final class DemoCommand implements Callable<Integer> {
         if (threadsPerDevice != null) {
             builder.threadsPerDevice(threadsPerDevice);
         }
-        try (Mesh mesh = builder.build();
-            SymmetricArray<LongArray> region = mesh.allocateLongs(regionLongs)) {
+        try (Mesh mesh = builder.build()) {
             out.printf("overlap demo: %s%n  region %d MiB replicated on %d devices, slice %d MiB each, chunks of %d KiB,"
                 + " %d blocks of %d KiB per device, %d compute rounds per element%n%n", mesh, regionMib, devices,
                 sliceLongs >> 17, chunkKib, blocks, BLOCK_LONGS / 128, work);
-            final ChunkTracker[] trackers = new ChunkTracker[devices];
-            for (int d = 0; d < devices; d++) {
-                final int device = d;
-                trackers[d] = ChunkTracker.builder().regionBytes((long)sliceLongs * 8).chunkBytes((long)chunkKib << 10)
-                    .gridSize(blocks).mapping(BlockMapping.oneToOne(BLOCK_LONGS * 8L))
-                    .onReady((chunk, epoch) -> pushChunk(mesh, region, trackers[device], device, sliceLongs, chunk))
-                    .build();
+            out.printf("%-44s %12s %12s%n", "transfer mode", "median ms", "min ms");
+            final long[] medians = new long[MODES.length];
+            for (int m = 0; m < MODES.length; m++) {
+                final long[] times = run(mesh, MODES[m], regionLongs, blocks);
+                Arrays.sort(times);
+                medians[m] = times[times.length / 2];
+                out.printf("%-44s %12.2f %12.2f%n", describe(MODES[m]), medians[m] / 1e6, times[0] / 1e6);
+                out.flush();
             }
-            try {
-                final long[] none = new long[iterations];
-                final long[] bulk = new long[iterations];
-                final long[] triggered = new long[iterations];
-                for (int it = -1; it < iterations; it++) {
-                    final int seed = it + 2;
-                    final long t0 = System.nanoTime();
-                    runComputeOnly(mesh, region, sliceLongs, blocks, seed);
-                    final long t1 = System.nanoTime();
-                    runBulk(mesh, region, sliceLongs, blocks, seed);
-                    final long t2 = System.nanoTime();
-                    verify(region, regionLongs, sliceLongs, seed, "bulk");
-                    region.on(0).clear();
-                    final long t3 = System.nanoTime();
-                    runTriggered(mesh, region, trackers, sliceLongs, blocks, seed);
-                    final long t4 = System.nanoTime();
-                    verify(region, regionLongs, sliceLongs, seed, "triggered");
-                    if (it >= 0) {
-                        none[it] = t1 - t0;
-                        bulk[it] = t2 - t1;
-                        triggered[it] = t4 - t3;
-                    }
+            final double none = medians[0];
+            final double bulk = medians[1];
+            final double best = Math.min(medians[2], medians[3]);
+            out.printf("%nbest decoupled mode vs bulk: %.2fx; ", bulk / best);
+            if (bulk > none) {
+                out.printf("copy time hidden under compute: %.0f%%%n",
+                    Math.max(0, Math.min(1, (bulk - best) / (bulk - none))) * 100);
+            } else {
+                out.printf("copy time too small to measure here (bulk was not slower than compute only)%n");
+            }
+            out.printf("every replica verified identical to the expected values after every iteration%n");
+            out.flush();
+        }
+        return 0;
+    }
+
+    private static final TransferMode[] MODES = {TransferMode.NONE, TransferMode.BULK, TransferMode.POLLING,
+        TransferMode.TRIGGERED};
+
+    private static String describe(final TransferMode mode) {
+        switch (mode) {
+            case NONE:
+                return "NONE (compute only: the bound)";
+            case BULK:
+                return "BULK (compute, then a copy kernel)";
+            case POLLING:
+                return "POLLING (1 transfer thread polls ready bits)";
+            default:
+                return "TRIGGERED (chunk readiness starts its copy)";
+        }
+    }
+
+    /** Runs one warm-up and {@code iterations} timed iterations in {@code mode}; verifies every replica. */
+    private long[] run(final Mesh mesh, final TransferMode mode, final long regionLongs, final int blocks) {
+        final long[] times = new long[iterations];
+        try (ReplicatedRegion region = ReplicatedRegion.builder(mesh).elements(regionLongs).mode(mode)
+            .chunkBytes((long)chunkKib << 10).transferThreads(mode == TransferMode.POLLING ? 1 : 0).gridSize(blocks)
+            .mapping(BlockMapping.oneToOne(BLOCK_LONGS * 8L)).build()) {
+            for (int it = -1; it < iterations; it++) {
+                final int seed = it + 2;
+                final long start = System.nanoTime();
+                for (int d = 0; d < devices; d++) {
+                    region.launch(d, compute(region, d, seed));
                 }
-                report(out, none, bulk, triggered, trackers[0].chunkCount() * devices);
-            } finally {
-                for (final ChunkTracker t : trackers) {
-                    if (t != null) {
-                        t.close();
-                    }
+                region.awaitTransfers();
+                if (it >= 0) {
+                    times[it] = System.nanoTime() - start;
+                }
+                if (mode.replicates()) {
+                    verify(region, regionLongs, seed);
                 }
             }
         }
-        return 0;
+        return times;
     }
 
     private void validate() {
@@ -149,110 +168,25 @@ public final class DemoCommand implements Callable<Integer> {
         return x;
     }
 
-    private Kernel compute(final LongArray replica, final int sliceStart, final int seed) {
+    private Kernel compute(final ReplicatedRegion region, final int device, final int seed) {
         final int rounds = work;
+        final int sliceStart = (int)region.sliceStart(device);
         return (ctx, block) -> {
             final int from = sliceStart + block * BLOCK_LONGS;
             for (int i = from, end = from + BLOCK_LONGS; i < end; i++) {
-                replica.set(i, value(i, seed, rounds));
+                region.putLong(device, i, value(i, seed, rounds));
             }
         };
     }
 
-    private void runComputeOnly(final Mesh mesh, final SymmetricArray<LongArray> region, final int sliceLongs,
-        final int blocks, final int seed) {
-        final KernelLaunch[] launches = new KernelLaunch[devices];
+    private void verify(final ReplicatedRegion region, final long regionLongs, final int seed) {
         for (int d = 0; d < devices; d++) {
-            launches[d] = mesh.device(d).launch(blocks, compute(region.on(d), d * sliceLongs, seed));
-        }
-        joinAll(launches);
-    }
-
-    private void runBulk(final Mesh mesh, final SymmetricArray<LongArray> region, final int sliceLongs,
-        final int blocks, final int seed) {
-        final KernelLaunch[] launches = new KernelLaunch[devices];
-        for (int d = 0; d < devices; d++) {
-            final int device = d;
-            mesh.device(d).launch(blocks, compute(region.on(d), d * sliceLongs, seed));
-            // The cudaMemcpy baseline: a copy kernel that starts when the compute kernel has completed.
-            launches[d] = mesh.device(d).launch(blocks, (ctx, block) -> {
-                final int at = device * sliceLongs + block * BLOCK_LONGS;
-                for (int peer = 0; peer < devices; peer++) {
-                    if (peer != device) {
-                        mesh.copy(region.on(device), at, region.on(peer), at, BLOCK_LONGS);
-                    }
-                }
-            });
-        }
-        joinAll(launches);
-    }
-
-    private void runTriggered(final Mesh mesh, final SymmetricArray<LongArray> region, final ChunkTracker[] trackers,
-        final int sliceLongs, final int blocks, final int seed) {
-        final KernelLaunch[] launches = new KernelLaunch[devices];
-        for (int d = 0; d < devices; d++) {
-            launches[d] = mesh.device(d).launch(blocks, trackers[d].track(compute(region.on(d), d * sliceLongs, seed)));
-        }
-        joinAll(launches);
-        for (final ChunkTracker t : trackers) {
-            t.rearm();
-        }
-    }
-
-    private void pushChunk(final Mesh mesh, final SymmetricArray<LongArray> region, final ChunkTracker tracker,
-        final int device, final int sliceLongs, final int chunk) {
-        final int at = device * sliceLongs + (int)(tracker.chunkOffset(chunk) / 8);
-        final int count = (int)(tracker.chunkLength(chunk) / 8);
-        for (int peer = 0; peer < devices; peer++) {
-            if (peer != device) {
-                mesh.copy(region.on(device), at, region.on(peer), at, count);
-            }
-        }
-    }
-
-    private static void joinAll(final KernelLaunch[] launches) {
-        for (final KernelLaunch l : launches) {
-            l.join();
-        }
-    }
-
-    private void verify(final SymmetricArray<LongArray> region, final long regionLongs, final int sliceLongs,
-        final int seed, final String mode) {
-        for (int d = 0; d < devices; d++) {
-            final LongArray replica = region.on(d);
+            final LongArray replica = region.replica(d);
             for (int i = 0; i < regionLongs; i++) {
                 if (replica.get(i) != value(i, seed, work)) {
-                    throw new IllegalStateException(mode + ": replica on dev" + d + " differs at element " + i
-                        + " (slice of dev" + (i / sliceLongs) + ")");
+                    throw new IllegalStateException(region.mode() + ": replica on dev" + d + " differs at element " + i);
                 }
             }
         }
-    }
-
-    private void report(final PrintWriter out, final long[] none, final long[] bulk, final long[] triggered,
-        final int chunks) {
-        final double n = median(none);
-        final double b = median(bulk);
-        final double t = median(triggered);
-        out.printf("%-34s %12s %12s%n", "mode", "median ms", "min ms");
-        out.printf("%-34s %12.2f %12.2f%n", "compute only (no copy: the bound)", n / 1e6, min(none) / 1e6);
-        out.printf("%-34s %12.2f %12.2f%n", "bulk: compute, then copy kernel", b / 1e6, min(bulk) / 1e6);
-        out.printf("%-34s %12.2f %12.2f%n", "triggered per-chunk transfers", t / 1e6, min(triggered) / 1e6);
-        final double copy = b - n;
-        final double hidden = copy <= 0 ? 0 : Math.max(0, Math.min(1, (b - t) / copy));
-        out.printf("%nspeedup of triggered over bulk: %.2fx; copy time hidden under compute: %.0f%%%n", b / t,
-            hidden * 100);
-        out.printf("every replica verified identical after every iteration (%d chunks fired per iteration)%n", chunks);
-        out.flush();
-    }
-
-    private static double median(final long[] values) {
-        final long[] s = values.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2.0;
-    }
-
-    private static long min(final long[] values) {
-        return Arrays.stream(values).min().orElse(0);
     }
 }

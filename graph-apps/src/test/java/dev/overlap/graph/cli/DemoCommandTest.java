@@ -32,9 +32,9 @@ class DemoCommandTest {
         final Run run = new Run("demo", "--devices", "2", "--threads-per-device", "1", "--region-mib", "1",
             "--chunk-kib", "64", "--iterations", "2", "--work", "2");
         assertEquals(0, run.exit, run.err);
-        assertTrue(run.out.contains("triggered per-chunk transfers"), run.out);
-        assertTrue(run.out.contains("every replica verified identical"), run.out);
-        assertTrue(run.out.contains("(16 chunks fired per iteration)"), run.out);
+        assertTrue(run.out.contains("TRIGGERED (chunk readiness starts its copy)"), run.out);
+        assertTrue(run.out.contains("every replica verified identical to the expected values"), run.out);
+        assertTrue(run.out.contains("BULK (compute, then a copy kernel)"), run.out);
     }
 
     @Test
