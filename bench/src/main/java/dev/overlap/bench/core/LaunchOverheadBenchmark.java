@@ -1,6 +1,7 @@
 package dev.overlap.bench.core;
 
 import dev.overlap.core.Device;
+import dev.overlap.core.IdleStrategies;
 import dev.overlap.core.Kernel;
 import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.Mesh;
@@ -17,6 +18,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -54,14 +56,25 @@ import java.util.concurrent.TimeUnit;
  * {@code join()} spins 256x {@code onSpinWait}, yields 16x, then parks until the completing worker unparks it. The
  * JDK pools park idle workers on their queues (their only strategy).
  *
- * <p>On 2 cores, {@code threads = 2} plus the submitting thread is 3 runnable threads: it measures the scheduler as
- * much as the pool. Compare only against the peers in the same run.
+ * With {@code threads = 1} the default counts 2 busy threads on 2 cores, which {@code defaultFor} treats as
+ * oversubscribed (it tests {@code busyThreads < cores}), hence the short 8/8 window in both cases.
+ *
+ * <p><b>Exploration parameters</b> (one value each in CI, so they add no smoke combinations): {@code idle} and
+ * {@code parkAfterMicros} select the workers' idle strategy; {@code gapTokens} adds host work between batches (to
+ * every variant, with {@link #hostGapOnly} as its baseline) so that workers are found backing off or parked instead
+ * of spinning. With {@code gapTokens = 0} the launcher relaunches at once, the best case for a spinning worker.
+ *
+ * <p><b>Reading the results:</b> the Overlap score is bimodal per fork: when launcher and worker stay inside each
+ * other's spin windows a round trip costs well under a microsecond; once one of them parks, every round trip pays a
+ * thread wake-up (about what the peers pay on every call). Hence 3 forks by default; use {@code -bm sample} to see the
+ * distribution. On 2 cores, {@code threads = 2} plus the submitting thread is 3 runnable threads: it measures the
+ * scheduler as much as the pool. Compare only against the peers in the same run.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
+@Fork(value = 3, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
 @State(Scope.Benchmark)
 public class LaunchOverheadBenchmark {
     /** An empty kernel: the launch is pure overhead. */
@@ -79,6 +92,27 @@ public class LaunchOverheadBenchmark {
     @Param({"2", "64"})
     public int tasks;
 
+    /**
+     * Idle strategy of the device's workers: {@code default} (the Mesh default, the only value CI runs) or any name
+     * {@code IdleStrategies.parse} accepts ({@code spin}, {@code yield}, {@code backoff}, {@code sleep:<us>}), for
+     * exploring with {@code -p idle=yield}.
+     */
+    @Param({"default"})
+    public String idle;
+
+    /** Microseconds an idle worker uses its idle strategy before parking until woken (Mesh default: 100). */
+    @Param({"100"})
+    public long parkAfterMicros;
+
+    /**
+     * Host-side work between two batches, in {@link Blackhole#consumeCPU} tokens (0 in CI). A gap lets idle workers
+     * reach the deeper stages of their idle strategy, so a non-zero value measures launch latency to a worker that
+     * is backing off or parked rather than spinning. The same gap is added to every variant; subtract the
+     * {@code hostGapOnly} score to get the launch cost.
+     */
+    @Param({"0"})
+    public int gapTokens;
+
     private Mesh mesh;
     private Device device;
     private ForkJoinPool forkJoin;
@@ -90,7 +124,12 @@ public class LaunchOverheadBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        mesh = Mesh.builder().name("launch-bench").devices(1).threadsPerDevice(threads).memoryPerDevice(4096).build();
+        final Mesh.Builder builder = Mesh.builder().name("launch-bench").devices(1).threadsPerDevice(threads)
+            .memoryPerDevice(4096).parkAfterMicros(parkAfterMicros);
+        if (!"default".equals(idle)) {
+            builder.idleStrategy(IdleStrategies.parse(idle));
+        }
+        mesh = builder.build();
         device = mesh.device(0);
         forkJoin = new ForkJoinPool(threads);
         threadPool = new ThreadPoolExecutor(threads, threads, 0L, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>());
@@ -103,6 +142,7 @@ public class LaunchOverheadBenchmark {
 
     @Benchmark
     public KernelLaunch overlapLaunchJoin() {
+        gap();
         final KernelLaunch launch = device.launch(tasks, EMPTY);
         launch.join();
         lastLaunch = launch;
@@ -111,6 +151,7 @@ public class LaunchOverheadBenchmark {
 
     @Benchmark
     public List<Future<Object>> forkJoinInvokeAll() {
+        gap();
         final List<Future<Object>> futures = forkJoin.invokeAll(callables);
         lastForkJoin = futures;
         return futures;
@@ -118,9 +159,22 @@ public class LaunchOverheadBenchmark {
 
     @Benchmark
     public List<Future<Object>> threadPoolInvokeAll() throws InterruptedException {
+        gap();
         final List<Future<Object>> futures = threadPool.invokeAll(callables);
         lastThreadPool = futures;
         return futures;
+    }
+
+    /** Baseline for {@code gapTokens > 0}: the host-side gap alone (a constant-time no-op when the gap is 0). */
+    @Benchmark
+    public void hostGapOnly() {
+        gap();
+    }
+
+    private void gap() {
+        if (gapTokens > 0) {
+            Blackhole.consumeCPU(gapTokens);
+        }
     }
 
     @TearDown(Level.Trial)
