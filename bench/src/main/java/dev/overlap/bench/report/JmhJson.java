@@ -54,6 +54,15 @@ public final class JmhJson {
      */
     public static List<Object> readRaw(final Path file) throws ReportException {
         final Object top;
+        try {
+            if (Files.size(file) == 0) {
+                throw new ReportException(file + ": empty file: expected the JSON array JMH writes with -rf json");
+            }
+        } catch (final NoSuchFileException e) {
+            throw new ReportException(file + ": no such file");
+        } catch (final IOException e) {
+            throw new ReportException(file + ": cannot read: " + e, e);
+        }
         try (InputStream in = Files.newInputStream(file); JsonParser parser = JSON_RW.createParser(in)) {
             top = JSON_RW.anyFrom(parser);
             if (top != null && parser.nextToken() != null) {
