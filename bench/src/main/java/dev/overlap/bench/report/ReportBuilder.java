@@ -666,8 +666,8 @@ final class ReportBuilder {
             }
         } else {
             final boolean higher = rows.get(0).result.higherIsBetter();
-            yLabel = (y.label().equals("score") ? "" : y.label() + ", ") + y.unit()
-                + (y.label().equals("score") ? (higher ? " (higher is better)" : " (lower is better)") : "");
+            yLabel = y.label().equals("score") ? y.unit() + (higher ? " (higher is better)" : " (lower is better)")
+                : y.label() + " (" + y.unit() + ")";
         }
         final boolean bytes = t.meta.isBytes(xDim);
         final DoubleFunction<String> xFormat = bytes ? Format::bytes : Format::axis;

@@ -77,7 +77,7 @@ public final class ReportMain implements Runnable {
     /** Options shared by both subcommands. */
     static class ReportOptions {
         @Option(names = "--out", paramLabel = "DIR", description = "Report folder (replaced atomically; default: "
-            + "${DEFAULT-VALUE}).", defaultValue = "bench/target/bench-report")
+            + "${DEFAULT-VALUE}).", defaultValue = "${env:OVERLAP_ROOT:-.}/bench/target/bench-report")
         Path out;
 
         @Option(names = "--baseline", paramLabel = "OLD.json", description = "An earlier run's JMH JSON (e.g. a "
@@ -132,7 +132,10 @@ public final class ReportMain implements Runnable {
 
     /** {@code run}: runs JMH, then writes the report. */
     @Command(name = "run", mixinStandardHelpOptions = true,
-        description = "Runs the JMH suite of bench (JSON results, -foe true), then writes the report.")
+        description = "Runs the JMH suite of bench (JSON results, -foe true, one JMH invocation per benchmark class), "
+            + "then writes the report folder: report.md, report.html, charts/*.svg, results.json, run.json.",
+        footer = {"", "Regenerate a report from existing JMH JSON: overlap bench report --help",
+            "Exit codes: 0 done, 1 a benchmark failed, 2 bad input or usage, 3 regression (--fail-on-regression)."})
     static final class Run implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -158,11 +161,12 @@ public final class ReportMain implements Runnable {
         List<String> includes = new ArrayList<>();
 
         @Option(names = "--work", paramLabel = "DIR", description = "Where raw JMH results of runs go, one "
-            + "timestamped folder per run (default: ${DEFAULT-VALUE}).", defaultValue = "bench/target/bench-runs")
+            + "timestamped folder per run (default: ${DEFAULT-VALUE}).",
+            defaultValue = "${env:OVERLAP_ROOT:-.}/bench/target/bench-runs")
         Path work;
 
         @Option(names = "--repo", paramLabel = "DIR", description = "Repository for the git commit in the report "
-            + "header (default: ${DEFAULT-VALUE}).", defaultValue = ".")
+            + "header (default: ${DEFAULT-VALUE}).", defaultValue = "${env:OVERLAP_ROOT:-.}")
         Path repo;
 
         @Option(names = "--dry-run", description = "Print the plan and its time estimate; run nothing.")

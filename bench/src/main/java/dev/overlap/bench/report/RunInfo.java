@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,7 +37,8 @@ final class RunInfo {
     static RunInfo capture(final Path repo, final String when) {
         final RunInfo i = new RunInfo();
         i.values.put("captured", when);
-        i.values.put("date", ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
+        i.values.put("date", ZonedDateTime.now().truncatedTo(ChronoUnit.SECONDS)
+            .format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
         i.values.put("cores", Runtime.getRuntime().availableProcessors());
         i.values.put("memoryBytes", totalMemory());
         i.values.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));

@@ -129,7 +129,7 @@ final class SvgChart {
         // ---- x mapping
         final Axis x;
         if (bars) {
-            x = Axis.linear(-0.5, d.categories().size() - 0.5, LEFT, RIGHT).exact();
+            x = Axis.categories(d.categories().size(), LEFT, RIGHT);
         } else {
             final TreeSet<Double> xs = new TreeSet<>();
             for (final Series s : d.series()) {
@@ -390,8 +390,9 @@ final class SvgChart {
             return ticks;
         }
 
-        Axis exact() {
-            return new Axis(min, max, p0, p1, log, List.of());
+        /** A category axis: category {@code i} at the middle of slot {@code i}. */
+        static Axis categories(final int n, final double p0, final double p1) {
+            return new Axis(-0.5, Math.max(1, n) - 0.5, p0, p1, false, List.of());
         }
 
         double map(final double v) {
