@@ -447,9 +447,10 @@ final class ReportBuilder {
                 final Ratio ratio = r.ratios.get(c);
                 if (ratio != null) {
                     cells.add(ratio.format(c.style) + (r.oversubscribed ? " " + WARN : ""));
-                } else if (r.baselineOf.contains(c) || (c.kind == Comparison.Kind.PEER
-                    && r.result.method().equals(c.peer))) {
-                    cells.add("(baseline)");
+                } else if (r.baselineOf.contains(c)) {
+                    cells.add("(reference)");
+                } else if (c.kind == Comparison.Kind.PEER && r.result.method().equals(c.peer)) {
+                    cells.add("(peer)");
                 } else {
                     cells.add("");
                 }

@@ -50,7 +50,7 @@ class ReportGeneratorTest {
         assertTrue(md.contains("| Benchmark | chunkBytes | mode | Busy threads | Score | Error (±) | Unit | "
             + "speedup vs BULK | tracking overhead |"), md);
         assertTrue(md.contains("| `iteration` | 64 KiB | TRIGGERED | 3 ⚠ | 19.23 | 3.87 | ms/op | 1.50× ±21 ⚠ |  |"), md);
-        assertTrue(md.contains("| `iteration` | 64 KiB | BULK | 2 | 28.78 | 397.65 | ms/op | (baseline) |  |"), md);
+        assertTrue(md.contains("| `iteration` | 64 KiB | BULK | 2 | 28.78 | 397.65 | ms/op | (reference) |  |"), md);
         assertTrue(md.contains("fixed params: regionMiB=16, work=auto"), md);
         // at a glance
         assertTrue(md.contains("| proact | [ProactFig6Benchmark](#proactfig6benchmark) | speedup vs BULK | "
@@ -121,6 +121,8 @@ class ReportGeneratorTest {
         assertTrue(md.contains("| [FakeQueueBenchmark](#fakequeuebenchmark) | `overlapQueue` | batch=1, threads=1 "
             + "| 60.00 ± 2.400 | 80.00 ± 1.000 | ops/us | **-25.0% ✗ regression** |"), md);
         assertTrue(md.contains("| vs jctoolsMpmc | vs CLQ | vs baseline |"), md);
+        assertTrue(md.contains("| `jctoolsMpmc` | 1 | 1 | 1 | 50.00 | 2.00 | ops/us | (peer) |  | +25.0% ✓ improved |"),
+            md);
         assertTrue(md.contains("+25.0% ✓ improved |"), md);
         assertTrue(md.contains("| new |"), md);
         final String html = Files.readString(out.resolve("report.html"));
