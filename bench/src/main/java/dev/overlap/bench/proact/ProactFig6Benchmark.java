@@ -5,6 +5,12 @@ import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.LongArray;
 import dev.overlap.core.Mesh;
 import dev.overlap.core.SymmetricArray;
+import dev.overlap.bench.report.BusyThreads;
+import dev.overlap.bench.report.Chart;
+import dev.overlap.bench.report.Family;
+import dev.overlap.bench.report.ParamBaseline;
+import dev.overlap.bench.report.Quick;
+import dev.overlap.bench.report.RatioStyle;
 import dev.overlap.transport.proact.ReplicatedRegion;
 import dev.overlap.transport.proact.TransferMode;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -47,7 +53,22 @@ import java.util.concurrent.TimeUnit;
  * the rounds per element. Small chunks show the initiation-bound region (per-chunk costs dominate), middle sizes
  * the bandwidth-bound region, and huge chunks the tail-bound region (the last chunk's copy cannot overlap).
  * Idle strategy: the mesh default (backoff: spin, yield, park 1..100 us); transfer threads likewise.
+ *
+ * <p>Report ({@code ./overlap bench}): speedup of each transfer mode (and of the NONE bound) over BULK at the same
+ * chunk size, tracking overhead TRACK_ONLY vs NONE; POLLING and TRIGGERED keep 3 threads busy (2 workers + the
+ * transfer thread). {@code --quick} uses a 64 MiB region and 4 chunk sizes (about 2 minutes on 2 cores).
  */
+@Family("proact")
+@ParamBaseline(param = "mode", value = "BULK", compare = {"POLLING", "TRIGGERED", "TRIGGERED_INLINE", "NONE"},
+    name = "speedup vs BULK")
+@ParamBaseline(param = "mode", value = "NONE", compare = "TRACK_ONLY", name = "tracking overhead",
+    style = RatioStyle.OVERHEAD)
+@Chart(title = "Speedup over BULK vs chunk size", x = "chunkBytes", y = "speedup vs BULK")
+@Chart(title = "Time per iteration vs chunk size", x = "chunkBytes")
+@BusyThreads(value = "3", when = "mode=POLLING|TRIGGERED")
+@BusyThreads("2")
+@Quick(params = {"regionMiB=64", "chunkBytes=4096,65536,1048576,16777216"}, warmupTime = "500ms", time = "500ms",
+    setupSeconds = 1.5)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 2, time = 2)
