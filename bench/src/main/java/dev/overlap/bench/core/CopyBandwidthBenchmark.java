@@ -5,6 +5,10 @@ import dev.overlap.core.Mesh;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.AuxCounters;
+import dev.overlap.bench.report.ComparedTo;
+import dev.overlap.bench.report.Family;
+import dev.overlap.bench.report.Chart;
+import dev.overlap.bench.report.Quick;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -54,6 +58,10 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
 @State(Scope.Benchmark)
+@Family("core")
+@Chart(title = "Copy throughput vs size", x = "size")
+@Chart(title = "Mesh.copy vs raw UnsafeBuffer copy", x = "size", y = "copy vs raw copy")
+@Quick(params = {"size=4096,65536,1048576,16777216"}, warmupTime = "500ms", time = "500ms")
 public class CopyBandwidthBenchmark {
     private static final int MAX_SIZE = 64 << 20;
     private static final int PAGE = 4096;
@@ -113,18 +121,21 @@ public class CopyBandwidthBenchmark {
     }
 
     @Benchmark
+    @ComparedTo(value = "rawAgronaCopy", name = "copy vs raw copy")
     public void meshCopy(final Bytes counter) {
         mesh.copy(dev0Src, dev1Dst, size);
         counter.bytes += size;
     }
 
     @Benchmark
+    @ComparedTo(value = "rawAgronaCopy", name = "put vs raw copy")
     public void meshPut(final Bytes counter) {
         mesh.put(dev1Dst, rawSrc, 0, size);
         counter.bytes += size;
     }
 
     @Benchmark
+    @ComparedTo(value = "rawAgronaCopy", name = "get vs raw copy")
     public void meshGet(final Bytes counter) {
         mesh.get(dev1Src, rawDst, 0, size);
         counter.bytes += size;

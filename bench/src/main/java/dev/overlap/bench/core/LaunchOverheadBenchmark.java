@@ -5,6 +5,10 @@ import dev.overlap.core.IdleStrategies;
 import dev.overlap.core.Kernel;
 import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.Mesh;
+import dev.overlap.bench.report.ComparedTo;
+import dev.overlap.bench.report.Family;
+import dev.overlap.bench.report.BusyThreads;
+import dev.overlap.bench.report.Quick;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -76,6 +80,9 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 3, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
 @State(Scope.Benchmark)
+@Family("core")
+@BusyThreads("threads + 1")
+@Quick(forks = 2, params = {"tasks=2,64"}, warmupTime = "500ms", time = "500ms")
 public class LaunchOverheadBenchmark {
     /** An empty kernel: the launch is pure overhead. */
     private static final Kernel EMPTY = (ctx, block) -> {
@@ -141,6 +148,8 @@ public class LaunchOverheadBenchmark {
     }
 
     @Benchmark
+    @ComparedTo(value = "forkJoinInvokeAll", name = "vs ForkJoinPool.invokeAll")
+    @ComparedTo(value = "threadPoolInvokeAll", name = "vs ThreadPoolExecutor.invokeAll")
     public KernelLaunch overlapLaunchJoin() {
         gap();
         final KernelLaunch launch = device.launch(tasks, EMPTY);

@@ -8,6 +8,11 @@ import dev.overlap.core.Kernel;
 import dev.overlap.core.LongArray;
 import dev.overlap.core.Mesh;
 import dev.overlap.core.WorkerContext;
+import dev.overlap.bench.report.ComparedTo;
+import dev.overlap.bench.report.RatioStyle;
+import dev.overlap.bench.report.Family;
+import dev.overlap.bench.report.Chart;
+import dev.overlap.bench.report.Quick;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -52,6 +57,9 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
 @State(Scope.Benchmark)
+@Family("core")
+@Chart(title = "Tracking overhead vs chunk size", x = "chunkBytes", y = "tracking overhead")
+@Quick(warmupTime = "500ms", time = "1s")
 public class TrackingOverheadBenchmark {
     static final int REGION_BYTES = 64 << 20;
     static final int BLOCK_BYTES = 64 << 10;
@@ -107,6 +115,7 @@ public class TrackingOverheadBenchmark {
     }
 
     @Benchmark
+    @ComparedTo(value = "untracked", name = "tracking overhead", style = RatioStyle.OVERHEAD)
     public void tracked(final Tracking t) {
         kernel.salt++;
         device.launch(GRID, t.trackedKernel).join();
