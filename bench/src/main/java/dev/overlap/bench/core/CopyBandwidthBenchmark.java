@@ -49,6 +49,9 @@ import java.util.concurrent.TimeUnit;
  * <p><b>Idle strategy:</b> not involved: the copies run on the JMH thread. The mesh's workers (1 per device, default
  * backoff strategy) have no launches and park after 100 us, so they take no CPU from the copy.
  *
+ * <p>On a shared machine, add {@code -prof perfnorm:events=task-clock}: {@code size / task-clock} (bytes per CPU
+ * second) is less sensitive to time-slicing than ops/s.
+ *
  * <p>Mesh memory per device is {@code 2 x 64 MiB} so the source and destination of the largest size fit (two symmetric
  * allocations of {@code size} bytes each).
  */

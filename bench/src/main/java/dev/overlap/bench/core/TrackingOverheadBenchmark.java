@@ -50,6 +50,11 @@ import java.util.concurrent.TimeUnit;
  * <p><b>Idle strategy:</b> the {@link Mesh} default; on 2 cores with 2 workers + the launching thread that is
  * {@code BackoffIdleStrategy(8 spins, 8 yields, park 1 us .. 100 us)}, park-until-woken after 100 us. The launching
  * thread waits in {@code join()} (brief spin, yields, then park), so during the kernel the 2 workers own both cores.
+ *
+ * <p><b>On a shared machine</b> the wall-clock score swings by tens of percent between forks, more than the effect
+ * measured here. Add {@code -prof perfnorm:events=task-clock} (a software counter, available in VMs without hardware
+ * counters): the CPU milliseconds per operation it reports barely move with load and are the better basis for the
+ * tracked/untracked ratio there.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
