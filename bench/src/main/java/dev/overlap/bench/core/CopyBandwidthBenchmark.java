@@ -157,7 +157,7 @@ public class CopyBandwidthBenchmark {
                 }
             }
         } finally {
-            CoreBenchSupport.close(mesh);
+            mesh.close();
             // allocateDirectAligned returns slices, which BufferUtil.free rejects: drop them for the cleaner instead.
             rawSrc = null;
             rawDst = null;

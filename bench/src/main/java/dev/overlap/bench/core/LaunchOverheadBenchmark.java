@@ -198,7 +198,7 @@ public class LaunchOverheadBenchmark {
         } finally {
             forkJoin.shutdownNow();
             threadPool.shutdownNow();
-            CoreBenchSupport.close(mesh);
+            mesh.close();
             forkJoin.awaitTermination(10, TimeUnit.SECONDS);
             threadPool.awaitTermination(10, TimeUnit.SECONDS);
         }

@@ -169,7 +169,7 @@ public class TrackingOverheadBenchmark {
                     }
                 }
             } finally {
-                CoreBenchSupport.close(tracker);
+                tracker.close();
             }
         }
     }
@@ -186,7 +186,7 @@ public class TrackingOverheadBenchmark {
                 }
             }
         } finally {
-            CoreBenchSupport.close(mesh);
+            mesh.close();
         }
     }
 }
