@@ -39,6 +39,7 @@ public final class ChunkTracker implements AutoCloseable {
     private final int[] blockStart;
     private final int[] blockChunks;
     private final ChunkReadyListener listener;
+    private final MemoryBacking.Allocation counterMemory;
     private final AtomicBuffer counters;
     private final int readyIndex;
     private volatile long epoch;
@@ -87,7 +88,8 @@ public final class ChunkTracker implements AutoCloseable {
         }
         AgronaAccess.require();
         this.readyIndex = chunks * stride;
-        this.counters = new UnsafeBuffer(BufferUtil.allocateDirectAligned(readyIndex + 128, 128));
+        this.counterMemory = MemoryBacking.allocateDirectAligned(readyIndex + 128, 128);
+        this.counters = new UnsafeBuffer(counterMemory.aligned);
     }
 
     /** Collects the distinct chunks of one block's ranges, validating them. */
@@ -236,7 +238,7 @@ public final class ChunkTracker implements AutoCloseable {
     public synchronized void close() {
         if (!closed) {
             closed = true;
-            BufferUtil.free(counters);
+            BufferUtil.free(counterMemory.owner);
         }
     }
 

@@ -29,7 +29,8 @@ public final class Device {
     private boolean closed;
 
     Device(final Mesh mesh, final int id, final DeviceMemory memory, final int threads,
-        final Supplier<IdleStrategy> idleStrategy, final long parkAfterNanos, final String namePrefix) {
+        final Supplier<IdleStrategy> idleStrategy, final long parkAfterNanos, final boolean spin,
+        final String namePrefix) {
         this.mesh = mesh;
         this.id = id;
         this.memory = memory;
@@ -41,7 +42,7 @@ public final class Device {
             if (idle == null) {
                 throw new IllegalArgumentException("idle strategy supplier returned null");
             }
-            workers[w] = new DeviceWorker(new WorkerContext(mesh, this, w), idle, parkAfterNanos, sentinel);
+            workers[w] = new DeviceWorker(new WorkerContext(mesh, this, w), idle, parkAfterNanos, sentinel, spin);
         }
         for (int w = 0; w < threads; w++) {
             final Thread t = new Thread(workers[w], namePrefix + "-dev" + id + "-w" + w);

@@ -3,7 +3,6 @@ package dev.overlap.core;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteBuffer;
 
 /**
  * One device's off-heap memory: a zeroed, page-aligned region (direct buffer or mapped file) seen through an
@@ -18,14 +17,14 @@ import java.nio.ByteBuffer;
 public final class DeviceMemory {
     private final int device;
     private final int capacity;
-    private final ByteBuffer backing;
+    private final MemoryBacking.Allocation backing;
     private final UnsafeBuffer buffer;
 
-    DeviceMemory(final int device, final int capacity, final ByteBuffer backing) {
+    DeviceMemory(final int device, final int capacity, final MemoryBacking.Allocation backing) {
         this.device = device;
         this.capacity = capacity;
         this.backing = backing;
-        this.buffer = new UnsafeBuffer(backing);
+        this.buffer = new UnsafeBuffer(backing.aligned);
     }
 
     /** @return the id of the device that owns this memory */
@@ -68,7 +67,7 @@ public final class DeviceMemory {
         }
     }
 
-    ByteBuffer backing() {
+    MemoryBacking.Allocation backing() {
         return backing;
     }
 

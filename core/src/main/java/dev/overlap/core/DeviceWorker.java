@@ -6,7 +6,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * One worker thread of a device: follows the device's launch stream, runs its share of each launch, and waits for
- * the next with the idle strategy, then parks (woken by the launcher or the completing worker).
+ * the next by spinning briefly, yielding, then parking until woken by the launcher or the completing worker. The
+ * device's idle strategy is for persistent kernels' empty polls.
  *
  * <p>Lost wake-ups are impossible: the worker publishes {@code parked} (volatile write) and then re-reads the
  * stream (volatile read); a waker publishes the stream change (volatile write) and then reads {@code parked}
@@ -16,17 +17,19 @@ final class DeviceWorker implements Runnable {
     private final WorkerContext ctx;
     private final IdleStrategy idle;
     private final long parkAfterNanos;
+    private final long spinNanos;
     volatile boolean parked;
     Thread thread;
     /** The last launch this worker joined; starts at the stream's sentinel. */
     private KernelLaunch cursor;
 
     DeviceWorker(final WorkerContext ctx, final IdleStrategy idle, final long parkAfterNanos,
-        final KernelLaunch sentinel) {
+        final KernelLaunch sentinel, final boolean spin) {
         this.cursor = sentinel;
         this.ctx = ctx;
         this.idle = idle;
         this.parkAfterNanos = parkAfterNanos;
+        this.spinNanos = spin ? parkAfterNanos / 4 : 0;
     }
 
     @Override
@@ -41,31 +44,41 @@ final class DeviceWorker implements Runnable {
         }
     }
 
-    /** Waits until the launch after {@code cursor} exists and {@code cursor} has completed (stream order). */
+    /**
+     * Waits until the launch after {@code cursor} exists and {@code cursor} has completed (stream order): spins for
+     * up to a quarter of the park budget (not at all when oversubscribed), then yields, then parks until a launcher
+     * or the completing worker wakes it. Every blocking wait is wake-able: nothing sleeps for a fixed time.
+     */
     private KernelLaunch awaitNext(final KernelLaunch cursor) {
         KernelLaunch next = cursor.next;
         if (next != null && cursor.isDone()) {
             return next;
         }
-        idle.reset();
-        long start = 0;
-        while (true) {
+        long start = System.nanoTime();
+        long waited = 0;
+        for (int polls = 1;; polls++) {
             next = cursor.next;
             if (next != null && cursor.isDone()) {
                 return next;
             }
-            if (start == 0) {
-                start = System.nanoTime();
-            } else if (System.nanoTime() - start > parkAfterNanos) {
+            if (waited < spinNanos) {
+                Thread.onSpinWait();
+                if ((polls & 63) == 0) {
+                    waited = System.nanoTime() - start;
+                }
+            } else if (waited < parkAfterNanos) {
+                Thread.yield();
+                waited = System.nanoTime() - start;
+            } else {
                 parked = true;
                 next = cursor.next;
                 if (next == null || !cursor.isDone()) {
                     LockSupport.park(this);
                 }
                 parked = false;
-                continue;
+                start = System.nanoTime();
+                waited = 0;
             }
-            idle.idle();
         }
     }
 

@@ -29,7 +29,7 @@ public final class IdleStrategies {
      */
     public static Supplier<IdleStrategy> defaultFor(final int busyThreads) {
         final int cores = Runtime.getRuntime().availableProcessors();
-        if (busyThreads < cores) {
+        if (busyThreads <= cores) {
             return () -> new BackoffIdleStrategy(256, 64, 1_000, 100_000);
         }
         return () -> new BackoffIdleStrategy(8, 8, 1_000, 100_000);

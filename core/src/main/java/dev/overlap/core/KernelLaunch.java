@@ -68,6 +68,8 @@ public final class KernelLaunch extends LaunchPadAfter {
     }
 
     private static final Waiter DONE_WAITERS = new Waiter(null, null);
+    private static final long JOIN_SPIN_NANOS = 20_000;
+    private static final long JOIN_YIELD_NANOS = 50_000;
 
     private static final class Waiter {
         final Thread thread;
@@ -203,12 +205,23 @@ public final class KernelLaunch extends LaunchPadAfter {
     }
 
     private void await(final long timeoutNanos) {
-        final long deadline = timeoutNanos == 0 ? 0 : System.nanoTime() + timeoutNanos;
-        for (int i = 0; i < 256 && state == RUNNING; i++) {
-            Thread.onSpinWait();
-        }
-        for (int i = 0; i < 16 && state == RUNNING; i++) {
+        final long begin = System.nanoTime();
+        final long deadline = timeoutNanos == 0 ? 0 : begin + timeoutNanos;
+        // Spin ~20 us, yield until ~50 us, then park until the completing worker unparks this thread.
+        long waited = 0;
+        for (int i = 1; state == RUNNING; i++) {
+            if (waited <= JOIN_SPIN_NANOS) {
+                Thread.onSpinWait();
+                if ((i & 63) == 0) {
+                    waited = System.nanoTime() - begin;
+                }
+                continue;
+            }
             Thread.yield();
+            waited = System.nanoTime() - begin;
+            if (waited > JOIN_YIELD_NANOS || (deadline != 0 && waited > timeoutNanos)) {
+                break;
+            }
         }
         while (state == RUNNING) {
             final Waiter head = waiters;

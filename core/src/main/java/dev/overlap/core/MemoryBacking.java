@@ -41,21 +41,40 @@ public abstract class MemoryBacking {
         return new Mapped(directory);
     }
 
-    abstract ByteBuffer allocate(int device, int capacity);
+    /** A page-aligned view and the buffer that owns the memory (what must be freed). */
+    static final class Allocation {
+        final ByteBuffer aligned;
+        final ByteBuffer owner;
 
-    abstract void release(int device, ByteBuffer buffer);
+        Allocation(final ByteBuffer aligned, final ByteBuffer owner) {
+            this.aligned = aligned;
+            this.owner = owner;
+        }
+    }
+
+    abstract Allocation allocate(int device, int capacity);
+
+    abstract void release(int device, Allocation allocation);
+
+    /** @return a zeroed direct buffer of {@code capacity} bytes aligned to {@code alignment}, and its owner */
+    static Allocation allocateDirectAligned(final int capacity, final int alignment) {
+        // alignedSlice also rounds the limit down to the alignment: over-allocate a whole unit on each side.
+        final int rounded = (capacity + alignment - 1) & -alignment;
+        final ByteBuffer owner = ByteBuffer.allocateDirect(rounded + alignment);
+        return new Allocation(owner.alignedSlice(alignment).limit(capacity).slice(), owner);
+    }
 
     private static final class Direct extends MemoryBacking {
         static final Direct INSTANCE = new Direct();
 
         @Override
-        ByteBuffer allocate(final int device, final int capacity) {
-            return BufferUtil.allocateDirectAligned(capacity, PAGE);
+        Allocation allocate(final int device, final int capacity) {
+            return allocateDirectAligned(capacity, PAGE);
         }
 
         @Override
-        void release(final int device, final ByteBuffer buffer) {
-            BufferUtil.free(buffer);
+        void release(final int device, final Allocation allocation) {
+            BufferUtil.free(allocation.owner);
         }
 
         @Override
@@ -76,19 +95,20 @@ public abstract class MemoryBacking {
         }
 
         @Override
-        ByteBuffer allocate(final int device, final int capacity) {
+        Allocation allocate(final int device, final int capacity) {
             final File file = file(device);
             try {
                 Files.deleteIfExists(file.toPath());
             } catch (final IOException e) {
                 throw new UncheckedIOException("cannot replace device memory file " + file, e);
             }
-            return IoUtil.mapNewFile(file, capacity, true);
+            final MappedByteBuffer mapped = IoUtil.mapNewFile(file, capacity, true);
+            return new Allocation(mapped, mapped);
         }
 
         @Override
-        void release(final int device, final ByteBuffer buffer) {
-            IoUtil.unmap((MappedByteBuffer)buffer);
+        void release(final int device, final Allocation allocation) {
+            IoUtil.unmap((MappedByteBuffer)allocation.owner);
             IoUtil.delete(file(device), true);
         }
 

@@ -47,10 +47,12 @@ public final class Mesh implements AutoCloseable {
         this.memories = new DeviceMemory[b.devices];
         final Supplier<IdleStrategy> idle = b.idleStrategy != null ? b.idleStrategy
             : IdleStrategies.defaultFor(b.devices * threads + 1);
+        // Spinning while waiting for a launch only pays when every busy thread has a core of its own.
+        final boolean spin = b.devices * threads + 1 <= Runtime.getRuntime().availableProcessors();
         try {
             for (int d = 0; d < b.devices; d++) {
                 memories[d] = new DeviceMemory(d, b.memoryPerDevice, backing.allocate(d, b.memoryPerDevice));
-                devices[d] = new Device(this, d, memories[d], threads, idle, b.parkAfterNanos, name);
+                devices[d] = new Device(this, d, memories[d], threads, idle, b.parkAfterNanos, spin, name);
             }
         } catch (final RuntimeException | Error e) {
             releaseMemory();
@@ -263,12 +265,25 @@ public final class Mesh implements AutoCloseable {
         releaseMemory();
     }
 
+    /** Frees every device's memory; a failure on one device does not keep the others from being freed. */
     private void releaseMemory() {
+        RuntimeException failure = null;
         for (int d = 0; d < memories.length; d++) {
             if (memories[d] != null) {
-                backing.release(d, memories[d].backing());
+                try {
+                    backing.release(d, memories[d].backing());
+                } catch (final RuntimeException e) {
+                    if (failure == null) {
+                        failure = e;
+                    } else {
+                        failure.addSuppressed(e);
+                    }
+                }
                 memories[d] = null;
             }
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 

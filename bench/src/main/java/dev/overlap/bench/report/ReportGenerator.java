@@ -1,0 +1,182 @@
+package dev.overlap.bench.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Generates a report folder from JMH JSON files: {@code report.md}, {@code report.html}, {@code charts/*.svg},
+ * {@code results.json} (the merged input, usable as a later {@code --baseline}) and {@code run.json}. Every input is
+ * read and checked before anything is written; the folder is assembled in a temporary sibling and moved into place,
+ * so a failure never leaves a partial report (an existing report at the target stays as it was).
+ */
+public final class ReportGenerator {
+    /** Marker file that identifies a folder this generator wrote (and may therefore replace). */
+    static final String MARKER = ".overlap-report";
+
+    /**
+     * What to generate.
+     *
+     * @param inputs JMH JSON result files (merged in order)
+     * @param out the report folder
+     * @param baseline an earlier run's JMH JSON, or null
+     * @param runInfo the run's {@code run.json}, or null: looked for beside the first input, else this machine now
+     * @param title the report title
+     * @param loader where the benchmark classes are (for their annotations)
+     */
+    public record Options(List<Path> inputs, Path out, Path baseline, Path runInfo, String title, ClassLoader loader) {
+    }
+
+    /**
+     * What was generated.
+     *
+     * @param out the report folder
+     * @param results result rows
+     * @param classes benchmark classes
+     * @param charts charts drawn
+     * @param regressions rows regressed against the baseline
+     * @param improvements rows improved against the baseline
+     * @param oversubscribed oversubscribed rows
+     */
+    public record Summary(Path out, int results, int classes, int charts, int regressions, int improvements,
+                          int oversubscribed) {
+    }
+
+    private ReportGenerator() {
+    }
+
+    /**
+     * @param o what to generate
+     * @return a summary
+     * @throws ReportException on bad input (nothing is written then)
+     * @throws IOException if writing the report fails (nothing is left behind then)
+     */
+    public static Summary generate(final Options o) throws ReportException, IOException {
+        if (o.inputs().isEmpty()) {
+            throw new ReportException("no JMH JSON result file given");
+        }
+        final List<Object> raw = new ArrayList<>();
+        final List<JmhResult> results = new ArrayList<>();
+        for (final Path in : o.inputs()) {
+            raw.addAll(JmhJson.readRaw(in));
+            results.addAll(JmhJson.read(in));
+        }
+        final List<JmhResult> baseline = o.baseline() == null ? null : JmhJson.read(o.baseline());
+        RunInfo info = null;
+        if (o.runInfo() != null) {
+            info = RunInfo.read(o.runInfo());
+        } else {
+            final Path parent = o.inputs().get(0).toAbsolutePath().getParent();
+            final Path beside = parent == null ? null : parent.resolve(RunInfo.FILE);
+            if (beside != null && Files.isRegularFile(beside)) {
+                info = RunInfo.read(beside);
+            }
+        }
+        if (info == null) {
+            info = RunInfo.capture(Path.of("."), "captured at report time, not at run time");
+        }
+        checkOut(o.out());
+
+        final List<Analysis.ClassTable> tables = Analysis.analyze(results, baseline, info.cores(), o.loader());
+        final List<String> sources = o.inputs().stream().map(p -> p.getFileName().toString()).toList();
+        final ReportBuilder.Output built = ReportBuilder.build(new ReportBuilder.Context(o.title(), sources,
+            o.baseline() == null ? null : o.baseline().toString(), info, results), tables);
+
+        final Path out = o.out().toAbsolutePath().normalize();
+        final Path parent = out.getParent();
+        Files.createDirectories(parent);
+        final Path tmp = Files.createTempDirectory(parent, "." + out.getFileName() + ".tmp-");
+        try {
+            Files.writeString(tmp.resolve("report.md"), built.doc().toMarkdown(), StandardCharsets.UTF_8);
+            Files.writeString(tmp.resolve("report.html"), built.doc().toHtml(o.title()), StandardCharsets.UTF_8);
+            Files.createDirectories(tmp.resolve("charts"));
+            for (final Map.Entry<String, String> c : built.charts().entrySet()) {
+                Files.writeString(tmp.resolve(c.getKey()), c.getValue(), StandardCharsets.UTF_8);
+            }
+            JmhJson.writeRaw(raw, tmp.resolve("results.json"));
+            info.write(tmp.resolve(RunInfo.FILE));
+            Files.writeString(tmp.resolve(MARKER), "generated by dev.overlap.bench.report.ReportMain\n");
+            replace(tmp, out);
+        } catch (final IOException | RuntimeException e) {
+            deleteTree(tmp);
+            throw e;
+        }
+        return new Summary(out, built.results(), built.classes(), built.charts().size(), built.regressions(),
+            built.improvements(), built.oversubscribed());
+    }
+
+    /** Refuses a target that exists and is neither empty nor an earlier report (so it is never clobbered). */
+    private static void checkOut(final Path out) throws ReportException, IOException {
+        if (!Files.exists(out)) {
+            return;
+        }
+        if (!Files.isDirectory(out)) {
+            throw new ReportException(out + ": exists and is not a folder; choose another --out");
+        }
+        if (Files.exists(out.resolve(MARKER))) {
+            return;
+        }
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(out)) {
+            if (s.iterator().hasNext()) {
+                throw new ReportException(out + ": exists, is not empty and is not a report folder written by this "
+                    + "tool (no " + MARKER + "); refusing to replace it: choose another --out");
+            }
+        }
+    }
+
+    private static void replace(final Path tmp, final Path out) throws IOException {
+        Path old = null;
+        if (Files.exists(out)) {
+            old = out.resolveSibling("." + out.getFileName() + ".old-" + System.nanoTime());
+            move(out, old);
+        }
+        try {
+            move(tmp, out);
+        } catch (final IOException e) {
+            if (old != null) {
+                move(old, out);
+            }
+            throw e;
+        }
+        if (old != null) {
+            deleteTree(old);
+        }
+    }
+
+    private static void move(final Path from, final Path to) throws IOException {
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+        } catch (final AtomicMoveNotSupportedException e) {
+            Files.move(from, to);
+        }
+    }
+
+    static void deleteTree(final Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        Files.walkFileTree(root, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(final Path file, final BasicFileAttributes attrs) throws IOException {
+                Files.delete(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(final Path dir, final IOException exc) throws IOException {
+                Files.delete(dir);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+}
