@@ -1,5 +1,8 @@
 package dev.overlap.bench.queues;
 
+import dev.overlap.bench.report.ParamBaseline;
+import dev.overlap.bench.report.Quick;
+import dev.overlap.bench.report.RatioStyle;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -27,6 +30,9 @@ import java.util.concurrent.TimeUnit;
  * 10 items as one batch (the warp-sized worker); {@code counterBlockSingle} does 10 single operations (the
  * thread-sized worker); other peers loop. {@code agronaManyToOne}: pop experiments with {@code -t 1} only.
  */
+@ParamBaseline(param = "impl", value = "counterBlock", name = "time vs Atos block (warp)", style = RatioStyle.OVERHEAD)
+@Quick(params = "impl=counterBlock,counterBlockSingle,jctoolsMpmc,jctoolsMpmcFillDrain,casTailArrayQueue",
+    warmupIterations = 50, iterations = 50)
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

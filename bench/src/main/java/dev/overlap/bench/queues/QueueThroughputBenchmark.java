@@ -1,5 +1,7 @@
 package dev.overlap.bench.queues;
 
+import dev.overlap.bench.report.ParamBaseline;
+import dev.overlap.bench.report.Quick;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -24,6 +26,11 @@ import java.util.concurrent.TimeUnit;
  * {@code -t 1} and {@code -t 2} (4 and 8 oversubscribe a 2-core machine: report them, judge at 1 and 2).
  * {@code agronaManyToOne} has one consumer: run it with {@code -t 1} only.
  */
+@ParamBaseline(param = "impl", value = "jctoolsMpmc", name = "vs JCTools MpmcArrayQueue")
+@ParamBaseline(param = "impl", value = "jctoolsMpmcFillDrain", benchmarks = "batch32",
+    compare = {"counterRing", "counterRingWindowed", "counterRingQueue"}, name = "vs JCTools fill/drain")
+@Quick(params = "impl=counterRing,counterRingQueue,jctoolsMpmc,jctoolsMpmcFillDrain,concurrentLinkedQueue",
+    warmupTime = "500ms", time = "500ms")
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
