@@ -41,7 +41,7 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
     /** Fills the slots of a {@link #fill} whose supplier failed, so the reservation still publishes. */
     private static final Object SKIP = new Object();
     /** Per-thread array a drain moves its batch into, so that no slot is held while the consumer runs. */
-    private static final ThreadLocal<Object[]> SCRATCH = new ThreadLocal<>();
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
     private final CounterSequencer seq;
     private final Object[] slots;
     private final long mask;
@@ -165,12 +165,13 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
             if (!seq.casStart(s, s + k)) {
                 continue;
             }
-            Object[] batch = SCRATCH.get();
-            if (batch == null || batch.length < k) {
-                batch = new Object[Math.max(k, 64)];
-            } else {
-                SCRATCH.set(null); // a nested drain (from the consumer) gets its own array
+            final Scratch scratch = SCRATCH.get();
+            final boolean nested = scratch.busy; // a drain from inside a consumer gets its own array
+            if (!nested && scratch.items.length < k) {
+                scratch.items = new Object[Math.max(k, 2 * scratch.items.length)];
             }
+            final Object[] batch = nested ? new Object[k] : scratch.items;
+            scratch.busy = true;
             for (int i = 0; i < k; i++) {
                 batch[i] = take(s + i);
             }
@@ -197,7 +198,7 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
                 }
                 throw failure;
             } finally {
-                SCRATCH.set(batch);
+                scratch.busy = nested;
             }
         }
     }
@@ -223,12 +224,12 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
         }
         int n = Math.min(limit, seq.capacity);
         while (n > 0) {
-            n = (int)Math.min(n, Math.max(1, seq.ringFreeHint()));
             final long s = seq.tryReserveRing(n);
             if (s == CounterSequencer.FULL) {
                 if (n == 1) {
                     return 0;
                 }
+                n = (int)Math.min(n - 1, Math.max(1, seq.ringFreeHint()));
                 continue;
             }
             int i = 0;
@@ -251,6 +252,12 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
     /** Fills up to {@link #capacity()} elements; see {@link #fill(Supplier, int)}. */
     public int fill(final Supplier<? extends E> supplier) {
         return fill(supplier, seq.capacity);
+    }
+
+    /** A thread's drain array; {@code busy} while a drain of that thread uses it. */
+    private static final class Scratch {
+        Object[] items = new Object[64];
+        boolean busy;
     }
 
     @Override

@@ -144,7 +144,6 @@ public final class IntCounterRing {
         IntCounterQueue.checkBatch(src, off, len);
         int n = len;
         while (n > 0) {
-            n = (int)Math.min(n, Math.max(1, seq.ringFreeHint()));
             final long s = seq.tryReserveRing(n);
             if (s != CounterSequencer.FULL) {
                 write(src, off, n, s);
@@ -153,13 +152,21 @@ public final class IntCounterRing {
             if (n == 1) {
                 return 0;
             }
+            n = (int)Math.min(n - 1, Math.max(1, seq.ringFreeHint()));
         }
         return 0;
     }
 
     private void write(final int[] src, final int off, final int n, final long s) {
-        for (int i = 0; i < n; i++) {
-            buffer.putInt(offset(s + i), src[off + i]);
+        // at most two contiguous runs: up to the end of the slot array, then from its start
+        final int first = (int)Math.min(n, mask + 1 - (s & mask));
+        int at = offset(s);
+        for (int i = 0; i < first; i++, at += ITEM_BYTES) {
+            buffer.putInt(at, src[off + i]);
+        }
+        at = slots;
+        for (int i = first; i < n; i++, at += ITEM_BYTES) {
+            buffer.putInt(at, src[off + i]);
         }
         seq.publish(s, n);
     }
@@ -199,8 +206,14 @@ public final class IntCounterRing {
             if (k == 0) {
                 return 0;
             }
-            for (int i = 0; i < k; i++) {
-                dst[off + i] = buffer.getInt(offset(s + i));
+            final int first = (int)Math.min(k, mask + 1 - (s & mask));
+            int at = offset(s);
+            for (int i = 0; i < first; i++, at += ITEM_BYTES) {
+                dst[off + i] = buffer.getInt(at);
+            }
+            at = slots;
+            for (int i = first; i < k; i++, at += ITEM_BYTES) {
+                dst[off + i] = buffer.getInt(at);
             }
             if (seq.casStart(s, s + k)) {
                 return k;
