@@ -1,0 +1,243 @@
+package dev.overlap.graph.bsp;
+
+import dev.overlap.core.Device;
+import dev.overlap.core.IntArray;
+import dev.overlap.core.KernelLaunch;
+import dev.overlap.core.LongArray;
+import dev.overlap.core.Mesh;
+import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.WorkCounts;
+import dev.overlap.graph.app.WorkerCounters;
+import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.partition.Partition;
+
+/**
+ * Level-synchronous BFS on the mesh (the BSP baseline). Each device owns a vertex range and the depths of its
+ * vertices (in its memory). One superstep per level, one kernel launch per device, then a host barrier (join).
+ *
+ * <p>Top-down step: blocks expand the device's frontier; for each edge {@code u -> v} the owner's depth of
+ * {@code v} is claimed with a compare-and-set from "unvisited" to {@code level + 1} (a remote atomic when another
+ * device owns {@code v}); the winner pushes {@code v} to its owner's next frontier through the
+ * {@link FrontierExchange} (batched one-sided puts). A vertex is claimed once, so it is expanded once: the work is
+ * ideal by construction. "Visited" counts claimed vertices (plus the source), as an async run counts pushes.
+ *
+ * <p>Bottom-up step (direction-optimizing, symmetric graphs only; Beamer et al.): when the frontier's edges exceed
+ * the unexplored edges / 15, each device scans its own unvisited vertices and looks for a neighbour at depth
+ * {@code level} (reading other devices' depths directly: those values were written in earlier supersteps, and
+ * the only concurrent writes are {@code level + 1} stores, which never compare equal), stopping at the first.
+ * Back to top-down when the frontier falls below {@code n / 18} vertices and shrinks.
+ *
+ * <p>Thread-safety: one run at a time per mesh; the object is used by the calling host thread only.
+ */
+final class BspBfs {
+    static final int INF = Integer.MAX_VALUE;
+    private static final int FRONTIER_PER_BLOCK = 64;
+    private static final int SCAN_PER_BLOCK = 2048;
+    private static final int ALPHA = 15;
+    private static final int BETA = 18;
+
+    private BspBfs() {
+    }
+
+    static long stateBytesPerDevice(final int maxOwned, final int devices, final int workers) {
+        return Math.max(1L, maxOwned) * 4 + 64 + FrontierExchange.bytesPerDevice(maxOwned, devices, workers);
+    }
+
+    static AppResult run(final DeviceGraph g, final int source, final AppSettings settings) {
+        final Partition p = g.partition();
+        final Mesh mesh = g.mesh();
+        final int devices = p.devices();
+        final int n = p.vertexCount();
+        if (source < 0 || source >= n) {
+            throw new IllegalArgumentException("source " + source + " is outside 0.." + (n - 1));
+        }
+        final boolean optimizing = settings.direction() == AppSettings.Direction.OPTIMIZING && g.host().isSymmetric();
+        final Owners owners = new Owners(p.bounds());
+        final WorkerCounters counters = new WorkerCounters(devices, mesh.device(0).workerCount());
+        final IntArray[] depth = new IntArray[devices];
+        final KernelLaunch[] launches = new KernelLaunch[devices];
+        try (FrontierExchange fx = new FrontierExchange(mesh, p)) {
+            for (int d = 0; d < devices; d++) {
+                depth[d] = mesh.device(d).allocateInts(Math.max(1, p.size(d)));
+            }
+            final long start = System.nanoTime();
+            for (int d = 0; d < devices; d++) {
+                final IntArray dep = depth[d];
+                final int size = dep.length();
+                launches[d] = mesh.device(d).launch(Math.max(1, (size + 65535) >> 16), (ctx, b) -> {
+                    for (int i = b << 16, end = Math.min(size, (b + 1) << 16); i < end; i++) {
+                        dep.set(i, INF);
+                    }
+                });
+            }
+            joinAll(launches);
+            final int s = p.internal(source);
+            final int sOwner = owners.of(s);
+            depth[sOwner].set(s - owners.lo(sOwner), 0);
+            fx.seed(sOwner, s - owners.lo(sOwner));
+            final long totalEdges = g.host().edgeCount();
+            long exploredEdges = g.host().degree(source);
+            long frontierEdges = exploredEdges;
+            long frontierSize = 1;
+            long previousSize = 0;
+            boolean bottomUp = false;
+            int level = 0;
+            long supersteps = 0;
+            while (frontierSize > 0) {
+                if (optimizing) {
+                    if (!bottomUp && frontierEdges > (totalEdges - exploredEdges) / ALPHA) {
+                        bottomUp = true;
+                    } else if (bottomUp && frontierSize < n / BETA && frontierSize < previousSize) {
+                        bottomUp = false;
+                    }
+                }
+                counters.clear(WorkerCounters.DISCOVERED_EDGES);
+                for (int d = 0; d < devices; d++) {
+                    launches[d] = bottomUp ? bottomUpStep(g, d, depth, owners, fx, level, counters)
+                        : topDownStep(g, d, depth, owners, fx, level, counters);
+                }
+                joinAll(launches);
+                supersteps++;
+                previousSize = frontierSize;
+                frontierSize = fx.advance();
+                frontierEdges = counters.sum(WorkerCounters.DISCOVERED_EDGES);
+                exploredEdges += frontierEdges;
+                level++;
+            }
+            final long nanos = System.nanoTime() - start;
+            final int[] out = new int[n];
+            for (int d = 0; d < devices; d++) {
+                final int lo = p.lo(d);
+                for (int i = 0, size = p.size(d); i < size; i++) {
+                    final int x = depth[d].get(i);
+                    out[p.original(lo + i)] = x == INF ? -1 : x;
+                }
+            }
+            final WorkCounts wc = new WorkCounts(supersteps, counters.sum(WorkerCounters.VISITED) + 1, 0,
+                counters.sum(WorkerCounters.EDGES), counters.sum(WorkerCounters.LOCAL_PUSHES),
+                counters.sum(WorkerCounters.REMOTE_PUSHES), counters.sum(WorkerCounters.REMOTE_ATOMICS),
+                counters.sum(WorkerCounters.MESSAGES), counters.sum(WorkerCounters.BYTES));
+            return AppResult.bfs(out, nanos, wc);
+        } finally {
+            for (int d = 0; d < devices; d++) {
+                if (depth[d] != null && !mesh.isClosed()) {
+                    mesh.device(d).free(depth[d]);
+                }
+            }
+        }
+    }
+
+    static void joinAll(final KernelLaunch[] launches) {
+        RuntimeException failure = null;
+        for (int i = 0; i < launches.length; i++) {
+            if (launches[i] != null) {
+                try {
+                    launches[i].join();
+                } catch (final RuntimeException e) {
+                    if (failure == null) {
+                        failure = e;
+                    }
+                }
+                launches[i] = null;
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static KernelLaunch topDownStep(final DeviceGraph g, final int d, final IntArray[] depth,
+        final Owners owners, final FrontierExchange fx, final int level, final WorkerCounters c) {
+        final int size = fx.size(d);
+        if (size == 0) {
+            return null;
+        }
+        final Device dev = g.mesh().device(d);
+        final IntArray frontier = fx.current(d);
+        final LongArray off = g.offsets(d);
+        final IntArray tgt = g.targets(d);
+        final int next = level + 1;
+        return dev.launch((size + FRONTIER_PER_BLOCK - 1) / FRONTIER_PER_BLOCK, (ctx, block) -> {
+            final int w = ctx.workerIndex();
+            long edges = 0;
+            long atomics = 0;
+            long claimed = 0;
+            long discoveredEdges = 0;
+            final int from = block * FRONTIER_PER_BLOCK;
+            final int to = Math.min(size, from + FRONTIER_PER_BLOCK);
+            for (int i = from; i < to; i++) {
+                final int u = frontier.get(i);
+                final long end = off.get(u + 1);
+                for (long e = off.get(u); e < end; e++) {
+                    final int v = tgt.get((int)e);
+                    final int o = owners.of(v);
+                    final int lv = v - owners.lo(o);
+                    final IntArray dep = depth[o];
+                    if (dep.get(lv) == INF) {
+                        if (o != d) {
+                            atomics++;
+                        }
+                        if (dep.compareAndSet(lv, INF, next)) {
+                            final LongArray ooff = g.offsets(o);
+                            discoveredEdges += ooff.get(lv + 1) - ooff.get(lv);
+                            fx.push(d, w, o, lv, c);
+                            claimed++;
+                        }
+                    }
+                }
+                edges += end - off.get(u);
+            }
+            fx.flush(d, w, c);
+            c.add(d, w, WorkerCounters.VISITED, claimed);
+            c.add(d, w, WorkerCounters.EDGES, edges);
+            c.add(d, w, WorkerCounters.REMOTE_ATOMICS, atomics);
+            c.add(d, w, WorkerCounters.DISCOVERED_EDGES, discoveredEdges);
+        });
+    }
+
+    private static KernelLaunch bottomUpStep(final DeviceGraph g, final int d, final IntArray[] depth,
+        final Owners owners, final FrontierExchange fx, final int level, final WorkerCounters c) {
+        final int owned = g.partition().size(d);
+        if (owned == 0) {
+            return null;
+        }
+        final Device dev = g.mesh().device(d);
+        final LongArray off = g.offsets(d);
+        final IntArray tgt = g.targets(d);
+        final IntArray mine = depth[d];
+        final int next = level + 1;
+        return dev.launch((owned + SCAN_PER_BLOCK - 1) / SCAN_PER_BLOCK, (ctx, block) -> {
+            final int w = ctx.workerIndex();
+            long edges = 0;
+            long found = 0;
+            long discoveredEdges = 0;
+            final int from = block * SCAN_PER_BLOCK;
+            final int to = Math.min(owned, from + SCAN_PER_BLOCK);
+            for (int lv = from; lv < to; lv++) {
+                if (mine.get(lv) != INF) {
+                    continue;
+                }
+                final long start = off.get(lv);
+                final long end = off.get(lv + 1);
+                long e = start;
+                while (e < end) {
+                    final int u = tgt.get((int)e++);
+                    final int o = owners.of(u);
+                    if (depth[o].get(u - owners.lo(o)) == level) {
+                        mine.set(lv, next);
+                        fx.push(d, w, d, lv, c);
+                        found++;
+                        discoveredEdges += end - start;
+                        break;
+                    }
+                }
+                edges += e - start;
+            }
+            fx.flush(d, w, c);
+            c.add(d, w, WorkerCounters.VISITED, found);
+            c.add(d, w, WorkerCounters.EDGES, edges);
+            c.add(d, w, WorkerCounters.DISCOVERED_EDGES, discoveredEdges);
+        });
+    }
+}
