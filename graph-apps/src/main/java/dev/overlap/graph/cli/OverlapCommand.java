@@ -1,16 +1,24 @@
 package dev.overlap.graph.cli;
 
+import dev.overlap.graph.io.GraphFormatException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+
+import java.io.IOException;
 
 /**
  * The {@code overlap} command: entry point of the launcher script at the repository root. Subcommands run the
  * library's workloads on a mesh of JVM devices and print what they measured.
+ *
+ * <p>Exit codes: 0 success, 1 a runtime failure reported in one line on standard error (a malformed graph file as
+ * {@code file:line: reason}, an unreadable file, a graph too large for the devices, a failed verification), 2 wrong
+ * arguments (picocli's message and the usage).
  */
 @Command(name = "overlap", mixinStandardHelpOptions = true, version = "overlap 0.1.0",
     description = "Lock-free multi-device communication on JVM threads: readiness tracking, counter-based queues, "
         + "aggregation.",
-    subcommands = {DemoCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {DemoCommand.class, BfsCommand.class, PageRankCommand.class, SsspCommand.class, JacobiCommand.class,
+        ConvertCommand.class, CommandLine.HelpCommand.class})
 public final class OverlapCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -27,6 +35,17 @@ public final class OverlapCommand implements Runnable {
 
     /** @return the configured command line (for tests) */
     public static CommandLine commandLine() {
-        return new CommandLine(new OverlapCommand());
+        final CommandLine cl = new CommandLine(new OverlapCommand());
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            if (ex instanceof GraphFormatException || ex instanceof IOException || ex instanceof IllegalStateException) {
+                final String what = ex instanceof GraphFormatException || ex instanceof IllegalStateException
+                    ? ex.getMessage() : ex.toString();
+                commandLine.getErr().println("overlap " + commandLine.getCommandName() + ": " + what);
+                commandLine.getErr().flush();
+                return 1;
+            }
+            throw ex;
+        });
+        return cl;
     }
 }
