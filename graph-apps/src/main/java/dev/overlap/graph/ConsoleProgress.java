@@ -24,10 +24,24 @@ public final class ConsoleProgress implements Progress {
      * @return bars on standard error when not quiet and standard error is a terminal; otherwise {@link #none()}
      */
     public static Progress forConsole(final boolean quiet) {
-        if (quiet || System.console() == null) {
+        if (quiet || !stderrIsTerminal()) {
             return Progress.none();
         }
         return new ConsoleProgress(System.err);
+    }
+
+    /**
+     * @return true when standard error is a terminal: on Linux, when file descriptor 2 links to a tty device (so
+     *         bars still show when standard output is redirected to a file); elsewhere, when the JVM has a console
+     */
+    static boolean stderrIsTerminal() {
+        final java.nio.file.Path fd = java.nio.file.Paths.get("/proc/self/fd/2");
+        try {
+            final String target = java.nio.file.Files.readSymbolicLink(fd).toString();
+            return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+        } catch (final java.io.IOException | UnsupportedOperationException | SecurityException e) {
+            return System.console() != null;
+        }
     }
 
     @Override

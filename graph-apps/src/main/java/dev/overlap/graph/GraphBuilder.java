@@ -37,7 +37,7 @@ public final class GraphBuilder {
         final boolean sym = options.symmetrize();
         final boolean dropLoops = options.dropSelfLoops();
         final int size = edges.size();
-        try (Progress.Task task = progress.start("building CSR", 3L * size, "edges", 1)) {
+        try (Progress.Task task = progress.start("building CSR", 3L * size, "Medges", 1_000_000)) {
             final long[] offsets = new long[n + 1];
             for (int i = 0; i < size; i++) {
                 final int u = edges.source(i);

@@ -12,8 +12,9 @@ import java.util.stream.IntStream;
  * vertex ids (as the Graph500 reference generator does, so degree does not follow the id).
  *
  * <p>Each edge picks its quadrant bit by bit: the row bit is 1 with probability {@code C + D}, the column bit with
- * {@code B / (A + B)} or {@code D / (C + D)} given the row bit; both come from one 64-bit draw (two 32-bit
- * fixed-point comparisons). Edges are generated in parallel in chunks; chunk {@code i} uses the {@code i}-th
+ * {@code B / (A + B)} or {@code D / (C + D)} given the row bit. Each decision compares 16 random bits with a 16-bit
+ * fixed-point threshold (probabilities within {@code 2^-16} of the exact ones), so one 64-bit draw decides two
+ * levels. Edges are generated in parallel in chunks; chunk {@code i} uses the {@code i}-th
  * {@link SplittableRandom#split()} of the seed's generator, taken in order up front, so the output depends only on
  * the seed, never on the thread count or scheduling. Optional weights are uniform in {@code 1..maxWeight} from the
  * same stream.
@@ -29,9 +30,9 @@ public final class Kronecker implements EdgeGenerator {
     public static final double C = 0.19;
     static final int CHUNK = 1 << 16;
 
-    private static final long ROW_ONE = threshold(A + B);
-    private static final long COL_ONE_GIVEN_ROW0 = threshold(A / (A + B));
-    private static final long COL_ONE_GIVEN_ROW1 = threshold(C / (1 - (A + B)));
+    private static final int ROW_ONE = threshold(A + B);
+    private static final int COL_ONE_GIVEN_ROW0 = threshold(A / (A + B));
+    private static final int COL_ONE_GIVEN_ROW1 = threshold(C / (1 - (A + B)));
 
     private final int scale;
     private final int edgeFactor;
@@ -51,9 +52,9 @@ public final class Kronecker implements EdgeGenerator {
         this.edgeFactor = edgeFactor;
     }
 
-    /** A draw below this 32-bit threshold means "bit is 0" with probability {@code p0}. */
-    private static long threshold(final double p0) {
-        return (long)(p0 * (1L << 32));
+    /** A 16-bit draw below this threshold means "bit is 0": probability {@code p0} rounded to {@code 2^-16}. */
+    private static int threshold(final double p0) {
+        return (int)Math.round(p0 * (1 << 16));
     }
 
     @Override
@@ -92,11 +93,15 @@ public final class Kronecker implements EdgeGenerator {
                 for (long i = from; i < to; i++) {
                     int u = 0;
                     int v = 0;
+                    long r = 0;
                     for (int bit = 0; bit < scale; bit++) {
-                        final long r = rnd.nextLong();
-                        final int rowBit = (r >>> 32) >= ROW_ONE ? 1 : 0;
-                        final long colThreshold = rowBit == 0 ? COL_ONE_GIVEN_ROW0 : COL_ONE_GIVEN_ROW1;
-                        final int colBit = (r & 0xFFFFFFFFL) >= colThreshold ? 1 : 0;
+                        if ((bit & 1) == 0) {
+                            r = rnd.nextLong();
+                        }
+                        final int rowBit = (int)(r & 0xFFFF) >= ROW_ONE ? 1 : 0;
+                        final int colThreshold = rowBit == 0 ? COL_ONE_GIVEN_ROW0 : COL_ONE_GIVEN_ROW1;
+                        final int colBit = (int)((r >>> 16) & 0xFFFF) >= colThreshold ? 1 : 0;
+                        r >>>= 32;
                         u |= rowBit << bit;
                         v |= colBit << bit;
                     }
