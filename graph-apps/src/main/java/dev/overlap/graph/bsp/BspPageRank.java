@@ -162,7 +162,13 @@ final class BspPageRank {
         }
         final int lo = in.partition().lo(d);
         final dev.overlap.core.LongArray off = in.offsets(d);
-        final IntArray tgt = in.targets(d);
+        // The gather loop reads the replica and the targets through the device buffer with precomputed byte
+        // offsets: targets are internal ids < n, validated when the graph was placed, so the typed arrays' index
+        // checks would only repeat that (Agrona still checks bounds unless disabled).
+        final org.agrona.concurrent.AtomicBuffer cBuf = c.memory().buffer();
+        final int cBase = (int)c.offset();
+        final org.agrona.concurrent.AtomicBuffer tBuf = in.targets(d).memory().buffer();
+        final int tBase = (int)in.targets(d).offset();
         return in.mesh().device(d).launch((owned + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK, (ctx, block) -> {
             double delta = 0;
             double dangling = 0;
@@ -170,8 +176,9 @@ final class BspPageRank {
             final int to = Math.min(owned, from + ROWS_PER_BLOCK);
             for (int v = from; v < to; v++) {
                 double sum = 0;
-                for (long e = off.get(v), end = off.get(v + 1); e < end; e++) {
-                    sum += c.get(tgt.get((int)e));
+                final int end = tBase + (int)off.get(v + 1) * 4;
+                for (int at = tBase + (int)off.get(v) * 4; at < end; at += 4) {
+                    sum += cBuf.getDouble(cBase + (tBuf.getInt(at) << 3));
                 }
                 final double r = base + damping * sum;
                 delta += Math.abs(r - rank.get(v));

@@ -143,7 +143,9 @@ abstract class GraphAppCommand implements Callable<Integer> {
                 final double[] sorted = times.clone();
                 java.util.Arrays.sort(sorted);
                 final double median = sorted[runs / 2];
+                final long refStart = System.nanoTime();
                 final Verification v = output.noVerify ? Verification.skipped() : verify(g, src, settings, result);
+                final double referenceMillis = (System.nanoTime() - refStart) / 1e6;
                 final RunReport.Builder rb = RunReport.builder().app(app()).mode(modeOptions.mode)
                     .graph(loaded.name, g.vertexCount(), g.edgeCount())
                     .mesh(devices, threads, p.kind().name().toLowerCase(java.util.Locale.ROOT))
@@ -151,6 +153,9 @@ abstract class GraphAppCommand implements Callable<Integer> {
                     .edgesTraversed(edgesTraversed(g, result)).counts(result.counts()).verification(v);
                 if (hasSource()) {
                     rb.extra("source", src);
+                }
+                if (!output.noVerify) {
+                    rb.extra("referenceMs", Math.round(referenceMillis * 1000) / 1000.0);
                 }
                 if (runs > 1) {
                     final StringBuilder list = new StringBuilder();

@@ -37,7 +37,7 @@ class BspAlgorithmsTest {
     @BeforeAll
     static void meshes() {
         one = Mesh.builder().name("bsp1").devices(1).threadsPerDevice(2).memoryPerDevice(32 << 20).build();
-        two = Mesh.builder().name("bsp2").devices(2).threadsPerDevice(1).memoryPerDevice(32 << 20).build();
+        two = Mesh.builder().name("bsp2").devices(2).threadsPerDevice(2).memoryPerDevice(32 << 20).build();
         three = Mesh.builder().name("bsp3").devices(3).threadsPerDevice(1).memoryPerDevice(32 << 20).build();
     }
 

@@ -194,6 +194,16 @@ class GraphReaderTest {
     }
 
     @Test
+    void binaryInputCanBeCleanedOnLoad() throws IOException {
+        final CsrGraph raw = read(write("raw.el", "0 1\n0 1\n2 2\n1 2\n"));
+        final Path p = dir.resolve("raw.bcsr");
+        BinaryCsr.write(raw, p, Progress.none());
+        final CsrGraph g = GraphReader.read(p, null, BuildOptions.UNDIRECTED_SIMPLE, Progress.none());
+        assertEquals("0->1 1->0 1->2 2->1", edges(g));
+        assertTrue(g.isSymmetric());
+    }
+
+    @Test
     void unknownExtensionAndMissingFile() throws IOException {
         final Path p = write("g.csv", "0,1\n");
         assertTrue(bad(p).getMessage().contains("cannot tell the format"));
