@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 @Command(name = "bfs", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Breadth-first search from a source across the devices; verified against a sequential BFS.")
 public final class BfsCommand extends GraphAppCommand {
-    @Option(names = "--direction", defaultValue = "optimizing", description = "BSP BFS: top-down or optimizing "
+    @Option(names = "--direction", paramLabel = "DIR", defaultValue = "optimizing", description = "BSP BFS: top-down or optimizing "
         + "(Beamer's direction switching on symmetric graphs) (default: ${DEFAULT-VALUE})")
     String direction;
 

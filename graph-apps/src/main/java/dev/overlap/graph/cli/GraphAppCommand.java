@@ -49,7 +49,7 @@ abstract class GraphAppCommand implements Callable<Integer> {
         + "with edges, chosen by --seed)")
     Integer source;
 
-    @CommandLine.Option(names = "--runs", defaultValue = "1", description = "run the app this many times on the placed "
+    @CommandLine.Option(names = "--runs", paramLabel = "N", defaultValue = "1", description = "run the app this many times on the placed "
         + "graph; the report gives the median time, every run's time and verifies the last (default: ${DEFAULT-VALUE})")
     int runs;
 

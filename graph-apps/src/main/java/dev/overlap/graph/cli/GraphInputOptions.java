@@ -58,7 +58,7 @@ public final class GraphInputOptions {
     @Option(names = "--drop-duplicates", description = "keep one edge per vertex pair, the lightest (loaded graphs)")
     boolean dropDuplicates;
 
-    @Option(names = "--seed", defaultValue = "1", description = "seed of generators and of the default source "
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of generators and of the default source "
         + "(default: ${DEFAULT-VALUE})")
     long seed;
 

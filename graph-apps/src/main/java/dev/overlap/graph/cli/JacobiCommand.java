@@ -35,30 +35,30 @@ public final class JacobiCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--size", defaultValue = "262144", description = "unknowns (default: ${DEFAULT-VALUE})")
+    @Option(names = "--size", paramLabel = "N", defaultValue = "262144", description = "unknowns (default: ${DEFAULT-VALUE})")
     int size;
 
-    @Option(names = "--band", defaultValue = "4", description = "non-zeros each side of the diagonal (default: "
+    @Option(names = "--band", paramLabel = "K", defaultValue = "4", description = "non-zeros each side of the diagonal (default: "
         + "${DEFAULT-VALUE})")
     int band;
 
-    @Option(names = "--tolerance", defaultValue = "1e-8", description = "relative residual ||b-Ax||/||b|| to reach "
+    @Option(names = "--tolerance", paramLabel = "T", defaultValue = "1e-8", description = "relative residual ||b-Ax||/||b|| to reach "
         + "(default: ${DEFAULT-VALUE})")
     double tolerance;
 
-    @Option(names = "--max-iterations", defaultValue = "10000", description = "iteration cap (default: "
+    @Option(names = "--max-iterations", paramLabel = "N", defaultValue = "10000", description = "iteration cap (default: "
         + "${DEFAULT-VALUE})")
     int maxIterations;
 
-    @Option(names = "--transfer", defaultValue = "triggered", description = "inline, polling, triggered, bulk, or "
+    @Option(names = "--transfer", paramLabel = "MODE", defaultValue = "triggered", description = "inline, polling, triggered, bulk, or "
         + "profile (sweep modes x chunk sizes on this workload and use the fastest) (default: ${DEFAULT-VALUE})")
     String transfer;
 
-    @Option(names = "--chunk-kib", defaultValue = "64", description = "transfer chunk in KiB (default: "
+    @Option(names = "--chunk-kib", paramLabel = "KIB", defaultValue = "64", description = "transfer chunk in KiB (default: "
         + "${DEFAULT-VALUE})")
     int chunkKib;
 
-    @Option(names = "--transfer-threads", defaultValue = "1", description = "transfer threads (default: "
+    @Option(names = "--transfer-threads", paramLabel = "N", defaultValue = "1", description = "transfer threads (default: "
         + "${DEFAULT-VALUE})")
     int transferThreads;
 
@@ -66,7 +66,7 @@ public final class JacobiCommand implements Callable<Integer> {
         + "otherwise: use the choice saved here (falls back to --transfer if missing or for another workload)")
     Path profile;
 
-    @Option(names = "--seed", defaultValue = "1", description = "matrix seed (default: ${DEFAULT-VALUE})")
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "matrix seed (default: ${DEFAULT-VALUE})")
     long seed;
 
     @Mixin

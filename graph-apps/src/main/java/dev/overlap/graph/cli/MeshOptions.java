@@ -8,14 +8,14 @@ public final class MeshOptions {
     /** Vertex assignment. */
     enum PartitionKind { range, hash }
 
-    @Option(names = "--devices", defaultValue = "2", description = "devices (default: ${DEFAULT-VALUE})")
+    @Option(names = "--devices", paramLabel = "N", defaultValue = "2", description = "devices (default: ${DEFAULT-VALUE})")
     int devices;
 
     @Option(names = "--threads-per-device", paramLabel = "T",
         description = "worker threads per device (default: cores / devices, at least 1)")
     Integer threadsPerDevice;
 
-    @Option(names = "--partition", defaultValue = "range", description = "vertex partitioning: ${COMPLETION-CANDIDATES}"
+    @Option(names = "--partition", paramLabel = "KIND", defaultValue = "range", description = "vertex partitioning: ${COMPLETION-CANDIDATES}"
         + " (default: ${DEFAULT-VALUE})")
     PartitionKind partition;
 

@@ -9,23 +9,23 @@ import picocli.CommandLine.Option;
  * options apply to {@code --mode async}; the BSP baselines accept and ignore them.
  */
 public final class ModeOptions {
-    @Option(names = "--mode", defaultValue = "bsp", description = "async (Atos worklist) or bsp (bulk-synchronous "
+    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "bsp", description = "async (Atos worklist) or bsp (bulk-synchronous "
         + "baseline) (default: ${DEFAULT-VALUE})")
     String mode;
 
-    @Option(names = "--queue", defaultValue = "fifo", description = "async worklist: fifo or priority "
+    @Option(names = "--queue", paramLabel = "QUEUE", defaultValue = "fifo", description = "async worklist: fifo or priority "
         + "(default: ${DEFAULT-VALUE})")
     String queue;
 
-    @Option(names = "--kernel", defaultValue = "persistent", description = "async kernels: persistent or discrete "
+    @Option(names = "--kernel", paramLabel = "KERNEL", defaultValue = "persistent", description = "async kernels: persistent or discrete "
         + "(default: ${DEFAULT-VALUE})")
     String kernel;
 
-    @Option(names = "--batch-bytes", defaultValue = "65536", description = "async aggregation batch in bytes "
+    @Option(names = "--batch-bytes", paramLabel = "BYTES", defaultValue = "65536", description = "async aggregation batch in bytes "
         + "(default: ${DEFAULT-VALUE})")
     int batchBytes;
 
-    @Option(names = "--wait", defaultValue = "64", description = "async: polls before a partial batch is sent "
+    @Option(names = "--wait", paramLabel = "POLLS", defaultValue = "64", description = "async: polls before a partial batch is sent "
         + "(default: ${DEFAULT-VALUE})")
     int waitPolls;
 

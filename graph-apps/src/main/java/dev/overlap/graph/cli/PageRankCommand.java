@@ -20,18 +20,18 @@ import picocli.CommandLine.Option;
     description = "PageRank across the devices (dangling rank spread evenly); verified against power iteration "
         + "within the L1 tolerance.")
 public final class PageRankCommand extends GraphAppCommand {
-    @Option(names = "--damping", defaultValue = "0.85", description = "damping factor (default: ${DEFAULT-VALUE})")
+    @Option(names = "--damping", paramLabel = "D", defaultValue = "0.85", description = "damping factor (default: ${DEFAULT-VALUE})")
     double damping;
 
-    @Option(names = "--tolerance", defaultValue = "1e-4", description = "L1 distance to the exact ranks "
+    @Option(names = "--tolerance", paramLabel = "T", defaultValue = "1e-4", description = "L1 distance to the exact ranks "
         + "(default: ${DEFAULT-VALUE})")
     double tolerance;
 
-    @Option(names = "--max-iterations", defaultValue = "1000", description = "iteration cap (default: "
+    @Option(names = "--max-iterations", paramLabel = "N", defaultValue = "1000", description = "iteration cap (default: "
         + "${DEFAULT-VALUE})")
     int maxIterations;
 
-    @Option(names = "--iterations", description = "run exactly this many iterations instead of iterating to the "
+    @Option(names = "--iterations", paramLabel = "N", description = "run exactly this many iterations instead of iterating to the "
         + "tolerance")
     Integer iterations;
 
@@ -47,6 +47,10 @@ public final class PageRankCommand extends GraphAppCommand {
 
     @Override
     void configure(final AppSettings.Builder settings) {
+        if (source != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "pr ranks every vertex: --source does not "
+                + "apply");
+        }
         try {
             settings.damping(damping).tolerance(tolerance).maxIterations(maxIterations);
             if (iterations != null) {

@@ -116,7 +116,8 @@ class GraphCommandsTest {
         assertEquals(0, run.exit, run.err);
         assertTrue(run.out.contains("7 vertices, 10 edges, symmetric"), run.out);
         for (final String app : new String[] {"bfs", "sssp", "pr"}) {
-            run = new Run(args(app, "--graph", bin.toString(), "--source", "0", "--json"));
+            run = new Run(app.equals("pr") ? args(app, "--graph", bin.toString(), "--json")
+                : args(app, "--graph", bin.toString(), "--source", "0", "--json"));
             assertEquals(0, run.exit, app + ": " + run.err);
             assertEquals("passed", run.json().get("verified"), app);
         }
@@ -162,6 +163,7 @@ class GraphCommandsTest {
             {"bfs", "--generate", "kron:10", "--batch-bytes", "1"},
             {"pr", "--generate", "kron:10", "--damping", "1.5"},
             {"pr", "--generate", "kron:10", "--iterations", "0"},
+            {"pr", "--generate", "kron:10", "--source", "3"},
             {"sssp", "--generate", "kron:10", "--partition", "metis"},
             {"jacobi", "--transfer", "none"},
             {"jacobi", "--size", "0"},
@@ -173,7 +175,7 @@ class GraphCommandsTest {
             "async mode needs the distributed worklist (not built yet)", "--mode must be async or bsp",
             "--queue must be fifo or priority", "--kernel must be persistent or discrete", "--source 99999 is outside",
             "--direction must be top-down or optimizing", "batch bytes must be in", "damping must be in (0, 1)",
-            "--iterations must be >= 1", "Invalid value for option '--partition'", "--transfer must be inline",
+            "--iterations must be >= 1", "--source does not apply", "Invalid value for option '--partition'", "--transfer must be inline",
             "--size must be in", "Missing required parameter", "OUT must end in .bcsr",
         };
         for (int i = 0; i < cases.length; i++) {
