@@ -25,6 +25,8 @@ import dev.overlap.graph.partition.Partition;
 final class FrontierExchange implements AutoCloseable {
     /** Entries per staging buffer (4 KiB messages). */
     static final int STAGE = 1024;
+    /** Fill counts of a worker start this many ints into their row, so rows of workers never share a cache line. */
+    private static final int PAD = 16;
 
     private final Mesh mesh;
     private final int devices;
@@ -44,7 +46,7 @@ final class FrontierExchange implements AutoCloseable {
         this.frontiers = new IntArray[2][devices];
         this.counters = new IntArray[devices];
         this.staging = new IntArray[devices][workers][devices];
-        this.staged = new int[devices][workers][devices];
+        this.staged = new int[devices][workers][devices + 2 * PAD];
         this.sizes = new int[devices];
         for (int d = 0; d < devices; d++) {
             final Device dev = mesh.device(d);
@@ -96,9 +98,9 @@ final class FrontierExchange implements AutoCloseable {
      */
     void push(final int device, final int worker, final int dest, final int localIndex, final WorkerCounters c) {
         final int[] fill = staged[device][worker];
-        final int k = fill[dest];
+        final int k = fill[PAD + dest];
         staging[device][worker][dest].set(k, localIndex);
-        fill[dest] = k + 1;
+        fill[PAD + dest] = k + 1;
         if (k + 1 == STAGE) {
             send(device, worker, dest, c);
         }
@@ -108,7 +110,7 @@ final class FrontierExchange implements AutoCloseable {
     void flush(final int device, final int worker, final WorkerCounters c) {
         final int[] fill = staged[device][worker];
         for (int t = 0; t < devices; t++) {
-            if (fill[t] > 0) {
+            if (fill[PAD + t] > 0) {
                 send(device, worker, t, c);
             }
         }
@@ -116,7 +118,7 @@ final class FrontierExchange implements AutoCloseable {
 
     private void send(final int device, final int worker, final int dest, final WorkerCounters c) {
         final int[] fill = staged[device][worker];
-        final int count = fill[dest];
+        final int count = fill[PAD + dest];
         final int slot = counters[dest].getAndAdd(0, count);
         final IntArray next = frontiers[current ^ 1][dest];
         if (slot + count > next.length()) {
@@ -124,7 +126,7 @@ final class FrontierExchange implements AutoCloseable {
                 + next.length() + " (a vertex was pushed twice in one superstep)");
         }
         mesh.copy(staging[device][worker][dest], 0, next, slot, count);
-        fill[dest] = 0;
+        fill[PAD + dest] = 0;
         if (dest == device) {
             c.add(device, worker, WorkerCounters.LOCAL_PUSHES, count);
         } else {

@@ -106,6 +106,15 @@ abstract class GraphAppCommand implements Callable<Integer> {
         } catch (final IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage());
         }
+        if (algorithms.mode().equals("bsp") && !output.quiet) {
+            for (final String async : new String[] {"--queue", "--kernel", "--batch-bytes", "--wait"}) {
+                if (cl.getParseResult().hasMatchedOption(async)) {
+                    cl.getErr().println("overlap " + app() + ": note: " + async + " applies to --mode async; the bsp "
+                        + "baseline ignores it");
+                    cl.getErr().flush();
+                }
+            }
+        }
         final Progress progress = ConsoleProgress.forConsole(output.quiet);
         final GraphInputOptions.Loaded loaded = input.load(weighted(), progress);
         final CsrGraph g = loaded.graph;

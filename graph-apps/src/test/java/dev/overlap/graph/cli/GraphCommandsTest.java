@@ -68,6 +68,9 @@ class GraphCommandsTest {
         assertEquals(0, table.exit, table.err);
         assertTrue(table.out.contains("maxDepth          38"), table.out);
         assertTrue(table.out.contains("verified          passed"), table.out);
+        final Run noted = new Run("bfs", "--generate", "kron:8", "--devices", "1", "--queue", "priority");
+        assertEquals(0, noted.exit, noted.err);
+        assertTrue(noted.err.contains("note: --queue applies to --mode async"), noted.err);
     }
 
     @Test
