@@ -24,8 +24,11 @@ import dev.overlap.graph.partition.Partition;
  *
  * <p>Bottom-up step (direction-optimizing, symmetric graphs only; Beamer et al.): when the frontier's edges exceed
  * the unexplored edges / 15, each device scans its own unvisited vertices and looks for a neighbour at depth
- * {@code level} (reading other devices' depths directly: those values were written in earlier supersteps, and
- * the only concurrent writes are {@code level + 1} stores, which never compare equal), stopping at the first.
+ * {@code level}, stopping at the first. The test reads the frontier as a bitmap (one bit per vertex, by local index,
+ * one per device; 128 KiB for a million vertices, so it stays in cache where the depth array would not): a
+ * bottom-up step writes the next bitmap of its own device (each block owns whole words: no atomics), a step after
+ * a top-down one first builds it from the frontier list. Other devices' bitmaps are read directly (one-sided
+ * reads); they were written in the previous superstep, before the barrier.
  * Back to top-down when the frontier falls below {@code n / 18} vertices and shrinks.
  *
  * <p>Thread-safety: one run at a time per mesh; the object is used by the calling host thread only.
@@ -56,10 +59,15 @@ final class BspBfs {
         final Owners owners = new Owners(p.bounds());
         final WorkerCounters counters = new WorkerCounters(devices, mesh.device(0).workerCount());
         final IntArray[] depth = new IntArray[devices];
+        final LongArray[][] bits = new LongArray[2][devices];
         final KernelLaunch[] launches = new KernelLaunch[devices];
         try (FrontierExchange fx = new FrontierExchange(mesh, p)) {
             for (int d = 0; d < devices; d++) {
                 depth[d] = mesh.device(d).allocateInts(Math.max(1, p.size(d)));
+                if (optimizing) {
+                    bits[0][d] = mesh.device(d).allocateLongs(Math.max(1, (p.size(d) + 63) >> 6));
+                    bits[1][d] = mesh.device(d).allocateLongs(Math.max(1, (p.size(d) + 63) >> 6));
+                }
             }
             final long start = System.nanoTime();
             for (int d = 0; d < devices; d++) {
@@ -82,6 +90,8 @@ final class BspBfs {
             long frontierSize = 1;
             long previousSize = 0;
             boolean bottomUp = false;
+            boolean bitsCurrent = false;
+            int curBits = 0;
             int level = 0;
             long supersteps = 0;
             while (frontierSize > 0) {
@@ -93,11 +103,22 @@ final class BspBfs {
                     }
                 }
                 counters.clear(WorkerCounters.DISCOVERED_EDGES);
+                if (bottomUp && !bitsCurrent) {
+                    for (int d = 0; d < devices; d++) {
+                        launches[d] = frontierToBits(g, d, fx, bits[curBits][d]);
+                    }
+                    joinAll(launches);
+                }
                 for (int d = 0; d < devices; d++) {
-                    launches[d] = bottomUp ? bottomUpStep(g, d, depth, owners, fx, level, counters)
+                    launches[d] = bottomUp
+                        ? bottomUpStep(g, d, depth, owners, fx, level, counters, bits[curBits], bits[curBits ^ 1][d])
                         : topDownStep(g, d, depth, owners, fx, level, counters);
                 }
                 joinAll(launches);
+                if (bottomUp) {
+                    curBits ^= 1;
+                }
+                bitsCurrent = bottomUp;
                 supersteps++;
                 previousSize = frontierSize;
                 frontierSize = fx.advance();
@@ -121,8 +142,15 @@ final class BspBfs {
             return AppResult.bfs(out, nanos, wc);
         } finally {
             for (int d = 0; d < devices; d++) {
-                if (depth[d] != null && !mesh.isClosed()) {
-                    mesh.device(d).free(depth[d]);
+                if (!mesh.isClosed()) {
+                    if (depth[d] != null) {
+                        mesh.device(d).free(depth[d]);
+                    }
+                    for (final LongArray[] b : bits) {
+                        if (b[d] != null) {
+                            mesh.device(d).free(b[d]);
+                        }
+                    }
                 }
             }
         }
@@ -196,8 +224,34 @@ final class BspBfs {
         });
     }
 
+    /** Builds device {@code d}'s frontier bitmap (by local index) from its frontier list. */
+    private static KernelLaunch frontierToBits(final DeviceGraph g, final int d, final FrontierExchange fx,
+        final LongArray bitmap) {
+        final int owned = g.partition().size(d);
+        if (owned == 0) {
+            return null;
+        }
+        bitmap.clear();
+        final int size = fx.size(d);
+        if (size == 0) {
+            return null;
+        }
+        final IntArray frontier = fx.current(d);
+        return g.mesh().device(d).launch((size + SCAN_PER_BLOCK - 1) / SCAN_PER_BLOCK, (ctx, block) -> {
+            for (int i = block * SCAN_PER_BLOCK, end = Math.min(size, i + SCAN_PER_BLOCK); i < end; i++) {
+                final int lv = frontier.get(i);
+                final long bit = 1L << lv;
+                long word = bitmap.getVolatile(lv >>> 6);
+                while ((word & bit) == 0 && !bitmap.compareAndSet(lv >>> 6, word, word | bit)) {
+                    word = bitmap.getVolatile(lv >>> 6);
+                }
+            }
+        });
+    }
+
     private static KernelLaunch bottomUpStep(final DeviceGraph g, final int d, final IntArray[] depth,
-        final Owners owners, final FrontierExchange fx, final int level, final WorkerCounters c) {
+        final Owners owners, final FrontierExchange fx, final int level, final WorkerCounters c,
+        final LongArray[] frontierBits, final LongArray nextBits) {
         final int owned = g.partition().size(d);
         if (owned == 0) {
             return null;
@@ -207,6 +261,8 @@ final class BspBfs {
         final IntArray tgt = g.targets(d);
         final IntArray mine = depth[d];
         final int next = level + 1;
+        final int words = nextBits.length();
+        // Blocks cover SCAN_PER_BLOCK (a multiple of 64) local vertices, so each owns whole words of nextBits.
         return dev.launch((owned + SCAN_PER_BLOCK - 1) / SCAN_PER_BLOCK, (ctx, block) -> {
             final int w = ctx.workerIndex();
             long edges = 0;
@@ -214,25 +270,42 @@ final class BspBfs {
             long discoveredEdges = 0;
             final int from = block * SCAN_PER_BLOCK;
             final int to = Math.min(owned, from + SCAN_PER_BLOCK);
+            for (int k = from >>> 6, end = Math.min(words, (to + 63) >>> 6); k < end; k++) {
+                nextBits.set(k, 0L);
+            }
+            long word = 0;
+            int wordIndex = from >>> 6;
             for (int lv = from; lv < to; lv++) {
+                if ((lv >>> 6) != wordIndex) {
+                    if (word != 0) {
+                        nextBits.set(wordIndex, word);
+                    }
+                    wordIndex = lv >>> 6;
+                    word = 0;
+                }
                 if (mine.get(lv) != INF) {
                     continue;
                 }
                 final long start = off.get(lv);
-                final long end = off.get(lv + 1);
+                final long stop = off.get(lv + 1);
                 long e = start;
-                while (e < end) {
+                while (e < stop) {
                     final int u = tgt.get((int)e++);
                     final int o = owners.of(u);
-                    if (depth[o].get(u - owners.lo(o)) == level) {
+                    final int lu = u - owners.lo(o);
+                    if ((frontierBits[o].get(lu >>> 6) & (1L << lu)) != 0) {
                         mine.set(lv, next);
+                        word |= 1L << lv;
                         fx.push(d, w, d, lv, c);
                         found++;
-                        discoveredEdges += end - start;
+                        discoveredEdges += stop - start;
                         break;
                     }
                 }
                 edges += e - start;
+            }
+            if (word != 0) {
+                nextBits.set(wordIndex, word);
             }
             fx.flush(d, w, c);
             c.add(d, w, WorkerCounters.VISITED, found);

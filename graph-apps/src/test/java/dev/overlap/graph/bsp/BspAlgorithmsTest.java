@@ -107,6 +107,23 @@ class BspAlgorithmsTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void directionOptimizingScansFewerEdgesOnScaleFreeGraphs() {
+        final CsrGraph g = GraphSpec.parse("kron:12").build(1, false, Progress.none());
+        int source = 0;
+        while (g.degree(source) == 0) {
+            source++;
+        }
+        try (DeviceGraph dg = DeviceGraph.place(two, g, Partition.byEdges(g, 2), false)) {
+            final AppResult td = bsp.bfs(dg, source, AppSettings.builder().direction(AppSettings.Direction.TOP_DOWN)
+                .build());
+            final AppResult opt = bsp.bfs(dg, source, AppSettings.defaults());
+            assertTrue(opt.counts().edgesScanned() * 3 < td.counts().edgesScanned(), opt.counts().edgesScanned() + " vs "
+                + td.counts().edgesScanned());
+            assertTrue(Verification.depths(td.depths(), opt.depths()).passed());
+        }
+    }
+
     @ParameterizedTest(name = "{0} on {1} devices, {2}")
     @MethodSource("cases")
     void ssspEqualsDijkstra(final String spec, final int devices, final Partition.Kind kind) {
