@@ -117,8 +117,12 @@ final class BspSssp {
         final Device dev = g.mesh().device(d);
         final IntArray frontier = fx.current(d);
         final LongArray off = g.offsets(d);
-        final IntArray tgt = g.targets(d);
-        final IntArray wgt = g.weights(d);
+        // Targets and weights are read through the device buffer at precomputed byte offsets: both arrays were
+        // validated when the graph was placed, so per-access index checks would only repeat that.
+        final org.agrona.concurrent.AtomicBuffer tBuf = g.targets(d).memory().buffer();
+        final int tBase = (int)g.targets(d).offset();
+        final org.agrona.concurrent.AtomicBuffer wBuf = g.weights(d).memory().buffer();
+        final int wBase = (int)g.weights(d).offset();
         final LongArray mine = dist[d];
         return dev.launch((size + FRONTIER_PER_BLOCK - 1) / FRONTIER_PER_BLOCK, (ctx, block) -> {
             final int w = ctx.workerIndex();
@@ -131,9 +135,9 @@ final class BspSssp {
                 final long du = mine.getVolatile(u);
                 final long begin = off.get(u);
                 final long end = off.get(u + 1);
-                for (long e = begin; e < end; e++) {
-                    final int v = tgt.get((int)e);
-                    final long nd = du + wgt.get((int)e);
+                for (int e = (int)begin, stop = (int)end; e < stop; e++) {
+                    final int v = tBuf.getInt(tBase + (e << 2));
+                    final long nd = du + wBuf.getInt(wBase + (e << 2));
                     final int o = owners.of(v);
                     final int lv = v - owners.lo(o);
                     final LongArray dv = dist[o];

@@ -1,8 +1,9 @@
 package dev.overlap.graph.bsp;
 
 /**
- * Owner lookup of internal vertex ids from partition bounds, for kernels: a linear scan for a few devices (the
- * common case, branch-predictable), binary search beyond. Immutable; thread-safe.
+ * Owner lookup of internal vertex ids from partition bounds, for kernels. For up to 8 devices it counts the bounds
+ * at or below the id without branching (a neighbour's owner is effectively random, so a comparison loop would
+ * mispredict about every other edge); beyond, binary search. Immutable; thread-safe.
  */
 final class Owners {
     private final int[] bounds;
@@ -17,8 +18,8 @@ final class Owners {
     int of(final int v) {
         if (devices <= 8) {
             int o = 0;
-            while (v >= bounds[o + 1]) {
-                o++;
+            for (int i = 1; i < devices; i++) {
+                o += (bounds[i] - 1 - v) >>> 31;
             }
             return o;
         }
