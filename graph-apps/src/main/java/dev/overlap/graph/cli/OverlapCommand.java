@@ -18,7 +18,7 @@ import java.io.IOException;
     description = "Lock-free multi-device communication on JVM threads: readiness tracking, counter-based queues, "
         + "aggregation.",
     subcommands = {DemoCommand.class, BfsCommand.class, PageRankCommand.class, SsspCommand.class, JacobiCommand.class,
-        ConvertCommand.class, CommandLine.HelpCommand.class})
+        ConvertCommand.class, GenerateCommand.class, CommandLine.HelpCommand.class})
 public final class OverlapCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -134,6 +134,20 @@ class GraphCommandsTest {
     }
 
     @Test
+    void generateWritesABinaryGraphThatLoadsAgain() throws IOException {
+        final Path bin = dir.resolve("k.bcsr");
+        Run run = new Run("generate", "kron:9", bin.toString(), "--weights", "--seed", "3", "-q");
+        assertEquals(0, run.exit, run.err);
+        assertTrue(run.out.contains("kron:9 seed 3 -> "), run.out);
+        run = new Run(args("sssp", "--graph", bin.toString(), "--json"));
+        assertEquals(0, run.exit, run.err);
+        assertEquals("passed", run.json().get("verified"));
+        run = new Run("generate", "kron:x", bin.toString());
+        assertEquals(2, run.exit);
+        assertTrue(run.err.contains("Invalid value for positional parameter at index 0 (SPEC)"), run.err);
+    }
+
+    @Test
     void brokenFilesGiveFileLineReasonAndExitOne() throws IOException {
         final Path mtx = dir.resolve("graph.mtx");
         Files.write(mtx, "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 1\n2 3\n"
@@ -193,7 +207,7 @@ class GraphCommandsTest {
     void helpListsTheSubcommands() {
         final Run run = new Run("--help");
         assertEquals(0, run.exit);
-        for (final String s : new String[] {"demo", "bfs", "pr", "sssp", "jacobi", "convert"}) {
+        for (final String s : new String[] {"demo", "bfs", "pr", "sssp", "jacobi", "convert", "generate"}) {
             assertTrue(run.out.contains("  " + s), run.out);
         }
     }
