@@ -11,6 +11,7 @@ import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.app.WorkerCounters;
 import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.partition.Partition;
+import org.agrona.concurrent.AtomicBuffer;
 
 /**
  * Level-synchronous BFS on the mesh (the BSP baseline). Each device owns a vertex range and the depths of its
@@ -184,7 +185,9 @@ final class BspBfs {
         final Device dev = g.mesh().device(d);
         final IntArray frontier = fx.current(d);
         final LongArray off = g.offsets(d);
-        final IntArray tgt = g.targets(d);
+        // Targets are read through the device buffer at precomputed byte offsets (validated at placement).
+        final AtomicBuffer tBuf = g.targets(d).memory().buffer();
+        final int tBase = (int)g.targets(d).offset();
         final int next = level + 1;
         return dev.launch((size + FRONTIER_PER_BLOCK - 1) / FRONTIER_PER_BLOCK, (ctx, block) -> {
             final int w = ctx.workerIndex();
@@ -196,9 +199,10 @@ final class BspBfs {
             final int to = Math.min(size, from + FRONTIER_PER_BLOCK);
             for (int i = from; i < to; i++) {
                 final int u = frontier.get(i);
-                final long end = off.get(u + 1);
-                for (long e = off.get(u); e < end; e++) {
-                    final int v = tgt.get((int)e);
+                final int begin = (int)off.get(u);
+                final int end = (int)off.get(u + 1);
+                for (int e = begin; e < end; e++) {
+                    final int v = tBuf.getInt(tBase + (e << 2));
                     final int o = owners.of(v);
                     final int lv = v - owners.lo(o);
                     final IntArray dep = depth[o];
@@ -214,7 +218,7 @@ final class BspBfs {
                         }
                     }
                 }
-                edges += end - off.get(u);
+                edges += end - begin;
             }
             fx.flush(d, w, c);
             c.add(d, w, WorkerCounters.VISITED, claimed);
@@ -258,7 +262,8 @@ final class BspBfs {
         }
         final Device dev = g.mesh().device(d);
         final LongArray off = g.offsets(d);
-        final IntArray tgt = g.targets(d);
+        final AtomicBuffer tBuf = g.targets(d).memory().buffer();
+        final int tBase = (int)g.targets(d).offset();
         final IntArray mine = depth[d];
         final int next = level + 1;
         final int words = nextBits.length();
@@ -286,11 +291,11 @@ final class BspBfs {
                 if (mine.get(lv) != INF) {
                     continue;
                 }
-                final long start = off.get(lv);
-                final long stop = off.get(lv + 1);
-                long e = start;
+                final int start = (int)off.get(lv);
+                final int stop = (int)off.get(lv + 1);
+                int e = start;
                 while (e < stop) {
-                    final int u = tgt.get((int)e++);
+                    final int u = tBuf.getInt(tBase + (e++ << 2));
                     final int o = owners.of(u);
                     final int lu = u - owners.lo(o);
                     if ((frontierBits[o].get(lu >>> 6) & (1L << lu)) != 0) {

@@ -111,7 +111,8 @@ public final class JacobiCommand implements Callable<Integer> {
                 + "profile (and --chunk-kib/--transfer-threads valid), was '" + transfer + "'");
         }
         final BandedSystem system = new BandedSystem(size, band, seed);
-        final long bytes = JacobiSolver.bytesPerDevice(system, devices) + (16L << 20);
+        // The profiling workload holds a vector and a band of its own while it runs (freed before the solve).
+        final long bytes = JacobiSolver.bytesPerDevice(system, devices) * (profiling ? 2 : 1) + (16L << 20);
         final int threads = meshOptions.threads();
         try (Mesh mesh = Mesh.builder().name("overlap-jacobi").devices(devices).threadsPerDevice(threads)
             .memoryPerDevice(bytes).build()) {

@@ -26,7 +26,6 @@ final class LineScanner {
     private int pos;
     private int limit;
     private long line = 1;
-    private long consumed;
 
     LineScanner(final InputStream in, final String file, final int bufferSize, final boolean gzip) {
         this.in = in;
@@ -78,7 +77,6 @@ final class LineScanner {
                 pos = 0;
                 return false;
             }
-            consumed += limit;
             pos = 0;
             limit = n;
             return true;
@@ -352,10 +350,5 @@ final class LineScanner {
         } catch (final NumberFormatException e) {
             throw error(what + " is not a number: '" + t + "'");
         }
-    }
-
-    /** @return bytes consumed so far (of the decompressed text) */
-    long bytesConsumed() {
-        return consumed + Math.max(0, pos);
     }
 }
