@@ -125,6 +125,7 @@ abstract class GraphAppCommand implements Callable<Integer> {
         final int devices = meshOptions.devices;
         final int threads = meshOptions.threads();
         final Partition p = meshOptions.partition == MeshOptions.PartitionKind.hash ? Partition.byHash(g, devices)
+            : meshOptions.partition == MeshOptions.PartitionKind.degree ? Partition.byEdgesDegreeOrdered(g, devices)
             : Partition.byEdges(g, devices);
         final CsrGraph toPlace = placed(g);
         long perDevice = 0;
@@ -157,7 +158,7 @@ abstract class GraphAppCommand implements Callable<Integer> {
                 final double referenceMillis = (System.nanoTime() - refStart) / 1e6;
                 final RunReport.Builder rb = RunReport.builder().app(app()).mode(modeOptions.mode)
                     .graph(loaded.name, g.vertexCount(), g.edgeCount())
-                    .mesh(devices, threads, p.kind().name().toLowerCase(java.util.Locale.ROOT))
+                    .mesh(devices, threads, meshOptions.partition.name())
                     .times(loaded.millis, placeMillis, median)
                     .edgesTraversed(edgesTraversed(g, result)).counts(result.counts()).verification(v);
                 if (hasSource()) {

@@ -5,8 +5,8 @@ import picocli.CommandLine.Option;
 
 /** Devices, workers per device and partitioning of the mesh. Picocli mixin. */
 public final class MeshOptions {
-    /** Vertex assignment. */
-    enum PartitionKind { range, hash }
+    /** Vertex assignment: edge-balanced ranges, hash, or edge-balanced ranges renumbered by decreasing degree. */
+    enum PartitionKind { range, hash, degree }
 
     @Option(names = "--devices", paramLabel = "N", defaultValue = "2", description = "devices (default: ${DEFAULT-VALUE})")
     int devices;
@@ -15,8 +15,8 @@ public final class MeshOptions {
         description = "worker threads per device (default: cores / devices, at least 1)")
     Integer threadsPerDevice;
 
-    @Option(names = "--partition", paramLabel = "KIND", defaultValue = "range", description = "vertex partitioning: ${COMPLETION-CANDIDATES}"
-        + " (default: ${DEFAULT-VALUE})")
+    @Option(names = "--partition", paramLabel = "KIND", defaultValue = "range", description = "vertex partitioning: range (edge-balanced id ranges), hash, or degree (edge-balanced ranges, "
+        + "vertices renumbered by decreasing degree for cache locality) (default: ${DEFAULT-VALUE})")
     PartitionKind partition;
 
     /** @return workers per device */

@@ -49,10 +49,28 @@ class PartitionTest {
     }
 
     @Test
+    void degreeOrderKeepsTheRangesAndSortsEachByDegree() {
+        final Partition ranges = Partition.byEdges(kron, 3);
+        final Partition p = Partition.byEdgesDegreeOrdered(kron, 3);
+        for (int d = 0; d < 3; d++) {
+            assertEquals(ranges.lo(d), p.lo(d));
+            assertEquals(ranges.hi(d), p.hi(d));
+            for (int i = p.lo(d); i + 1 < p.hi(d); i++) {
+                assertTrue(kron.degree(p.original(i)) >= kron.degree(p.original(i + 1)));
+            }
+        }
+        for (int v = 0; v < kron.vertexCount(); v++) {
+            assertEquals(v, p.original(p.internal(v)));
+            assertEquals(ranges.owner(v), p.owner(v), "same owner as the plain ranges");
+        }
+    }
+
+    @Test
     void placementCopiesEveryDeviceSlice() {
         final CsrGraph g = GraphSpec.parse("grid:17x9").build(2, true, Progress.none());
         try (Mesh mesh = Mesh.builder().name("place").devices(2).threadsPerDevice(1).memoryPerDevice(4 << 20).build()) {
-            for (final Partition p : new Partition[] {Partition.byEdges(g, 2), Partition.byHash(g, 2)}) {
+            for (final Partition p : new Partition[] {Partition.byEdges(g, 2), Partition.byHash(g, 2),
+                Partition.byEdgesDegreeOrdered(g, 2)}) {
                 try (DeviceGraph dg = DeviceGraph.place(mesh, g, p, true)) {
                     for (int d = 0; d < 2; d++) {
                         for (int i = 0; i < p.size(d); i++) {
