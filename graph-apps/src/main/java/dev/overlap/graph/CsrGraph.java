@@ -1,0 +1,197 @@
+package dev.overlap.graph;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * A directed graph in compressed sparse row form: {@code int} vertex ids {@code 0..n-1}, {@code long} edge offsets,
+ * optional {@code int} edge weights. The out-edges of {@code v} are the edge indices
+ * {@code [edgeStart(v), edgeEnd(v))}; edge {@code e} goes to {@link #target(long)} with {@link #weight(long)}.
+ * An undirected graph is stored with both directions of every edge and {@link #isSymmetric()} true.
+ *
+ * <p>The arrays live on the Java heap (one array each, so at most {@code 2^31 - 9} edges); placement into device
+ * memory is {@link dev.overlap.graph.partition.DeviceGraph}'s job. Instances come from {@link GraphBuilder},
+ * the loaders, the generators, or {@link #wrap} (validated).
+ *
+ * <p>Thread-safety: immutable after construction (the arrays are never exposed or modified), so an instance may
+ * be shared freely between threads once safely published (all fields are final).
+ */
+public final class CsrGraph {
+    /** Largest number of edges an on-heap CSR holds (the JVM's array size limit). */
+    public static final long MAX_EDGES = Integer.MAX_VALUE - 8;
+
+    private final int vertices;
+    private final long[] offsets;
+    private final int[] targets;
+    private final int[] weights;
+    private final boolean symmetric;
+
+    CsrGraph(final long[] offsets, final int[] targets, final int[] weights, final boolean symmetric) {
+        this.vertices = offsets.length - 1;
+        this.offsets = offsets;
+        this.targets = targets;
+        this.weights = weights;
+        this.symmetric = symmetric;
+    }
+
+    /**
+     * Takes ownership of CSR arrays after validating them: offsets start at 0, never decrease and end at the
+     * number of targets; every target is a vertex; weights, when present, match the targets in length.
+     * The caller must not modify the arrays afterwards.
+     *
+     * @param offsets   {@code n+1} edge offsets
+     * @param targets   edge targets ({@code offsets[n]} of them)
+     * @param weights   edge weights, or null
+     * @param symmetric true if the caller guarantees every edge {@code u->v} has its reverse {@code v->u}
+     * @return the graph
+     * @throws IllegalArgumentException naming the first inconsistency
+     */
+    public static CsrGraph wrap(final long[] offsets, final int[] targets, final int[] weights,
+        final boolean symmetric) {
+        Objects.requireNonNull(offsets, "offsets");
+        Objects.requireNonNull(targets, "targets");
+        if (offsets.length < 1) {
+            throw new IllegalArgumentException("offsets must hold n+1 >= 1 entries");
+        }
+        final int n = offsets.length - 1;
+        if (offsets[0] != 0) {
+            throw new IllegalArgumentException("offsets[0] must be 0, was " + offsets[0]);
+        }
+        for (int v = 0; v < n; v++) {
+            if (offsets[v + 1] < offsets[v]) {
+                throw new IllegalArgumentException("offsets decrease at vertex " + v + ": " + offsets[v] + " > "
+                    + offsets[v + 1]);
+            }
+        }
+        if (offsets[n] != targets.length) {
+            throw new IllegalArgumentException("offsets[n] = " + offsets[n] + " but there are " + targets.length
+                + " targets");
+        }
+        for (int e = 0; e < targets.length; e++) {
+            if (targets[e] < 0 || targets[e] >= n) {
+                throw new IllegalArgumentException("edge " + e + " targets vertex " + targets[e] + ", outside 0.."
+                    + (n - 1));
+            }
+        }
+        if (weights != null && weights.length != targets.length) {
+            throw new IllegalArgumentException(weights.length + " weights for " + targets.length + " edges");
+        }
+        return new CsrGraph(offsets, targets, weights, symmetric);
+    }
+
+    /** @return number of vertices {@code n} */
+    public int vertexCount() {
+        return vertices;
+    }
+
+    /** @return number of directed edges (an undirected edge counts twice, a self-loop once) */
+    public long edgeCount() {
+        return targets.length;
+    }
+
+    /** @return true when every edge is stored in both directions */
+    public boolean isSymmetric() {
+        return symmetric;
+    }
+
+    /** @return true when edges carry weights */
+    public boolean isWeighted() {
+        return weights != null;
+    }
+
+    /** @return index of the first out-edge of {@code v} */
+    public long edgeStart(final int v) {
+        return offsets[v];
+    }
+
+    /** @return one past the last out-edge of {@code v} */
+    public long edgeEnd(final int v) {
+        return offsets[v + 1];
+    }
+
+    /** @return out-degree of {@code v} */
+    public int degree(final int v) {
+        return (int)(offsets[v + 1] - offsets[v]);
+    }
+
+    /** @return target vertex of edge {@code e} */
+    public int target(final long e) {
+        return targets[(int)e];
+    }
+
+    /** @return weight of edge {@code e}; 1 when the graph is unweighted */
+    public int weight(final long e) {
+        return weights == null ? 1 : weights[(int)e];
+    }
+
+    /** @return the largest out-degree */
+    public int maxDegree() {
+        long max = 0;
+        for (int v = 0; v < vertices; v++) {
+            max = Math.max(max, offsets[v + 1] - offsets[v]);
+        }
+        return (int)max;
+    }
+
+    /** Copies {@code count} offsets from index {@code from} into {@code dst[dstIndex..]} (for writers). */
+    public void copyOffsets(final int from, final long[] dst, final int dstIndex, final int count) {
+        System.arraycopy(offsets, from, dst, dstIndex, count);
+    }
+
+    /** Copies {@code count} targets from edge {@code from} into {@code dst[dstIndex..]}. */
+    public void copyTargets(final long from, final int[] dst, final int dstIndex, final int count) {
+        System.arraycopy(targets, (int)from, dst, dstIndex, count);
+    }
+
+    /** Copies {@code count} weights from edge {@code from} into {@code dst[dstIndex..]}. */
+    public void copyWeights(final long from, final int[] dst, final int dstIndex, final int count) {
+        if (weights == null) {
+            throw new IllegalStateException("graph is unweighted");
+        }
+        System.arraycopy(weights, (int)from, dst, dstIndex, count);
+    }
+
+    /** @return a graph with every edge reversed (weights follow their edges); this graph if it is symmetric */
+    public CsrGraph transpose() {
+        if (symmetric) {
+            return this;
+        }
+        final long[] to = new long[vertices + 1];
+        for (final int t : targets) {
+            to[t + 1]++;
+        }
+        for (int v = 0; v < vertices; v++) {
+            to[v + 1] += to[v];
+        }
+        final long[] cursor = Arrays.copyOf(to, vertices);
+        final int[] tt = new int[targets.length];
+        final int[] tw = weights == null ? null : new int[targets.length];
+        for (int u = 0; u < vertices; u++) {
+            for (int e = (int)offsets[u], end = (int)offsets[u + 1]; e < end; e++) {
+                final int slot = (int)cursor[targets[e]]++;
+                tt[slot] = u;
+                if (tw != null) {
+                    tw[slot] = weights[e];
+                }
+            }
+        }
+        return new CsrGraph(to, tt, tw, false);
+    }
+
+    /** @return this graph with weights dropped (shares the structure arrays) */
+    public CsrGraph withoutWeights() {
+        return weights == null ? this : new CsrGraph(offsets, targets, null, symmetric);
+    }
+
+    /** @return true when both graphs have the same vertices, edges (in the same order), weights and symmetry */
+    public boolean sameAs(final CsrGraph o) {
+        return vertices == o.vertices && symmetric == o.symmetric && Arrays.equals(offsets, o.offsets)
+            && Arrays.equals(targets, o.targets) && Arrays.equals(weights, o.weights);
+    }
+
+    @Override
+    public String toString() {
+        return "CsrGraph{" + vertices + " vertices, " + targets.length + " edges" + (weights != null ? ", weighted" : "")
+            + (symmetric ? ", symmetric" : "") + "}";
+    }
+}

@@ -1,0 +1,33 @@
+package dev.overlap.graph.app;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.ServiceLoader;
+
+/** Finds the {@link GraphAlgorithms} provider of an execution mode. Stateless; thread-safe. */
+public final class Algorithms {
+    private Algorithms() {
+    }
+
+    /**
+     * @param mode {@code bsp} or {@code async}
+     * @return the provider
+     * @throws IllegalArgumentException when no provider implements the mode (for {@code async}: it needs the
+     *                                  distributed worklist, which is not built yet)
+     */
+    public static GraphAlgorithms forMode(final String mode) {
+        final String m = mode.toLowerCase(Locale.ROOT);
+        final List<String> known = new ArrayList<>();
+        for (final GraphAlgorithms a : ServiceLoader.load(GraphAlgorithms.class, Algorithms.class.getClassLoader())) {
+            if (a.mode().equals(m)) {
+                return a;
+            }
+            known.add(a.mode());
+        }
+        if (m.equals("async")) {
+            throw new IllegalArgumentException("async mode needs the distributed worklist (not built yet); use --mode bsp");
+        }
+        throw new IllegalArgumentException("unknown mode '" + mode + "': available " + known);
+    }
+}

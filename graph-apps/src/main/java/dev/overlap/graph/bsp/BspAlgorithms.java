@@ -1,0 +1,39 @@
+package dev.overlap.graph.bsp;
+
+import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.GraphAlgorithms;
+import dev.overlap.graph.partition.DeviceGraph;
+
+/**
+ * The bulk-synchronous baselines ({@code --mode bsp}): level-synchronous BFS ({@link BspBfs}), Bellman-Ford SSSP
+ * ({@link BspSssp}) and pull PageRank ({@link BspPageRank}), each a sequence of device kernels separated by host
+ * barriers. Stateless; one run at a time per mesh.
+ */
+public final class BspAlgorithms implements GraphAlgorithms {
+    @Override
+    public String mode() {
+        return "bsp";
+    }
+
+    @Override
+    public AppResult bfs(final DeviceGraph g, final int source, final AppSettings settings) {
+        return BspBfs.run(g, source, settings);
+    }
+
+    @Override
+    public AppResult sssp(final DeviceGraph g, final int source, final AppSettings settings) {
+        return BspSssp.run(g, source);
+    }
+
+    @Override
+    public AppResult pageRank(final DeviceGraph in, final int[] outDegrees, final AppSettings settings) {
+        return BspPageRank.run(in, outDegrees, settings);
+    }
+
+    @Override
+    public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices, final int workers) {
+        return Math.max(Math.max(BspBfs.stateBytesPerDevice(maxOwned, devices, workers),
+            BspSssp.stateBytesPerDevice(maxOwned, devices, workers)), BspPageRank.stateBytesPerDevice(vertices, maxOwned));
+    }
+}

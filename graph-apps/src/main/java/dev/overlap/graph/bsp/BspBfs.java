@@ -1,0 +1,321 @@
+package dev.overlap.graph.bsp;
+
+import dev.overlap.core.Device;
+import dev.overlap.core.IntArray;
+import dev.overlap.core.KernelLaunch;
+import dev.overlap.core.LongArray;
+import dev.overlap.core.Mesh;
+import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.WorkCounts;
+import dev.overlap.graph.app.WorkerCounters;
+import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.partition.Partition;
+import org.agrona.concurrent.AtomicBuffer;
+
+/**
+ * Level-synchronous BFS on the mesh (the BSP baseline). Each device owns a vertex range and the depths of its
+ * vertices (in its memory). One superstep per level, one kernel launch per device, then a host barrier (join).
+ *
+ * <p>Top-down step: blocks expand the device's frontier; for each edge {@code u -> v} the owner's depth of
+ * {@code v} is claimed with a compare-and-set from "unvisited" to {@code level + 1} (a remote atomic when another
+ * device owns {@code v}); the winner pushes {@code v} to its owner's next frontier through the
+ * {@link FrontierExchange} (batched one-sided puts). A vertex is claimed once, so it is expanded once: the work is
+ * ideal by construction. "Visited" counts claimed vertices (plus the source), as an async run counts pushes.
+ *
+ * <p>Bottom-up step (direction-optimizing, symmetric graphs only; Beamer et al.): when the frontier's edges exceed
+ * the unexplored edges / 15, each device scans its own unvisited vertices and looks for a neighbour at depth
+ * {@code level}, stopping at the first. The test reads the frontier as a bitmap (one bit per vertex, by local index,
+ * one per device; 128 KiB for a million vertices, so it stays in cache where the depth array would not): a
+ * bottom-up step writes the next bitmap of its own device (each block owns whole words: no atomics), a step after
+ * a top-down one first builds it from the frontier list. Other devices' bitmaps are read directly (one-sided
+ * reads); they were written in the previous superstep, before the barrier.
+ * Back to top-down when the frontier falls below {@code n / 18} vertices and shrinks.
+ *
+ * <p>Thread-safety: one run at a time per mesh; the object is used by the calling host thread only.
+ */
+final class BspBfs {
+    static final int INF = Integer.MAX_VALUE;
+    private static final int FRONTIER_PER_BLOCK = 64;
+    private static final int SCAN_PER_BLOCK = 2048;
+    private static final int ALPHA = 15;
+    private static final int BETA = 18;
+
+    private BspBfs() {
+    }
+
+    static long stateBytesPerDevice(final int maxOwned, final int devices, final int workers) {
+        return Math.max(1L, maxOwned) * 4 + 64 + FrontierExchange.bytesPerDevice(maxOwned, devices, workers);
+    }
+
+    static AppResult run(final DeviceGraph g, final int source, final AppSettings settings) {
+        final Partition p = g.partition();
+        final Mesh mesh = g.mesh();
+        final int devices = p.devices();
+        final int n = p.vertexCount();
+        if (source < 0 || source >= n) {
+            throw new IllegalArgumentException("source " + source + " is outside 0.." + (n - 1));
+        }
+        final boolean optimizing = settings.direction() == AppSettings.Direction.OPTIMIZING && g.host().isSymmetric();
+        final Owners owners = new Owners(p.bounds());
+        final WorkerCounters counters = new WorkerCounters(devices, mesh.device(0).workerCount());
+        final IntArray[] depth = new IntArray[devices];
+        final LongArray[][] bits = new LongArray[2][devices];
+        final KernelLaunch[] launches = new KernelLaunch[devices];
+        try (FrontierExchange fx = new FrontierExchange(mesh, p)) {
+            for (int d = 0; d < devices; d++) {
+                depth[d] = mesh.device(d).allocateInts(Math.max(1, p.size(d)));
+                if (optimizing) {
+                    bits[0][d] = mesh.device(d).allocateLongs(Math.max(1, (p.size(d) + 63) >> 6));
+                    bits[1][d] = mesh.device(d).allocateLongs(Math.max(1, (p.size(d) + 63) >> 6));
+                }
+            }
+            final long start = System.nanoTime();
+            for (int d = 0; d < devices; d++) {
+                final IntArray dep = depth[d];
+                final int size = dep.length();
+                launches[d] = mesh.device(d).launch(Math.max(1, (size + 65535) >> 16), (ctx, b) -> {
+                    for (int i = b << 16, end = Math.min(size, (b + 1) << 16); i < end; i++) {
+                        dep.set(i, INF);
+                    }
+                });
+            }
+            joinAll(launches);
+            final int s = p.internal(source);
+            final int sOwner = owners.of(s);
+            depth[sOwner].set(s - owners.lo(sOwner), 0);
+            fx.seed(sOwner, s - owners.lo(sOwner));
+            final long totalEdges = g.host().edgeCount();
+            long exploredEdges = g.host().degree(source);
+            long frontierEdges = exploredEdges;
+            long frontierSize = 1;
+            long previousSize = 0;
+            boolean bottomUp = false;
+            boolean bitsCurrent = false;
+            int curBits = 0;
+            int level = 0;
+            long supersteps = 0;
+            while (frontierSize > 0) {
+                if (optimizing) {
+                    if (!bottomUp && frontierEdges > (totalEdges - exploredEdges) / ALPHA) {
+                        bottomUp = true;
+                    } else if (bottomUp && frontierSize < n / BETA && frontierSize < previousSize) {
+                        bottomUp = false;
+                    }
+                }
+                counters.clear(WorkerCounters.DISCOVERED_EDGES);
+                if (bottomUp && !bitsCurrent) {
+                    for (int d = 0; d < devices; d++) {
+                        launches[d] = frontierToBits(g, d, fx, bits[curBits][d]);
+                    }
+                    joinAll(launches);
+                }
+                for (int d = 0; d < devices; d++) {
+                    launches[d] = bottomUp
+                        ? bottomUpStep(g, d, depth, owners, fx, level, counters, bits[curBits], bits[curBits ^ 1][d])
+                        : topDownStep(g, d, depth, owners, fx, level, counters);
+                }
+                joinAll(launches);
+                if (bottomUp) {
+                    curBits ^= 1;
+                }
+                bitsCurrent = bottomUp;
+                supersteps++;
+                previousSize = frontierSize;
+                frontierSize = fx.advance();
+                frontierEdges = counters.sum(WorkerCounters.DISCOVERED_EDGES);
+                exploredEdges += frontierEdges;
+                level++;
+            }
+            final long nanos = System.nanoTime() - start;
+            final int[] out = new int[n];
+            for (int d = 0; d < devices; d++) {
+                final int lo = p.lo(d);
+                for (int i = 0, size = p.size(d); i < size; i++) {
+                    final int x = depth[d].get(i);
+                    out[p.original(lo + i)] = x == INF ? -1 : x;
+                }
+            }
+            final WorkCounts wc = new WorkCounts(supersteps, counters.sum(WorkerCounters.VISITED) + 1, 0,
+                counters.sum(WorkerCounters.EDGES), counters.sum(WorkerCounters.LOCAL_PUSHES),
+                counters.sum(WorkerCounters.REMOTE_PUSHES), counters.sum(WorkerCounters.REMOTE_ATOMICS),
+                counters.sum(WorkerCounters.MESSAGES), counters.sum(WorkerCounters.BYTES));
+            return AppResult.bfs(out, nanos, wc);
+        } finally {
+            for (int d = 0; d < devices; d++) {
+                if (!mesh.isClosed()) {
+                    if (depth[d] != null) {
+                        mesh.device(d).free(depth[d]);
+                    }
+                    for (final LongArray[] b : bits) {
+                        if (b[d] != null) {
+                            mesh.device(d).free(b[d]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    static void joinAll(final KernelLaunch[] launches) {
+        RuntimeException failure = null;
+        for (int i = 0; i < launches.length; i++) {
+            if (launches[i] != null) {
+                try {
+                    launches[i].join();
+                } catch (final RuntimeException e) {
+                    if (failure == null) {
+                        failure = e;
+                    }
+                }
+                launches[i] = null;
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static KernelLaunch topDownStep(final DeviceGraph g, final int d, final IntArray[] depth,
+        final Owners owners, final FrontierExchange fx, final int level, final WorkerCounters c) {
+        final int size = fx.size(d);
+        if (size == 0) {
+            return null;
+        }
+        final Device dev = g.mesh().device(d);
+        final IntArray frontier = fx.current(d);
+        final LongArray off = g.offsets(d);
+        // Targets are read through the device buffer at precomputed byte offsets (validated at placement).
+        final AtomicBuffer tBuf = g.targets(d).memory().buffer();
+        final int tBase = (int)g.targets(d).offset();
+        final int next = level + 1;
+        return dev.launch((size + FRONTIER_PER_BLOCK - 1) / FRONTIER_PER_BLOCK, (ctx, block) -> {
+            final int w = ctx.workerIndex();
+            long edges = 0;
+            long atomics = 0;
+            long claimed = 0;
+            long discoveredEdges = 0;
+            final int from = block * FRONTIER_PER_BLOCK;
+            final int to = Math.min(size, from + FRONTIER_PER_BLOCK);
+            for (int i = from; i < to; i++) {
+                final int u = frontier.get(i);
+                final int begin = (int)off.get(u);
+                final int end = (int)off.get(u + 1);
+                for (int e = begin; e < end; e++) {
+                    final int v = tBuf.getInt(tBase + (e << 2));
+                    final int o = owners.of(v);
+                    final int lv = v - owners.lo(o);
+                    final IntArray dep = depth[o];
+                    if (dep.get(lv) == INF) {
+                        if (o != d) {
+                            atomics++;
+                        }
+                        if (dep.compareAndSet(lv, INF, next)) {
+                            final LongArray ooff = g.offsets(o);
+                            discoveredEdges += ooff.get(lv + 1) - ooff.get(lv);
+                            fx.push(d, w, o, lv, c);
+                            claimed++;
+                        }
+                    }
+                }
+                edges += end - begin;
+            }
+            fx.flush(d, w, c);
+            c.add(d, w, WorkerCounters.VISITED, claimed);
+            c.add(d, w, WorkerCounters.EDGES, edges);
+            c.add(d, w, WorkerCounters.REMOTE_ATOMICS, atomics);
+            c.add(d, w, WorkerCounters.DISCOVERED_EDGES, discoveredEdges);
+        });
+    }
+
+    /** Builds device {@code d}'s frontier bitmap (by local index) from its frontier list. */
+    private static KernelLaunch frontierToBits(final DeviceGraph g, final int d, final FrontierExchange fx,
+        final LongArray bitmap) {
+        final int owned = g.partition().size(d);
+        if (owned == 0) {
+            return null;
+        }
+        bitmap.clear();
+        final int size = fx.size(d);
+        if (size == 0) {
+            return null;
+        }
+        final IntArray frontier = fx.current(d);
+        return g.mesh().device(d).launch((size + SCAN_PER_BLOCK - 1) / SCAN_PER_BLOCK, (ctx, block) -> {
+            for (int i = block * SCAN_PER_BLOCK, end = Math.min(size, i + SCAN_PER_BLOCK); i < end; i++) {
+                final int lv = frontier.get(i);
+                final long bit = 1L << lv;
+                long word = bitmap.getVolatile(lv >>> 6);
+                while ((word & bit) == 0 && !bitmap.compareAndSet(lv >>> 6, word, word | bit)) {
+                    word = bitmap.getVolatile(lv >>> 6);
+                }
+            }
+        });
+    }
+
+    private static KernelLaunch bottomUpStep(final DeviceGraph g, final int d, final IntArray[] depth,
+        final Owners owners, final FrontierExchange fx, final int level, final WorkerCounters c,
+        final LongArray[] frontierBits, final LongArray nextBits) {
+        final int owned = g.partition().size(d);
+        if (owned == 0) {
+            return null;
+        }
+        final Device dev = g.mesh().device(d);
+        final LongArray off = g.offsets(d);
+        final AtomicBuffer tBuf = g.targets(d).memory().buffer();
+        final int tBase = (int)g.targets(d).offset();
+        final IntArray mine = depth[d];
+        final int next = level + 1;
+        final int words = nextBits.length();
+        // Blocks cover SCAN_PER_BLOCK (a multiple of 64) local vertices, so each owns whole words of nextBits.
+        return dev.launch((owned + SCAN_PER_BLOCK - 1) / SCAN_PER_BLOCK, (ctx, block) -> {
+            final int w = ctx.workerIndex();
+            long edges = 0;
+            long found = 0;
+            long discoveredEdges = 0;
+            final int from = block * SCAN_PER_BLOCK;
+            final int to = Math.min(owned, from + SCAN_PER_BLOCK);
+            for (int k = from >>> 6, end = Math.min(words, (to + 63) >>> 6); k < end; k++) {
+                nextBits.set(k, 0L);
+            }
+            long word = 0;
+            int wordIndex = from >>> 6;
+            for (int lv = from; lv < to; lv++) {
+                if ((lv >>> 6) != wordIndex) {
+                    if (word != 0) {
+                        nextBits.set(wordIndex, word);
+                    }
+                    wordIndex = lv >>> 6;
+                    word = 0;
+                }
+                if (mine.get(lv) != INF) {
+                    continue;
+                }
+                final int start = (int)off.get(lv);
+                final int stop = (int)off.get(lv + 1);
+                int e = start;
+                while (e < stop) {
+                    final int u = tBuf.getInt(tBase + (e++ << 2));
+                    final int o = owners.of(u);
+                    final int lu = u - owners.lo(o);
+                    if ((frontierBits[o].get(lu >>> 6) & (1L << lu)) != 0) {
+                        mine.set(lv, next);
+                        word |= 1L << lv;
+                        fx.push(d, w, d, lv, c);
+                        found++;
+                        discoveredEdges += stop - start;
+                        break;
+                    }
+                }
+                edges += e - start;
+            }
+            if (word != 0) {
+                nextBits.set(wordIndex, word);
+            }
+            fx.flush(d, w, c);
+            c.add(d, w, WorkerCounters.VISITED, found);
+            c.add(d, w, WorkerCounters.EDGES, edges);
+            c.add(d, w, WorkerCounters.DISCOVERED_EDGES, discoveredEdges);
+        });
+    }
+}

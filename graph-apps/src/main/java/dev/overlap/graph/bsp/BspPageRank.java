@@ -1,0 +1,221 @@
+package dev.overlap.graph.bsp;
+
+import dev.overlap.core.DoubleArray;
+import dev.overlap.core.IntArray;
+import dev.overlap.core.KernelLaunch;
+import dev.overlap.core.Mesh;
+import dev.overlap.core.SymmetricArray;
+import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.WorkCounts;
+import dev.overlap.graph.app.WorkerCounters;
+import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.partition.Partition;
+
+/**
+ * Pull PageRank on the mesh (the BSP baseline), the same model as
+ * {@link dev.overlap.graph.ref.PowerIteration} (dangling rank spread evenly; ranks sum to 1).
+ *
+ * <p>Every device holds a full replica of the contribution vector {@code c[u] = x[u] / outdeg(u)} (double-buffered:
+ * an iteration reads one buffer and writes the other). Iteration: a kernel on each device computes, for each
+ * vertex it owns, {@code x'[v] = (1-d)/n + d * (sum of c[u] over in-neighbours u + dangling/n)} from its own
+ * replica, writes {@code c'[v]} into its replica, and leaves per-block partial sums of the change and of the
+ * dangling rank; a second, stream-ordered kernel copies the device's slice of {@code c'} to every peer's replica
+ * (bulk one-sided puts). The host barrier then sums the partials (in block order: deterministic), and stops when
+ * {@code delta * d / (1 - d)} (the L1 error bound, see {@code PowerIteration}) is below the tolerance, or after
+ * the fixed number of iterations.
+ *
+ * <p>Thread-safety: one run at a time per mesh, driven by the calling host thread.
+ */
+final class BspPageRank {
+    private static final int ROWS_PER_BLOCK = 1024;
+    private static final int COPY_PER_BLOCK = 16384;
+
+    private BspPageRank() {
+    }
+
+    static long stateBytesPerDevice(final int vertices, final int maxOwned) {
+        final long blocks = (maxOwned + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK + 1;
+        return 2 * (Math.max(1L, vertices) * 8 + 64) + Math.max(1L, maxOwned) * 12 + blocks * 16 + 256;
+    }
+
+    static AppResult run(final DeviceGraph in, final int[] outDegrees, final AppSettings settings) {
+        final Partition p = in.partition();
+        final Mesh mesh = in.mesh();
+        final int devices = p.devices();
+        final int n = p.vertexCount();
+        final double damping = settings.damping();
+        final double bound = damping / (1 - damping);
+        final int fixed = settings.fixedIterations();
+        final int maxIterations = fixed > 0 ? fixed : settings.maxIterations();
+        final WorkerCounters counters = new WorkerCounters(devices, mesh.device(0).workerCount());
+        final DoubleArray[] rank = new DoubleArray[devices];
+        final IntArray[] outDeg = new IntArray[devices];
+        final DoubleArray[] partials = new DoubleArray[devices];
+        final int[] blocks = new int[devices];
+        final KernelLaunch[] launches = new KernelLaunch[devices];
+        final KernelLaunch[] copies = new KernelLaunch[devices];
+        @SuppressWarnings("unchecked")
+        final SymmetricArray<DoubleArray>[] contrib = new SymmetricArray[2];
+        try {
+            contrib[0] = mesh.allocateDoubles(Math.max(1, n));
+            contrib[1] = mesh.allocateDoubles(Math.max(1, n));
+            for (int d = 0; d < devices; d++) {
+                rank[d] = mesh.device(d).allocateDoubles(Math.max(1, p.size(d)));
+                outDeg[d] = mesh.device(d).allocateInts(Math.max(1, p.size(d)));
+                blocks[d] = Math.max(1, (p.size(d) + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK);
+                partials[d] = mesh.device(d).allocateDoubles(2L * blocks[d]);
+            }
+            final long start = System.nanoTime();
+            final double initial = 1.0 / n;
+            for (int d = 0; d < devices; d++) {
+                final DoubleArray c0 = contrib[0].on(d);
+                final DoubleArray x = rank[d];
+                final IntArray deg = outDeg[d];
+                final int lo = p.lo(d);
+                final int owned = p.size(d);
+                launches[d] = mesh.device(d).launch(Math.max(1, (n + 65535) >> 16), (ctx, b) -> {
+                    for (int i = b << 16, end = Math.min(n, (b + 1) << 16); i < end; i++) {
+                        final int k = outDegrees[p.original(i)];
+                        c0.set(i, k == 0 ? 0 : initial / k);
+                        if (i >= lo && i < lo + owned) {
+                            x.set(i - lo, initial);
+                            deg.set(i - lo, k);
+                        }
+                    }
+                });
+            }
+            BspBfs.joinAll(launches);
+            long danglingCount = 0;
+            for (final int k : outDegrees) {
+                if (k == 0) {
+                    danglingCount++;
+                }
+            }
+            double dangling = danglingCount * initial;
+            int iterations = 0;
+            int cur = 0;
+            double delta = Double.POSITIVE_INFINITY;
+            while (iterations < maxIterations && (fixed > 0 || !(delta * bound < settings.tolerance()))) {
+                final double base = (1 - damping) / n + damping * dangling / n;
+                for (int d = 0; d < devices; d++) {
+                    launches[d] = iterate(in, d, contrib[cur].on(d), contrib[cur ^ 1].on(d), rank[d], outDeg[d],
+                        partials[d], base, damping);
+                    copies[d] = exchange(in, d, contrib[cur ^ 1], counters);
+                }
+                BspBfs.joinAll(launches);
+                BspBfs.joinAll(copies);
+                delta = 0;
+                dangling = 0;
+                for (int d = 0; d < devices; d++) {
+                    if (p.size(d) == 0) {
+                        continue;
+                    }
+                    for (int b = 0; b < blocks[d]; b++) {
+                        delta += partials[d].get(2 * b);
+                        dangling += partials[d].get(2 * b + 1);
+                    }
+                }
+                cur ^= 1;
+                iterations++;
+            }
+            final long nanos = System.nanoTime() - start;
+            final double[] out = new double[n];
+            for (int d = 0; d < devices; d++) {
+                final int lo = p.lo(d);
+                for (int i = 0, size = p.size(d); i < size; i++) {
+                    out[p.original(lo + i)] = rank[d].get(i);
+                }
+            }
+            final long edges = in.host().edgeCount() * iterations;
+            final WorkCounts wc = new WorkCounts(iterations, (long)n * iterations, (long)n * iterations, edges, 0, 0,
+                0, counters.sum(WorkerCounters.MESSAGES), counters.sum(WorkerCounters.BYTES));
+            return AppResult.pageRank(out, nanos, wc);
+        } finally {
+            if (!mesh.isClosed()) {
+                for (final SymmetricArray<DoubleArray> c : contrib) {
+                    if (c != null) {
+                        c.close();
+                    }
+                }
+                for (int d = 0; d < devices; d++) {
+                    if (rank[d] != null) {
+                        mesh.device(d).free(rank[d]);
+                    }
+                    if (outDeg[d] != null) {
+                        mesh.device(d).free(outDeg[d]);
+                    }
+                    if (partials[d] != null) {
+                        mesh.device(d).free(partials[d]);
+                    }
+                }
+            }
+        }
+    }
+
+    private static KernelLaunch iterate(final DeviceGraph in, final int d, final DoubleArray c, final DoubleArray next,
+        final DoubleArray rank, final IntArray outDeg, final DoubleArray partials, final double base,
+        final double damping) {
+        final int owned = in.partition().size(d);
+        if (owned == 0) {
+            return null;
+        }
+        final int lo = in.partition().lo(d);
+        final dev.overlap.core.LongArray off = in.offsets(d);
+        // The gather loop reads the replica and the targets through the device buffer with precomputed byte
+        // offsets: targets are internal ids < n, validated when the graph was placed, so the typed arrays' index
+        // checks would only repeat that (Agrona still checks bounds unless disabled).
+        final org.agrona.concurrent.AtomicBuffer cBuf = c.memory().buffer();
+        final int cBase = (int)c.offset();
+        final org.agrona.concurrent.AtomicBuffer tBuf = in.targets(d).memory().buffer();
+        final int tBase = (int)in.targets(d).offset();
+        return in.mesh().device(d).launch((owned + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK, (ctx, block) -> {
+            double delta = 0;
+            double dangling = 0;
+            final int from = block * ROWS_PER_BLOCK;
+            final int to = Math.min(owned, from + ROWS_PER_BLOCK);
+            for (int v = from; v < to; v++) {
+                double sum = 0;
+                final int end = tBase + (int)off.get(v + 1) * 4;
+                for (int at = tBase + (int)off.get(v) * 4; at < end; at += 4) {
+                    sum += cBuf.getDouble(cBase + (tBuf.getInt(at) << 3));
+                }
+                final double r = base + damping * sum;
+                delta += Math.abs(r - rank.get(v));
+                rank.set(v, r);
+                final int k = outDeg.get(v);
+                if (k == 0) {
+                    dangling += r;
+                    next.set(lo + v, 0);
+                } else {
+                    next.set(lo + v, r / k);
+                }
+            }
+            partials.set(2 * block, delta);
+            partials.set(2 * block + 1, dangling);
+        });
+    }
+
+    private static KernelLaunch exchange(final DeviceGraph in, final int d, final SymmetricArray<DoubleArray> next,
+        final WorkerCounters c) {
+        final int owned = in.partition().size(d);
+        final int devices = in.devices();
+        if (owned == 0 || devices == 1) {
+            return null;
+        }
+        final int lo = in.partition().lo(d);
+        final Mesh mesh = in.mesh();
+        final DoubleArray src = next.on(d);
+        return mesh.device(d).launch((owned + COPY_PER_BLOCK - 1) / COPY_PER_BLOCK, (ctx, block) -> {
+            final int from = lo + block * COPY_PER_BLOCK;
+            final int count = Math.min(lo + owned, from + COPY_PER_BLOCK) - from;
+            for (int t = 0; t < devices; t++) {
+                if (t != d) {
+                    mesh.copy(src, from, next.on(t), from, count);
+                }
+            }
+            c.add(d, ctx.workerIndex(), WorkerCounters.MESSAGES, devices - 1);
+            c.add(d, ctx.workerIndex(), WorkerCounters.BYTES, (devices - 1) * count * 8L);
+        });
+    }
+}

@@ -1,0 +1,164 @@
+package dev.overlap.graph.bsp;
+
+import dev.overlap.core.Device;
+import dev.overlap.core.IntArray;
+import dev.overlap.core.KernelLaunch;
+import dev.overlap.core.LongArray;
+import dev.overlap.core.Mesh;
+import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.app.WorkCounts;
+import dev.overlap.graph.app.WorkerCounters;
+import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.partition.Partition;
+
+/**
+ * Bellman-Ford SSSP on the mesh in rounds (the BSP baseline): round {@code r} relaxes the out-edges of the vertices
+ * whose distance dropped in round {@code r - 1} (the frontier; the source in round 0), then a host barrier. A
+ * relaxation is an atomic minimum on the owner's distance (remote when another device owns the target); the thread
+ * that lowers it tags the vertex for the next round with an atomic exchange of the round number, and the one that
+ * changes the tag pushes it, so a vertex enters each frontier at most once. It ends when a round lowers nothing.
+ * Distances are {@code long}; weights must be non-negative.
+ *
+ * <p>A frontier vertex reads its own distance when its block runs; if that distance dropped again during the
+ * round, the vertex is in the next frontier too, so the answer is exact.
+ *
+ * <p>Thread-safety: one run at a time per mesh, driven by the calling host thread.
+ */
+final class BspSssp {
+    static final long INF = Long.MAX_VALUE;
+    private static final int FRONTIER_PER_BLOCK = 64;
+
+    private BspSssp() {
+    }
+
+    static long stateBytesPerDevice(final int maxOwned, final int devices, final int workers) {
+        return Math.max(1L, maxOwned) * 12 + 128 + FrontierExchange.bytesPerDevice(maxOwned, devices, workers);
+    }
+
+    static AppResult run(final DeviceGraph g, final int source) {
+        final Partition p = g.partition();
+        final Mesh mesh = g.mesh();
+        final int devices = p.devices();
+        final int n = p.vertexCount();
+        if (source < 0 || source >= n) {
+            throw new IllegalArgumentException("source " + source + " is outside 0.." + (n - 1));
+        }
+        if (!g.hasWeights()) {
+            throw new IllegalArgumentException("SSSP needs the graph placed with weights");
+        }
+        final Owners owners = new Owners(p.bounds());
+        final WorkerCounters counters = new WorkerCounters(devices, mesh.device(0).workerCount());
+        final LongArray[] dist = new LongArray[devices];
+        final IntArray[] tag = new IntArray[devices];
+        final KernelLaunch[] launches = new KernelLaunch[devices];
+        try (FrontierExchange fx = new FrontierExchange(mesh, p)) {
+            for (int d = 0; d < devices; d++) {
+                dist[d] = mesh.device(d).allocateLongs(Math.max(1, p.size(d)));
+                tag[d] = mesh.device(d).allocateInts(Math.max(1, p.size(d)));
+            }
+            final long start = System.nanoTime();
+            for (int d = 0; d < devices; d++) {
+                final LongArray dd = dist[d];
+                final int size = dd.length();
+                launches[d] = mesh.device(d).launch(Math.max(1, (size + 65535) >> 16), (ctx, b) -> {
+                    for (int i = b << 16, end = Math.min(size, (b + 1) << 16); i < end; i++) {
+                        dd.set(i, INF);
+                    }
+                });
+            }
+            BspBfs.joinAll(launches);
+            final int s = p.internal(source);
+            final int sOwner = owners.of(s);
+            dist[sOwner].set(s - owners.lo(sOwner), 0);
+            fx.seed(sOwner, s - owners.lo(sOwner));
+            long rounds = 0;
+            while (fx.totalSize() > 0) {
+                final int nextTag = (int)(rounds + 1);
+                for (int d = 0; d < devices; d++) {
+                    launches[d] = relax(g, d, dist, tag, owners, fx, nextTag, counters);
+                }
+                BspBfs.joinAll(launches);
+                fx.advance();
+                rounds++;
+            }
+            final long nanos = System.nanoTime() - start;
+            final long[] out = new long[n];
+            for (int d = 0; d < devices; d++) {
+                final int lo = p.lo(d);
+                for (int i = 0, size = p.size(d); i < size; i++) {
+                    out[p.original(lo + i)] = dist[d].get(i);
+                }
+            }
+            final WorkCounts wc = new WorkCounts(rounds, counters.sum(WorkerCounters.VISITED), 0,
+                counters.sum(WorkerCounters.EDGES), counters.sum(WorkerCounters.LOCAL_PUSHES),
+                counters.sum(WorkerCounters.REMOTE_PUSHES), counters.sum(WorkerCounters.REMOTE_ATOMICS),
+                counters.sum(WorkerCounters.MESSAGES), counters.sum(WorkerCounters.BYTES));
+            return AppResult.sssp(out, nanos, wc);
+        } finally {
+            for (int d = 0; d < devices; d++) {
+                if (!mesh.isClosed()) {
+                    if (dist[d] != null) {
+                        mesh.device(d).free(dist[d]);
+                    }
+                    if (tag[d] != null) {
+                        mesh.device(d).free(tag[d]);
+                    }
+                }
+            }
+        }
+    }
+
+    private static KernelLaunch relax(final DeviceGraph g, final int d, final LongArray[] dist, final IntArray[] tag,
+        final Owners owners, final FrontierExchange fx, final int nextTag, final WorkerCounters c) {
+        final int size = fx.size(d);
+        if (size == 0) {
+            return null;
+        }
+        final Device dev = g.mesh().device(d);
+        final IntArray frontier = fx.current(d);
+        final LongArray off = g.offsets(d);
+        // Targets and weights are read through the device buffer at precomputed byte offsets: both arrays were
+        // validated when the graph was placed, so per-access index checks would only repeat that.
+        final org.agrona.concurrent.AtomicBuffer tBuf = g.targets(d).memory().buffer();
+        final int tBase = (int)g.targets(d).offset();
+        final org.agrona.concurrent.AtomicBuffer wBuf = g.weights(d).memory().buffer();
+        final int wBase = (int)g.weights(d).offset();
+        final LongArray mine = dist[d];
+        return dev.launch((size + FRONTIER_PER_BLOCK - 1) / FRONTIER_PER_BLOCK, (ctx, block) -> {
+            final int w = ctx.workerIndex();
+            long edges = 0;
+            long atomics = 0;
+            final int from = block * FRONTIER_PER_BLOCK;
+            final int to = Math.min(size, from + FRONTIER_PER_BLOCK);
+            for (int i = from; i < to; i++) {
+                final int u = frontier.get(i);
+                final long du = mine.getVolatile(u);
+                final long begin = off.get(u);
+                final long end = off.get(u + 1);
+                for (int e = (int)begin, stop = (int)end; e < stop; e++) {
+                    final int v = tBuf.getInt(tBase + (e << 2));
+                    final long nd = du + wBuf.getInt(wBase + (e << 2));
+                    final int o = owners.of(v);
+                    final int lv = v - owners.lo(o);
+                    final LongArray dv = dist[o];
+                    if (nd < dv.get(lv)) {
+                        if (o != d) {
+                            atomics++;
+                        }
+                        if (nd < dv.getAndMin(lv, nd) && tag[o].getAndSet(lv, nextTag) != nextTag) {
+                            if (o != d) {
+                                atomics++;
+                            }
+                            fx.push(d, w, o, lv, c);
+                        }
+                    }
+                }
+                edges += end - begin;
+            }
+            fx.flush(d, w, c);
+            c.add(d, w, WorkerCounters.VISITED, to - from);
+            c.add(d, w, WorkerCounters.EDGES, edges);
+            c.add(d, w, WorkerCounters.REMOTE_ATOMICS, atomics);
+        });
+    }
+}

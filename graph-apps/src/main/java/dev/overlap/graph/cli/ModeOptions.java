@@ -1,0 +1,67 @@
+package dev.overlap.graph.cli;
+
+import dev.overlap.graph.app.AppSettings;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/**
+ * Execution model and the knobs of the asynchronous (Atos) apps. Picocli mixin. The queue, kernel, batch and wait
+ * options apply to {@code --mode async}; the BSP baselines accept and ignore them.
+ */
+public final class ModeOptions {
+    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "bsp", description = "async (Atos worklist) or bsp (bulk-synchronous "
+        + "baseline) (default: ${DEFAULT-VALUE})")
+    String mode;
+
+    @Option(names = "--queue", paramLabel = "QUEUE", defaultValue = "fifo", description = "async worklist: fifo or priority "
+        + "(default: ${DEFAULT-VALUE})")
+    String queue;
+
+    @Option(names = "--kernel", paramLabel = "KERNEL", defaultValue = "persistent", description = "async kernels: persistent or discrete "
+        + "(default: ${DEFAULT-VALUE})")
+    String kernel;
+
+    @Option(names = "--batch-bytes", paramLabel = "BYTES", defaultValue = "65536", description = "async aggregation batch in bytes "
+        + "(default: ${DEFAULT-VALUE})")
+    int batchBytes;
+
+    @Option(names = "--wait", paramLabel = "POLLS", defaultValue = "64", description = "async: polls before a partial batch is sent "
+        + "(default: ${DEFAULT-VALUE})")
+    int waitPolls;
+
+    /** @return a settings builder with the mode knobs applied */
+    AppSettings.Builder settings(final CommandLine cl) {
+        final String m = mode.toLowerCase(java.util.Locale.ROOT);
+        if (!m.equals("bsp") && !m.equals("async")) {
+            throw new CommandLine.ParameterException(cl, "--mode must be async or bsp, was '" + mode + "'");
+        }
+        final AppSettings.Builder b = AppSettings.builder();
+        switch (queue.toLowerCase(java.util.Locale.ROOT)) {
+            case "fifo":
+                b.queue(AppSettings.Queue.FIFO);
+                break;
+            case "priority":
+                b.queue(AppSettings.Queue.PRIORITY);
+                break;
+            default:
+                throw new CommandLine.ParameterException(cl, "--queue must be fifo or priority, was '" + queue + "'");
+        }
+        switch (kernel.toLowerCase(java.util.Locale.ROOT)) {
+            case "persistent":
+                b.kernel(AppSettings.KernelStyle.PERSISTENT);
+                break;
+            case "discrete":
+                b.kernel(AppSettings.KernelStyle.DISCRETE);
+                break;
+            default:
+                throw new CommandLine.ParameterException(cl, "--kernel must be persistent or discrete, was '" + kernel
+                    + "'");
+        }
+        try {
+            b.batchBytes(batchBytes).waitPolls(waitPolls);
+        } catch (final IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, "--batch-bytes/--wait: " + e.getMessage());
+        }
+        return b;
+    }
+}

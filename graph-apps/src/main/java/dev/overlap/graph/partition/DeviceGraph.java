@@ -1,0 +1,202 @@
+package dev.overlap.graph.partition;
+
+import dev.overlap.core.Device;
+import dev.overlap.core.IntArray;
+import dev.overlap.core.KernelLaunch;
+import dev.overlap.core.LongArray;
+import dev.overlap.core.Mesh;
+import dev.overlap.graph.CsrGraph;
+
+/**
+ * A {@link CsrGraph} placed in device memory, one CSR slice per device: device {@code d} holds the out-edges of
+ * the vertices it owns ({@link Partition}), as local offsets ({@code size(d) + 1} longs, starting at 0), targets
+ * (internal ids, so the owner of a target is found from the partition bounds) and, when asked, weights. The slices
+ * are written by a kernel on each device (devices fill their own memory in parallel).
+ *
+ * <p>Thread-safety: immutable once {@link #place} returns (it joins the filling kernels, so the contents
+ * happen-before any later launch). Kernels on any device may read any slice. {@link #close()} frees the memory;
+ * call it only when no kernel uses the graph.
+ */
+public final class DeviceGraph implements AutoCloseable {
+    private static final int ROWS_PER_BLOCK = 4096;
+
+    private final Mesh mesh;
+    private final Partition partition;
+    private final CsrGraph host;
+    private final LongArray[] offsets;
+    private final IntArray[] targets;
+    private final IntArray[] weights;
+    private final long[] localEdges;
+    private boolean closed;
+
+    private DeviceGraph(final Mesh mesh, final Partition partition, final CsrGraph host, final boolean withWeights) {
+        final int devices = partition.devices();
+        this.mesh = mesh;
+        this.partition = partition;
+        this.host = host;
+        this.offsets = new LongArray[devices];
+        this.targets = new IntArray[devices];
+        this.weights = withWeights ? new IntArray[devices] : null;
+        this.localEdges = new long[devices];
+    }
+
+    /** @return bytes device {@code d} needs for its slice (allocation granularity included) */
+    public static long bytesNeeded(final CsrGraph g, final Partition p, final int d, final boolean withWeights) {
+        long edges = 0;
+        for (int i = p.lo(d); i < p.hi(d); i++) {
+            edges += g.degree(p.original(i));
+        }
+        return align((p.size(d) + 1L) * 8) + align(Math.max(1, edges) * 4) * (withWeights ? 2 : 1);
+    }
+
+    private static long align(final long bytes) {
+        return (bytes + 63) & -64L;
+    }
+
+    /**
+     * Copies {@code g} into the devices' memories.
+     *
+     * @param mesh        the mesh; its device count must equal the partition's
+     * @param g           the graph (kept as the host copy for verification)
+     * @param p           who owns what
+     * @param withWeights whether to place the weights (unit weights if the graph has none)
+     * @return the placed graph
+     * @throws IllegalStateException if a device has no room (the message names free and needed bytes)
+     */
+    public static DeviceGraph place(final Mesh mesh, final CsrGraph g, final Partition p, final boolean withWeights) {
+        if (mesh.deviceCount() != p.devices()) {
+            throw new IllegalArgumentException("partition is for " + p.devices() + " devices, mesh has "
+                + mesh.deviceCount());
+        }
+        if (p.vertexCount() != g.vertexCount()) {
+            throw new IllegalArgumentException("partition is for " + p.vertexCount() + " vertices, graph has "
+                + g.vertexCount());
+        }
+        final DeviceGraph dg = new DeviceGraph(mesh, p, g, withWeights);
+        final KernelLaunch[] launches = new KernelLaunch[p.devices()];
+        try {
+            for (int d = 0; d < p.devices(); d++) {
+                final int lo = p.lo(d);
+                final int rows = p.size(d);
+                final long[] local = new long[rows + 1];
+                for (int i = 0; i < rows; i++) {
+                    local[i + 1] = local[i] + g.degree(p.original(lo + i));
+                }
+                final Device dev = mesh.device(d);
+                dg.localEdges[d] = local[rows];
+                final LongArray off = dev.allocateLongs(rows + 1L);
+                dg.offsets[d] = off;
+                final IntArray tgt = dev.allocateInts(Math.max(1, local[rows]));
+                dg.targets[d] = tgt;
+                final IntArray wgt = withWeights ? dev.allocateInts(Math.max(1, local[rows])) : null;
+                if (withWeights) {
+                    dg.weights[d] = wgt;
+                }
+                final int blocks = Math.max(1, (rows + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK);
+                launches[d] = dev.launch(blocks, (ctx, block) -> {
+                    final int from = block * ROWS_PER_BLOCK;
+                    final int to = Math.min(rows, from + ROWS_PER_BLOCK);
+                    for (int i = from; i < to; i++) {
+                        off.set(i, local[i]);
+                        final int u = p.original(lo + i);
+                        int slot = (int)local[i];
+                        for (long e = g.edgeStart(u), end = g.edgeEnd(u); e < end; e++, slot++) {
+                            tgt.set(slot, p.internal(g.target(e)));
+                            if (wgt != null) {
+                                wgt.set(slot, g.weight(e));
+                            }
+                        }
+                    }
+                    if (to == rows) {
+                        off.set(rows, local[rows]);
+                    }
+                });
+            }
+            for (final KernelLaunch l : launches) {
+                if (l != null) {
+                    l.join();
+                }
+            }
+        } catch (final RuntimeException | Error e) {
+            for (final KernelLaunch l : launches) {
+                if (l != null) {
+                    try {
+                        l.join();
+                    } catch (final RuntimeException ignored) {
+                        // the first failure is the one to report
+                    }
+                }
+            }
+            dg.close();
+            throw e;
+        }
+        return dg;
+    }
+
+    /** @return the mesh */
+    public Mesh mesh() {
+        return mesh;
+    }
+
+    /** @return the partition */
+    public Partition partition() {
+        return partition;
+    }
+
+    /** @return the host graph this was placed from */
+    public CsrGraph host() {
+        return host;
+    }
+
+    /** @return number of devices */
+    public int devices() {
+        return partition.devices();
+    }
+
+    /** @return device {@code d}'s local offsets ({@code size(d) + 1} entries) */
+    public LongArray offsets(final int d) {
+        return offsets[d];
+    }
+
+    /** @return device {@code d}'s targets (internal ids) */
+    public IntArray targets(final int d) {
+        return targets[d];
+    }
+
+    /** @return device {@code d}'s weights; null when placed without weights */
+    public IntArray weights(final int d) {
+        return weights == null ? null : weights[d];
+    }
+
+    /** @return true when weights were placed */
+    public boolean hasWeights() {
+        return weights != null;
+    }
+
+    /** @return edges stored on device {@code d} */
+    public long localEdges(final int d) {
+        return localEdges[d];
+    }
+
+    /** Frees the slices; idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed || mesh.isClosed()) {
+            closed = true;
+            return;
+        }
+        closed = true;
+        for (int d = 0; d < offsets.length; d++) {
+            final Device dev = mesh.device(d);
+            if (offsets[d] != null) {
+                dev.free(offsets[d]);
+            }
+            if (targets[d] != null) {
+                dev.free(targets[d]);
+            }
+            if (weights != null && weights[d] != null) {
+                dev.free(weights[d]);
+            }
+        }
+    }
+}

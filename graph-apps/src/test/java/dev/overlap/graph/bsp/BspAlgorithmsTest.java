@@ -1,0 +1,166 @@
+package dev.overlap.graph.bsp;
+
+import dev.overlap.core.Mesh;
+import dev.overlap.graph.BuildOptions;
+import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.EdgeList;
+import dev.overlap.graph.GraphBuilder;
+import dev.overlap.graph.Progress;
+import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.gen.GraphSpec;
+import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.partition.Partition;
+import dev.overlap.graph.ref.Dijkstra;
+import dev.overlap.graph.ref.PowerIteration;
+import dev.overlap.graph.ref.SequentialBfs;
+import dev.overlap.graph.ref.Verification;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class BspAlgorithmsTest {
+    private static Mesh one;
+    private static Mesh two;
+    private static Mesh three;
+    private final BspAlgorithms bsp = new BspAlgorithms();
+
+    @BeforeAll
+    static void meshes() {
+        one = Mesh.builder().name("bsp1").devices(1).threadsPerDevice(2).memoryPerDevice(32 << 20).build();
+        two = Mesh.builder().name("bsp2").devices(2).threadsPerDevice(2).memoryPerDevice(32 << 20).build();
+        three = Mesh.builder().name("bsp3").devices(3).threadsPerDevice(1).memoryPerDevice(32 << 20).build();
+    }
+
+    @AfterAll
+    static void close() {
+        one.close();
+        two.close();
+        three.close();
+    }
+
+    /** Two components (a path and a star) plus an isolated vertex and a directed tail. */
+    static CsrGraph disconnected(final boolean weighted) {
+        final EdgeList e = new EdgeList(16, weighted);
+        e.add(0, 1, 3);
+        e.add(1, 2, 4);
+        e.add(2, 3, 1);
+        e.add(0, 3, 9);
+        e.add(5, 6, 2);
+        e.add(5, 7, 2);
+        e.add(5, 8, 7);
+        e.add(8, 9, 1);
+        return GraphBuilder.build(e, 11, BuildOptions.UNDIRECTED_SIMPLE, false, Progress.none());
+    }
+
+    static Stream<Arguments> cases() {
+        final List<Arguments> list = new ArrayList<>();
+        final String[] graphs = {"kron:10", "urand:10", "grid:30x30", "disconnected"};
+        for (final String g : graphs) {
+            for (final int devices : new int[] {1, 2, 3}) {
+                for (final String kind : new String[] {"range", "hash", "degree"}) {
+                    list.add(Arguments.of(g, devices, kind));
+                }
+            }
+        }
+        return list.stream();
+    }
+
+    private static CsrGraph graph(final String spec) {
+        return spec.equals("disconnected") ? disconnected(true) : GraphSpec.parse(spec).build(7, true, Progress.none());
+    }
+
+    private static Mesh mesh(final int devices) {
+        return devices == 1 ? one : devices == 2 ? two : three;
+    }
+
+    private static Partition partition(final CsrGraph g, final int devices, final String kind) {
+        return kind.equals("range") ? Partition.byEdges(g, devices) : kind.equals("hash") ? Partition.byHash(g, devices)
+            : Partition.byEdgesDegreeOrdered(g, devices);
+    }
+
+    @ParameterizedTest(name = "{0} on {1} devices, {2}")
+    @MethodSource("cases")
+    void bfsEqualsSequentialBfsBothDirections(final String spec, final int devices, final String kind) {
+        final CsrGraph g = graph(spec);
+        try (DeviceGraph dg = DeviceGraph.place(mesh(devices), g, partition(g, devices, kind), false)) {
+            for (final AppSettings.Direction dir : AppSettings.Direction.values()) {
+                for (final int source : new int[] {0, g.vertexCount() - 1, g.vertexCount() / 2}) {
+                    final AppResult r = bsp.bfs(dg, source, AppSettings.builder().direction(dir).build());
+                    final Verification v = Verification.depths(SequentialBfs.depths(g, source), r.depths());
+                    assertTrue(v.passed(), spec + " " + dir + " from " + source + ": " + v.detail());
+                    long reached = 0;
+                    for (final int x : r.depths()) {
+                        reached += x >= 0 ? 1 : 0;
+                    }
+                    assertEquals(reached, r.counts().visited(), "BSP BFS visits each reached vertex once");
+                }
+            }
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void directionOptimizingScansFewerEdgesOnScaleFreeGraphs() {
+        final CsrGraph g = GraphSpec.parse("kron:12").build(1, false, Progress.none());
+        int source = 0;
+        while (g.degree(source) == 0) {
+            source++;
+        }
+        try (DeviceGraph dg = DeviceGraph.place(two, g, Partition.byEdges(g, 2), false)) {
+            final AppResult td = bsp.bfs(dg, source, AppSettings.builder().direction(AppSettings.Direction.TOP_DOWN)
+                .build());
+            final AppResult opt = bsp.bfs(dg, source, AppSettings.defaults());
+            assertTrue(opt.counts().edgesScanned() * 3 < td.counts().edgesScanned(), opt.counts().edgesScanned() + " vs "
+                + td.counts().edgesScanned());
+            assertTrue(Verification.depths(td.depths(), opt.depths()).passed());
+        }
+    }
+
+    @ParameterizedTest(name = "{0} on {1} devices, {2}")
+    @MethodSource("cases")
+    void ssspEqualsDijkstra(final String spec, final int devices, final String kind) {
+        final CsrGraph g = graph(spec);
+        try (DeviceGraph dg = DeviceGraph.place(mesh(devices), g, partition(g, devices, kind), true)) {
+            for (final int source : new int[] {0, g.vertexCount() - 1}) {
+                final AppResult r = bsp.sssp(dg, source, AppSettings.defaults());
+                final Verification v = Verification.distances(Dijkstra.distances(g, source), r.distances());
+                assertTrue(v.passed(), spec + " from " + source + ": " + v.detail());
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0} on {1} devices, {2}")
+    @MethodSource("cases")
+    void pageRankWithinToleranceOfPowerIteration(final String spec, final int devices, final String kind) {
+        final CsrGraph g = graph(spec);
+        final int[] outDeg = new int[g.vertexCount()];
+        for (int v = 0; v < outDeg.length; v++) {
+            outDeg[v] = g.degree(v);
+        }
+        try (DeviceGraph dg = DeviceGraph.place(mesh(devices), g.transpose(), partition(g, devices, kind), false)) {
+            final double tol = 1e-6;
+            final AppResult r = bsp.pageRank(dg, outDeg, AppSettings.builder().tolerance(tol).build());
+            final PowerIteration.Result ref = PowerIteration.ranks(g, 0.85, tol / 100, 10_000);
+            final Verification v = Verification.ranks(ref.ranks(), r.ranks(), tol + tol / 100);
+            assertTrue(v.passed(), spec + ": " + v.detail());
+            double sum = 0;
+            for (final double x : r.ranks()) {
+                sum += x;
+            }
+            assertEquals(1.0, sum, 1e-9);
+            final AppResult fixed = bsp.pageRank(dg, outDeg, AppSettings.builder().fixedIterations(5).build());
+            assertEquals(5, fixed.counts().iterations());
+            final Verification vf = Verification.ranks(PowerIteration.fixed(g, 0.85, 5).ranks(), fixed.ranks(), 1e-12);
+            assertTrue(vf.passed(), vf.detail());
+        }
+    }
+}

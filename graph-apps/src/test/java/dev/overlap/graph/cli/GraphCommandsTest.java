@@ -1,0 +1,214 @@
+package dev.overlap.graph.cli;
+
+import com.fasterxml.jackson.jr.ob.JSON;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class GraphCommandsTest {
+    @TempDir
+    Path dir;
+
+    private static final class Run {
+        final int exit;
+        final String out;
+        final String err;
+
+        Run(final String... args) {
+            final CommandLine cl = OverlapCommand.commandLine();
+            final StringWriter o = new StringWriter();
+            final StringWriter e = new StringWriter();
+            cl.setOut(new PrintWriter(o));
+            cl.setErr(new PrintWriter(e));
+            exit = cl.execute(args);
+            out = o.toString();
+            err = e.toString();
+        }
+
+        Map<String, Object> json() throws IOException {
+            return JSON.std.mapFrom(out.trim());
+        }
+    }
+
+    private static final String[] SMALL = {"--devices", "2", "--threads-per-device", "1", "--quiet"};
+
+    private static String[] args(final String... first) {
+        final String[] all = new String[first.length + SMALL.length];
+        System.arraycopy(first, 0, all, 0, first.length);
+        System.arraycopy(SMALL, 0, all, first.length, SMALL.length);
+        return all;
+    }
+
+    @Test
+    void bfsOnGeneratedGraphsVerifiesAndReports() throws IOException {
+        for (final String g : new String[] {"kron:10", "urand:10", "grid:30x30"}) {
+            final Run run = new Run(args("bfs", "--generate", g, "--json", "--runs", "2"));
+            assertEquals(0, run.exit, run.err);
+            final Map<String, Object> m = run.json();
+            assertEquals("bfs", m.get("app"));
+            assertEquals("passed", m.get("verified"));
+            assertEquals(((Number)m.get("visited")).longValue(), ((Number)m.get("ideal")).longValue());
+            assertTrue(((Number)m.get("mteps")).doubleValue() > 0);
+            assertEquals(2, ((Number)m.get("runs")).intValue());
+        }
+        final Run table = new Run(args("bfs", "--generate", "grid:20x20", "--source", "0", "--direction", "top-down",
+            "--partition", "hash"));
+        assertEquals(0, table.exit, table.err);
+        assertTrue(table.out.contains("maxDepth          38"), table.out);
+        assertTrue(table.out.contains("verified          passed"), table.out);
+        final Run noted = new Run("bfs", "--generate", "kron:8", "--devices", "1", "--queue", "priority");
+        assertEquals(0, noted.exit, noted.err);
+        assertTrue(noted.err.contains("note: --queue applies to --mode async"), noted.err);
+    }
+
+    @Test
+    void ssspAndPageRankAndJacobiVerify() throws IOException {
+        Run run = new Run(args("sssp", "--generate", "kron:10", "--json"));
+        assertEquals(0, run.exit, run.err);
+        assertEquals("passed", run.json().get("verified"));
+        run = new Run(args("sssp", "--generate", "grid:30x30", "--json", "--source", "0"));
+        assertEquals(0, run.exit, run.err);
+        assertTrue(((Number)run.json().get("normalizedWork")).doubleValue() >= 1.0);
+        run = new Run(args("pr", "--generate", "kron:10", "--json", "--tolerance", "1e-6"));
+        assertEquals(0, run.exit, run.err);
+        assertEquals("passed", run.json().get("verified"));
+        run = new Run(args("pr", "--generate", "grid:30x30", "--json", "--iterations", "20"));
+        assertEquals(0, run.exit, run.err);
+        assertEquals(20, ((Number)run.json().get("iterations")).intValue());
+        run = new Run(args("jacobi", "--size", "5000", "--band", "3", "--json"));
+        assertEquals(0, run.exit, run.err);
+        assertEquals("passed", run.json().get("verified"));
+        assertTrue(((Number)run.json().get("bytesSent")).longValue() > 0);
+        run = new Run(args("jacobi", "--size", "5000", "--transfer", "bulk"));
+        assertEquals(0, run.exit, run.err);
+        assertTrue(run.out.contains("BULK/64KiB"), run.out);
+    }
+
+    @Test
+    void jacobiProfilesSavesAndReusesTheChoice() throws IOException {
+        final Path profile = dir.resolve("jacobi.json");
+        Run run = new Run(args("jacobi", "--size", "4096", "--transfer", "profile", "--profile", profile.toString(),
+            "--json"));
+        assertEquals(0, run.exit, run.err);
+        assertEquals("profiler", run.json().get("chosenBy"));
+        assertTrue(Files.exists(profile));
+        final Object chosen = run.json().get("transfer");
+        run = new Run(args("jacobi", "--size", "4096", "--profile", profile.toString(), "--json"));
+        assertEquals(0, run.exit, run.err);
+        assertEquals(chosen, run.json().get("transfer"));
+    }
+
+    @Test
+    void loadedFilesConvertAndRunOnDisconnectedGraphs() throws IOException {
+        final Path el = dir.resolve("two.el");
+        Files.write(el, "0 1\n1 2\n2 0\n4 5\n5 6\n".getBytes(StandardCharsets.US_ASCII));
+        final Path bin = dir.resolve("two.bcsr");
+        Run run = new Run("convert", el.toString(), bin.toString(), "--symmetrize", "--quiet");
+        assertEquals(0, run.exit, run.err);
+        assertTrue(run.out.contains("7 vertices, 10 edges, symmetric"), run.out);
+        for (final String app : new String[] {"bfs", "sssp", "pr"}) {
+            run = new Run(app.equals("pr") ? args(app, "--graph", bin.toString(), "--json")
+                : args(app, "--graph", bin.toString(), "--source", "0", "--json"));
+            assertEquals(0, run.exit, app + ": " + run.err);
+            assertEquals("passed", run.json().get("verified"), app);
+        }
+        run = new Run(args("bfs", "--graph", bin.toString(), "--source", "3", "--json"));
+        assertEquals(0, run.exit, run.err);
+        assertEquals(1, ((Number)run.json().get("reached")).intValue());
+        run = new Run(args("pr", "--graph", el.toString(), "--json"));
+        assertEquals(0, run.exit, "directed PageRank: " + run.err);
+        run = new Run(args("bfs", "--graph", el.toString(), "--source", "4", "--no-verify", "--json"));
+        assertEquals("skipped", run.json().get("verified"));
+    }
+
+    @Test
+    void generateWritesABinaryGraphThatLoadsAgain() throws IOException {
+        final Path bin = dir.resolve("k.bcsr");
+        Run run = new Run("generate", "kron:9", bin.toString(), "--weights", "--seed", "3", "-q");
+        assertEquals(0, run.exit, run.err);
+        assertTrue(run.out.contains("kron:9 seed 3 -> "), run.out);
+        run = new Run(args("sssp", "--graph", bin.toString(), "--json"));
+        assertEquals(0, run.exit, run.err);
+        assertEquals("passed", run.json().get("verified"));
+        run = new Run("generate", "kron:x", bin.toString());
+        assertEquals(2, run.exit);
+        assertTrue(run.err.contains("Invalid value for positional parameter at index 0 (SPEC)"), run.err);
+    }
+
+    @Test
+    void brokenFilesGiveFileLineReasonAndExitOne() throws IOException {
+        final Path mtx = dir.resolve("graph.mtx");
+        Files.write(mtx, "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 1\n2 3\n"
+            .getBytes(StandardCharsets.US_ASCII));
+        Run run = new Run(args("bfs", "--graph", mtx.toString()));
+        assertEquals(1, run.exit);
+        assertEquals("overlap bfs: " + mtx + ":4: expected 3 fields, found 2", run.err.trim());
+        assertFalse(run.err.contains("Exception"), run.err);
+        run = new Run(args("sssp", "--graph", dir.resolve("none.gr").toString()));
+        assertEquals(1, run.exit);
+        assertTrue(run.err.contains("none.gr: no such file"), run.err);
+        run = new Run("convert", mtx.toString(), dir.resolve("g.bcsr").toString(), "-q");
+        assertEquals(1, run.exit);
+        assertTrue(run.err.contains(":4: expected 3 fields, found 2"), run.err);
+    }
+
+    @Test
+    void wrongArgumentsGiveUsageAndExitTwo() {
+        final String[][] cases = {
+            {"bfs"},
+            {"bfs", "--generate", "kron:10", "--graph", "x.el"},
+            {"bfs", "--generate", "ring:10"},
+            {"bfs", "--generate", "kron:10", "--devices", "0"},
+            {"bfs", "--generate", "kron:10", "--mode", "async"},
+            {"bfs", "--generate", "kron:10", "--mode", "turbo"},
+            {"bfs", "--generate", "kron:10", "--queue", "lifo"},
+            {"bfs", "--generate", "kron:10", "--kernel", "fused"},
+            {"bfs", "--generate", "kron:10", "--source", "99999"},
+            {"bfs", "--generate", "kron:10", "--direction", "sideways"},
+            {"bfs", "--generate", "kron:10", "--batch-bytes", "1"},
+            {"pr", "--generate", "kron:10", "--damping", "1.5"},
+            {"pr", "--generate", "kron:10", "--iterations", "0"},
+            {"pr", "--generate", "kron:10", "--source", "3"},
+            {"sssp", "--generate", "kron:10", "--partition", "metis"},
+            {"jacobi", "--transfer", "none"},
+            {"jacobi", "--size", "0"},
+            {"convert", "a.el"},
+            {"convert", "a.el", "b.el"},
+        };
+        final String[] reasons = {
+            "Missing required argument", "mutually exclusive", "unknown generator 'ring'", "--devices must be in 1..64",
+            "async mode needs the distributed worklist (not built yet)", "--mode must be async or bsp",
+            "--queue must be fifo or priority", "--kernel must be persistent or discrete", "--source 99999 is outside",
+            "--direction must be top-down or optimizing", "batch bytes must be in", "damping must be in (0, 1)",
+            "--iterations must be >= 1", "--source does not apply", "Invalid value for option '--partition'", "--transfer must be inline",
+            "--size must be in", "Missing required parameter", "OUT must end in .bcsr",
+        };
+        for (int i = 0; i < cases.length; i++) {
+            final Run run = new Run(cases[i]);
+            assertEquals(2, run.exit, String.join(" ", cases[i]) + ": " + run.err);
+            assertTrue(run.err.contains(reasons[i]), String.join(" ", cases[i]) + ": " + run.err);
+            assertTrue(run.err.contains("Usage: overlap " + cases[i][0]), run.err);
+        }
+    }
+
+    @Test
+    void helpListsTheSubcommands() {
+        final Run run = new Run("--help");
+        assertEquals(0, run.exit);
+        for (final String s : new String[] {"demo", "bfs", "pr", "sssp", "jacobi", "convert", "generate"}) {
+            assertTrue(run.out.contains("  " + s), run.out);
+        }
+    }
+}
