@@ -14,7 +14,10 @@ public enum Publication {
      * past its own items with one release store. Costs one atomic per push batch, no window counters.
      *
      * <p>Progress: a push may wait for pushes that reserved before it (as JCTools' MPMC {@code poll} waits for a
-     * slow producer); pops never wait. Waiting spins, then yields.
+     * slow producer); pops never wait. Waiting spins, then yields. The wait is nanoseconds while every pushing
+     * thread has a core, but a push that reserved and was then preempted holds back every later push for a time
+     * slice: with more runnable threads than cores (4 or 8 threads on 2 cores, or a loaded machine) throughput
+     * drops sharply (measured in {@code QueueThroughputBenchmark}); prefer {@link #WINDOWED} there.
      */
     ORDERED,
 

@@ -28,7 +28,8 @@ import java.util.concurrent.TimeUnit;
  * one-shot Atos block ({@code counterBlock}, reset between shots) runs exactly as in the paper.
  * {@code counterBlock}/{@code counterRing}/{@code counterRingQueue}/{@code jctoolsMpmcFillDrain} push and pop the
  * 10 items as one batch (the warp-sized worker); {@code counterBlockSingle} does 10 single operations (the
- * thread-sized worker); other peers loop. {@code agronaManyToOne}: pop experiments with {@code -t 1} only.
+ * thread-sized worker); the {@code ...Windowed} variants use {@link dev.overlap.queues.Publication#WINDOWED}
+ * (Listing 6 with windows, lock-free); other peers loop. {@code agronaManyToOne}: pop experiments with {@code -t 1} only.
  */
 @ParamBaseline(param = "impl", value = "counterBlock", name = "time vs Atos block (warp)", style = RatioStyle.OVERHEAD)
 @Quick(params = "impl=counterBlock,counterBlockSingle,jctoolsMpmc,jctoolsMpmcFillDrain,casTailArrayQueue",
@@ -44,7 +45,8 @@ public class AtosFig1Benchmark {
     static final int ITEMS = 10;
     static final int CAPACITY = 8 * ROUNDS * ITEMS + 1024;
 
-    @Param({"counterBlock", "counterBlockSingle", "counterRing", "counterRingQueue", "jctoolsMpmc",
+    @Param({"counterBlock", "counterBlockWindowed", "counterBlockSingle", "counterRing", "counterRingWindowed",
+        "counterRingQueue", "jctoolsMpmc",
         "jctoolsMpmcFillDrain", "agronaManyToOne", "concurrentLinkedQueue", "arrayBlockingQueue", "casTailArrayQueue"})
     public String impl;
 
