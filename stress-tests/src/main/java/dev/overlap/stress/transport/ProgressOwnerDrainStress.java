@@ -17,6 +17,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
@@ -37,7 +38,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class ProgressOwnerDrainStress {
     private final UnsafeBuffer memory = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
     private final Transport transport = Transport.builder().devices(1).memories(memory).ringCapacity(512)
-        .maxEndpoints(2).maxQueues(1).replySlots(1).directPolicy(DirectPolicy.NEVER).build();
+        .maxEndpoints(2).maxQueues(1).replySlots(1).directPolicy(DirectPolicy.NEVER)
+        .helpAfter(0, TimeUnit.NANOSECONDS).build();
     private final Agent helper = transport.newProgressAgent();
     private final Endpoint late;
 
