@@ -1,0 +1,76 @@
+package dev.overlap.bench.transport;
+
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.concurrent.TimeUnit;
+
+import static dev.overlap.bench.transport.TransportBenchSupport.ITEMS;
+
+/**
+ * <b>What is measured:</b> the reference for {@link AggregatorThroughputBenchmark}: a raw off-heap memory copy of the
+ * same bytes, one thread, no synchronisation. Each invocation copies 1 MiB (2^18 4-byte items) in chunks of one
+ * batch payload ({@code batchBytes - 8}) from a batch-sized source buffer into a destination of the ring size used
+ * for that batch (max(256 KiB, 8 x batchBytes)), advancing cyclically, i.e. what the sender's flush copy does, minus
+ * claims, headers, counters and the consumer. {@code UnsafeBuffer.putBytes} (Unsafe.copyMemory).
+ *
+ * <p><b>Score:</b> ops/s = items/s equivalent (bytes/s / 4).
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
+@State(Scope.Thread)
+public class RawCopyBenchmark {
+    /** Batch message size in bytes, as in {@link AggregatorThroughputBenchmark}. */
+    @Param({"64", "256", "1024", "4096", "16384", "65536", "1048576"})
+    public int batchBytes;
+
+    private UnsafeBuffer source;
+    private UnsafeBuffer destination;
+    private int chunk;
+    private int position;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        chunk = TransportBenchSupport.itemsPerBatch(batchBytes) * 4;
+        source = new UnsafeBuffer(BufferUtil.allocateDirectAligned(chunk, 64));
+        for (int i = 0; i < chunk; i += 4) {
+            source.putInt(i, i);
+        }
+        destination = new UnsafeBuffer(BufferUtil.allocateDirectAligned(TransportBenchSupport.ringFor(batchBytes), 64));
+    }
+
+    /** Copies 1 MiB in batch-payload chunks into a ring-sized destination. */
+    @Benchmark
+    @OperationsPerInvocation(ITEMS)
+    public void copy() {
+        final UnsafeBuffer src = source;
+        final UnsafeBuffer dst = destination;
+        final int c = chunk;
+        final int capacity = dst.capacity();
+        int at = position;
+        for (int copied = 0; copied < ITEMS * 4; copied += c) {
+            if (at + c > capacity) {
+                at = 0;
+            }
+            dst.putBytes(at, src, 0, c);
+            at += c;
+        }
+        position = at;
+    }
+}

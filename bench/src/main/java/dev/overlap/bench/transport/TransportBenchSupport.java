@@ -1,0 +1,87 @@
+package dev.overlap.bench.transport;
+
+import dev.overlap.transport.inbox.BatchHandler;
+import org.agrona.DirectBuffer;
+
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+
+/** Shared pieces of the transport benchmarks. */
+final class TransportBenchSupport {
+    /** Items moved per throughput invocation: 1 MiB of 4-byte items (ops/s is then items/s). */
+    static final int ITEMS = 1 << 18;
+
+    private TransportBenchSupport() {
+    }
+
+    /** @return the ring capacity used for a batch size: 256 KiB, or the smallest power of two with capacity/8 >= batch */
+    static int ringFor(final int batchBytes) {
+        return Math.max(1 << 18, Integer.highestOneBit(batchBytes * 8 - 1) << 1);
+    }
+
+    /** @return (batchBytes - 8) / 4: the int items one batch message carries */
+    static int itemsPerBatch(final int batchBytes) {
+        return (batchBytes - 8) / 4;
+    }
+
+    /**
+     * A busy-spinning background thread that plays a device's owner (or a consumer) for the whole trial, so the JMH
+     * thread's blocking calls always make progress, including at iteration boundaries.
+     */
+    static final class Service implements AutoCloseable {
+        private final Thread thread;
+        private volatile boolean running = true;
+        private volatile Throwable failure;
+
+        Service(final String name, final IntSupplier work) {
+            thread = new Thread(() -> {
+                try {
+                    while (running) {
+                        if (work.getAsInt() == 0) {
+                            Thread.onSpinWait();
+                        }
+                    }
+                } catch (final Throwable t) {
+                    failure = t;
+                }
+            }, name);
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        @Override
+        public void close() {
+            running = false;
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(60));
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (thread.isAlive()) {
+                throw new IllegalStateException(thread.getName() + " did not stop within 60 s");
+            }
+            if (failure != null) {
+                throw new IllegalStateException(thread.getName() + " failed", failure);
+            }
+        }
+    }
+
+    /** Receives int batches and reads every item (the least a real consumer does). One thread at a time. */
+    static final class SumHandler implements BatchHandler {
+        long items;
+        long sum;
+        long batches;
+
+        @Override
+        public void onBatch(final int queueId, final int sender, final DirectBuffer buffer, final int offset,
+            final int count) {
+            long s = 0;
+            for (int i = 0; i < count; i++) {
+                s += buffer.getInt(offset + (i << 2));
+            }
+            sum += s;
+            items += count;
+            batches++;
+        }
+    }
+}

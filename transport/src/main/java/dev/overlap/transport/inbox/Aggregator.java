@@ -1,0 +1,180 @@
+package dev.overlap.transport.inbox;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Collects items for one queue on one destination device and sends them as batch messages (the Atos communication
+ * aggregator): a batch goes out when it holds {@link AggregatorConfig#batchBytes()}, when its oldest item has waited
+ * {@link AggregatorConfig#waitPolls()} polls or {@link AggregatorConfig#waitNanos()} (checked by {@link #poll()}),
+ * at once in eager mode, on {@link #flush()} and on {@link #close()}. Items are staged in a private buffer and copied
+ * into the destination ring with one {@code tryClaim}/{@code commit}; a full ring blocks the sender (draining its
+ * own inbox) and never drops an item.
+ *
+ * <p><b>Thread-safety:</b> single-writer. An aggregator belongs to its {@link Endpoint} and must only be used by the
+ * endpoint's thread. Counters it updates ({@link TransportCounter#ITEMS_ENQUEUED} per item, flush counters per
+ * batch) are readable from any thread.
+ *
+ * <p><b>Ordering:</b> items reach the destination's handler in offer order, in batches applied in flush order
+ * relative to everything else the endpoint sends to that device. An item counts as enqueued (release store) before
+ * it can be delivered.
+ */
+public abstract sealed class Aggregator implements AutoCloseable permits IntAggregator, LongAggregator {
+    final Endpoint endpoint;
+    final int destination;
+    final int queueId;
+    final ItemType type;
+    final int msgTypeId;
+    final int shift;
+    final int capacity;
+    final boolean eager;
+    final long waitPolls;
+    final long waitNanos;
+    final boolean timed;
+    final UnsafeBuffer staging;
+    private final AggregatorConfig config;
+
+    int count;
+    boolean sending;
+    boolean closed;
+    private long polls;
+    long firstItemNanos;
+
+    Aggregator(final Endpoint endpoint, final int destination, final int queueId, final ItemType type,
+        final int capacity, final AggregatorConfig config) {
+        this.endpoint = endpoint;
+        this.destination = destination;
+        this.queueId = queueId;
+        this.type = type;
+        this.msgTypeId = type.msgTypeId();
+        this.shift = type.shift();
+        this.capacity = capacity;
+        this.config = config;
+        this.eager = config.isEager();
+        this.waitPolls = config.waitPolls();
+        this.waitNanos = config.waitNanos();
+        this.timed = waitNanos != AggregatorConfig.NO_WAIT_NANOS;
+        this.staging = new UnsafeBuffer(new byte[eager ? 8 : capacity << shift]);
+    }
+
+    /** @return the destination device */
+    public final int destination() {
+        return destination;
+    }
+
+    /** @return the queue id */
+    public final int queueId() {
+        return queueId;
+    }
+
+    /** @return the configuration */
+    public final AggregatorConfig config() {
+        return config;
+    }
+
+    /** @return items in one full batch */
+    public final int batchCapacity() {
+        return capacity;
+    }
+
+    /** @return items pending (offered, not yet sent) */
+    public final int pending() {
+        return count;
+    }
+
+    /** @return the owning endpoint */
+    public final Endpoint endpoint() {
+        return endpoint;
+    }
+
+    /**
+     * Sends the pending items now, if any (blocking on back-pressure).
+     *
+     * @return 1 if a batch was sent, else 0
+     */
+    public final int flush() {
+        checkOpen();
+        if (count == 0) {
+            return 0;
+        }
+        endpoint.sendBatch(this, FlushCause.EXPLICIT);
+        return 1;
+    }
+
+    /**
+     * Counts one poll (Atos' {@code WAIT_TIME} visit) and sends the pending items when the oldest has waited
+     * {@code waitPolls} polls or {@code waitNanos}. {@link Endpoint#poll()} polls every aggregator of the endpoint.
+     *
+     * @return 1 if a batch was sent, else 0
+     */
+    public final int poll() {
+        if (count == 0 || closed) {
+            return 0;
+        }
+        if (++polls >= waitPolls || (timed && System.nanoTime() - firstItemNanos >= waitNanos)) {
+            endpoint.sendBatch(this, FlushCause.WAIT);
+            return 1;
+        }
+        return 0;
+    }
+
+    /** Flushes the pending items (counted as {@link FlushCause#CLOSE}) and closes; idempotent. */
+    @Override
+    public final void close() {
+        if (closed) {
+            return;
+        }
+        try {
+            if (count > 0) {
+                endpoint.sendBatch(this, FlushCause.CLOSE);
+            }
+        } finally {
+            closed = true;
+            endpoint.unregister(this);
+        }
+    }
+
+    /** @return true once closed */
+    public final boolean isClosed() {
+        return closed;
+    }
+
+    /** Items were added to the staging buffer: count, start the wait clock, send a full batch. */
+    final void added(final int newCount) {
+        count = newCount;
+        endpoint.countEnqueued();
+        if (newCount == 1 && timed) {
+            firstItemNanos = System.nanoTime();
+        }
+        if (newCount == capacity) {
+            endpoint.sendBatch(this, FlushCause.SIZE);
+        }
+    }
+
+    /** The first {@code sent} items went out; keep any added meanwhile (by a handler on this thread). */
+    final void batchSent(final int sent) {
+        final int extra = count - sent;
+        if (extra > 0) {
+            final int width = 1 << shift;
+            for (int i = 0; i < extra; i++) {
+                staging.putBytes(i * width, staging, (sent + i) * width, width);
+            }
+            if (timed) {
+                firstItemNanos = System.nanoTime();
+            }
+        }
+        count = extra;
+        polls = 0;
+    }
+
+    final void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("aggregator to dev" + destination + " queue " + queueId + " is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "{endpoint " + endpoint.id() + " -> dev" + destination + " queue "
+            + queueId + ", " + count + "/" + capacity + " pending, " + config + "}";
+    }
+}

@@ -1,0 +1,143 @@
+package dev.overlap.transport.inbox;
+
+import dev.overlap.core.GlobalAddress;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.MessageHandler;
+
+import static dev.overlap.transport.inbox.MessageFormat.ADDRESS_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.EXPECTED_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.FETCH_SEQ_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.FETCH_SLOT_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.GET_ADDRESS_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.GET_LENGTH_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.GET_SEQ_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.GET_SLOT_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.ITEMS_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.OPERAND_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.OP_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.PUT_ADDRESS_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.PUT_DATA_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.PUT_LENGTH_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.QUEUE_ID_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.SENDER_OFFSET;
+
+/**
+ * Applies the messages of one inbox; called by Agrona's ring read under the inbox's drain lock, so it is confined to
+ * one thread at a time. Queue bindings are published copy-on-write through a volatile array.
+ */
+final class Dispatcher implements MessageHandler {
+    /** A queue's receiver on this device. */
+    static final class Binding {
+        final ItemType type;
+        final BatchHandler handler;
+
+        Binding(final ItemType type, final BatchHandler handler) {
+            this.type = type;
+            this.handler = handler;
+        }
+    }
+
+    private final Transport transport;
+    private final Inbox inbox;
+    private volatile Binding[] bindings;
+
+    Dispatcher(final Transport transport, final Inbox inbox) {
+        this.transport = transport;
+        this.inbox = inbox;
+        this.bindings = new Binding[transport.maxQueues()];
+    }
+
+    synchronized void bind(final int queueId, final ItemType type, final BatchHandler handler) {
+        final Binding[] current = bindings;
+        if (current[queueId] != null) {
+            throw new IllegalStateException("dev" + inbox.device() + " already has a handler for queue " + queueId);
+        }
+        final Binding[] next = current.clone();
+        next[queueId] = new Binding(type, handler);
+        bindings = next;
+    }
+
+    Binding binding(final int queueId) {
+        return bindings[queueId];
+    }
+
+    @Override
+    public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length) {
+        final int sender = buffer.getInt(index + SENDER_OFFSET);
+        int items = 0;
+        try {
+            switch (msgTypeId) {
+                case MessageFormat.BATCH_INT:
+                case MessageFormat.BATCH_LONG:
+                    items = onBatch(msgTypeId, sender, buffer, index, length);
+                    break;
+                case MessageFormat.PUT:
+                    onPut(buffer, index);
+                    break;
+                case MessageFormat.ATOMIC:
+                    onAtomic(buffer, index, false, sender);
+                    break;
+                case MessageFormat.FETCH:
+                    onAtomic(buffer, index, true, sender);
+                    break;
+                case MessageFormat.GET:
+                    onGet(buffer, index, sender);
+                    break;
+                default:
+                    throw new IllegalStateException("dev" + inbox.device() + " inbox: unknown message "
+                        + MessageFormat.typeName(msgTypeId) + " from endpoint " + sender);
+            }
+        } catch (final RuntimeException | Error e) {
+            inbox.onHandlerError();
+            throw e;
+        } finally {
+            inbox.onApplied(sender, length, items);
+        }
+    }
+
+    private int onBatch(final int msgTypeId, final int sender, final MutableDirectBuffer buffer, final int index,
+        final int length) {
+        final int queueId = buffer.getInt(index + QUEUE_ID_OFFSET);
+        final Binding binding = queueId >= 0 && queueId < bindings.length ? bindings[queueId] : null;
+        if (binding == null || binding.type.msgTypeId() != msgTypeId) {
+            throw new IllegalStateException("dev" + inbox.device() + " inbox: " + MessageFormat.typeName(msgTypeId)
+                + " for queue " + queueId + " from endpoint " + sender + " but "
+                + (binding == null ? "no handler is registered for that queue"
+                : "the queue's handler takes " + binding.type + " items"));
+        }
+        final int count = (length - ITEMS_OFFSET) >> binding.type.shift();
+        binding.handler.onBatch(queueId, sender, buffer, index + ITEMS_OFFSET, count);
+        return count;
+    }
+
+    private void onPut(final MutableDirectBuffer buffer, final int index) {
+        final long address = buffer.getLong(index + PUT_ADDRESS_OFFSET);
+        final int length = buffer.getInt(index + PUT_LENGTH_OFFSET);
+        final AtomicBuffer memory = transport.memory(GlobalAddress.device(address));
+        memory.putBytes((int)GlobalAddress.offset(address), buffer, index + PUT_DATA_OFFSET, length);
+    }
+
+    private void onAtomic(final MutableDirectBuffer buffer, final int index, final boolean fetch, final int sender) {
+        final int op = buffer.getInt(index + OP_OFFSET);
+        final long address = buffer.getLong(index + ADDRESS_OFFSET);
+        final long operand = buffer.getLong(index + OPERAND_OFFSET);
+        final AtomicBuffer memory = transport.memory(GlobalAddress.device(address));
+        if (!fetch) {
+            RemoteAtomic.apply(op, memory, (int)GlobalAddress.offset(address), operand, 0);
+            return;
+        }
+        final long expected = buffer.getLong(index + EXPECTED_OFFSET);
+        final long previous = RemoteAtomic.apply(op, memory, (int)GlobalAddress.offset(address), operand, expected);
+        transport.endpoint(sender).completeFetch(buffer.getInt(index + FETCH_SLOT_OFFSET),
+            buffer.getLong(index + FETCH_SEQ_OFFSET), previous);
+    }
+
+    private void onGet(final MutableDirectBuffer buffer, final int index, final int sender) {
+        final long address = buffer.getLong(index + GET_ADDRESS_OFFSET);
+        final int length = buffer.getInt(index + GET_LENGTH_OFFSET);
+        final AtomicBuffer memory = transport.memory(GlobalAddress.device(address));
+        transport.endpoint(sender).completeGet(buffer.getInt(index + GET_SLOT_OFFSET),
+            buffer.getLong(index + GET_SEQ_OFFSET), memory, (int)GlobalAddress.offset(address), length);
+    }
+}

@@ -1,0 +1,813 @@
+package dev.overlap.transport.inbox;
+
+import dev.overlap.core.GlobalAddress;
+import org.agrona.BufferUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+
+import static dev.overlap.transport.inbox.MessageFormat.ADDRESS_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.ATOMIC_LENGTH;
+import static dev.overlap.transport.inbox.MessageFormat.BATCH_HEADER_LENGTH;
+import static dev.overlap.transport.inbox.MessageFormat.EXPECTED_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.FETCH_LENGTH;
+import static dev.overlap.transport.inbox.MessageFormat.FETCH_SEQ_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.FETCH_SLOT_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.GET_ADDRESS_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.GET_LENGTH;
+import static dev.overlap.transport.inbox.MessageFormat.GET_LENGTH_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.GET_SEQ_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.GET_SLOT_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.ITEMS_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.OPERAND_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.OP_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.PUT_ADDRESS_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.PUT_DATA_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.PUT_HEADER_LENGTH;
+import static dev.overlap.transport.inbox.MessageFormat.PUT_LENGTH_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.QUEUE_ID_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.SENDER_OFFSET;
+
+/**
+ * A sending context bound to one thread and one home device: it owns aggregators (one per destination and queue),
+ * issues one-sided remote operations (put, get, remote atomics) and, whenever it has to wait (a full destination
+ * ring, a reply, an ordering fence), keeps draining its home device's inbox so that devices sending to each other
+ * can never deadlock. Obtain one per worker with {@link Transport#endpoint(dev.overlap.core.WorkerContext)} or for
+ * any other thread with {@link Transport#newEndpoint(int)}.
+ *
+ * <p><b>Thread-safety:</b> single-threaded. An endpoint and its aggregators must be used by one thread at a time,
+ * with a happens-before edge (thread start, join, kernel launch/join) when ownership moves. Only its counters may be
+ * read from other threads.
+ *
+ * <p><b>Ordering:</b> everything one endpoint sends to one device takes effect there in issue order: batches (in
+ * the order they are flushed; items of an aggregator in offer order), puts, atomics and gets. Ring messages are FIFO;
+ * an operation that takes the direct path first waits until this endpoint's earlier ring messages to that device
+ * have been applied (see {@link DirectPolicy}). Nothing is promised between different endpoints, or between an item
+ * still pending in an aggregator and other operations.
+ *
+ * <p><b>Completion and visibility:</b> {@code put} returns when the source may be reused (a small put is copied into
+ * the ring; a large one is copied directly into the destination). Remote effects become visible to other threads as
+ * plain stores do: publish them with a remote atomic, a release store or a kernel boundary. After {@link #quiet()}
+ * every operation issued before it has been applied and its effects are visible to the caller. Blocking gets and
+ * fetching atomics return with the remote value as of the moment the destination applied the request.
+ *
+ * <p><b>Back-pressure:</b> a full ring is never an error and never drops anything: the sender counts a
+ * {@link TransportCounter#BACK_PRESSURE_RETRIES retry}, drains its own inbox, idles with its Agrona idle strategy and
+ * tries again. Handlers that run during such a wait run on this thread; they must not block on sends themselves
+ * (an {@link IllegalStateException} says so if they try).
+ */
+public final class Endpoint implements AutoCloseable {
+    static final int SLOT_BYTES = 64;
+
+    private final Transport transport;
+    private final int id;
+    private final int device;
+    private final Inbox home;
+    private final Inbox[] inboxes;
+    private final long[] sent;
+    private final long[] appliedSeen;
+    private final IdleStrategy idle;
+    private final AtomicBuffer counters;
+    private final int countersBase;
+    private final DirectPolicy policy;
+    private final int rendezvousThreshold;
+
+    private Aggregator[] aggregators = new Aggregator[4];
+    private int aggregatorCount;
+
+    private final int slotMask;
+    private final AtomicBuffer replies;
+    private final MutableDirectBuffer[] replyTargets;
+    private final int[] replyOffsets;
+    private final long[] slotSeq;
+    private final CompletableFuture<?>[] futures;
+    private long lastSeq;
+    private int outstandingAsync;
+    private boolean closed;
+
+    Endpoint(final Transport transport, final int id, final int device, final IdleStrategy idle,
+        final AtomicBuffer counters, final int countersBase, final int replySlots) {
+        this.transport = transport;
+        this.id = id;
+        this.device = device;
+        this.inboxes = transport.inboxes();
+        this.home = inboxes[device];
+        this.sent = new long[inboxes.length];
+        this.appliedSeen = new long[inboxes.length];
+        this.idle = idle;
+        this.counters = counters;
+        this.countersBase = countersBase;
+        this.policy = transport.directPolicy();
+        this.rendezvousThreshold = transport.rendezvousThreshold();
+        this.slotMask = replySlots - 1;
+        this.replies = new UnsafeBuffer(BufferUtil.allocateDirectAligned(replySlots * SLOT_BYTES, SLOT_BYTES));
+        this.replyTargets = new MutableDirectBuffer[replySlots];
+        this.replyOffsets = new int[replySlots];
+        this.slotSeq = new long[replySlots];
+        this.futures = new CompletableFuture<?>[replySlots];
+    }
+
+    /** @return this endpoint's id (carried in every message it sends) */
+    public int id() {
+        return id;
+    }
+
+    /** @return the home device, whose inbox this endpoint drains while it waits */
+    public int device() {
+        return device;
+    }
+
+    /** @return the transport */
+    public Transport transport() {
+        return transport;
+    }
+
+    // ------------------------------------------------------------------------------------------------ aggregators
+
+    /**
+     * Creates an aggregator of {@code int} items for queue {@code queueId} on device {@code destination}.
+     *
+     * @throws IllegalArgumentException for a bad device or queue id, or a batch that does not fit one message of the
+     *                                  destination ring
+     * @throws IllegalStateException    if the destination has no {@code INT} handler for the queue
+     */
+    public IntAggregator intAggregator(final int destination, final int queueId, final AggregatorConfig config) {
+        checkOpen();
+        return register(new IntAggregator(this, destination, queueId, checkAggregator(destination, queueId,
+            ItemType.INT, config), config));
+    }
+
+    /** @see #intAggregator(int, int, AggregatorConfig) */
+    public LongAggregator longAggregator(final int destination, final int queueId, final AggregatorConfig config) {
+        checkOpen();
+        return register(new LongAggregator(this, destination, queueId, checkAggregator(destination, queueId,
+            ItemType.LONG, config), config));
+    }
+
+    private int checkAggregator(final int destination, final int queueId, final ItemType type,
+        final AggregatorConfig config) {
+        Objects.requireNonNull(config, "config");
+        transport.checkDevice(destination);
+        transport.checkQueueId(queueId);
+        final Dispatcher.Binding binding = inboxes[destination].dispatcher.binding(queueId);
+        if (binding == null) {
+            throw new IllegalStateException("dev" + destination + " has no handler for queue " + queueId
+                + ": register one with Transport.registerHandler(" + destination + ", " + queueId + ", ItemType."
+                + type + ", handler) before creating aggregators");
+        }
+        if (binding.type != type) {
+            throw new IllegalStateException("queue " + queueId + " on dev" + destination + " takes " + binding.type
+                + " items, not " + type);
+        }
+        final int max = inboxes[destination].maxMessageLength();
+        final int batchBytes = config.isEager() ? BATCH_HEADER_LENGTH + type.bytes() : config.batchBytes();
+        if (batchBytes > max) {
+            throw new IllegalArgumentException("batchBytes " + batchBytes + " exceeds the largest message dev"
+                + destination + "'s inbox accepts: " + max + " bytes (Agrona allows ring capacity / 8; the ring has "
+                + inboxes[destination].ringCapacity() + " bytes). Use a ring of at least "
+                + Integer.highestOneBit(batchBytes * 8 - 1) * 2 + " bytes or a smaller batch");
+        }
+        return MessageFormat.itemsPerBatch(batchBytes, type);
+    }
+
+    private <A extends Aggregator> A register(final A aggregator) {
+        if (aggregatorCount == aggregators.length) {
+            aggregators = Arrays.copyOf(aggregators, aggregatorCount * 2);
+        }
+        aggregators[aggregatorCount++] = aggregator;
+        return aggregator;
+    }
+
+    void unregister(final Aggregator aggregator) {
+        for (int i = 0; i < aggregatorCount; i++) {
+            if (aggregators[i] == aggregator) {
+                aggregators[i] = aggregators[--aggregatorCount];
+                aggregators[aggregatorCount] = null;
+                return;
+            }
+        }
+    }
+
+    /** Sends the pending items of {@code a} as one batch (blocking on back-pressure). */
+    void sendBatch(final Aggregator a, final FlushCause cause) {
+        checkOpen();
+        final int n = a.count;
+        if (n == 0) {
+            return;
+        }
+        if (a.sending) {
+            throw new IllegalStateException("aggregator to dev" + a.destination + " queue " + a.queueId + " was used"
+                + " to send from a handler that ran while it waited to send; handlers must not block on sends");
+        }
+        a.sending = true;
+        try {
+            final int bytes = n << a.shift;
+            final int dest = a.destination;
+            final Inbox inbox = inboxes[dest];
+            final int index = claim(inbox, a.msgTypeId, BATCH_HEADER_LENGTH + bytes);
+            final AtomicBuffer rb = inbox.ringBuffer();
+            rb.putInt(index + SENDER_OFFSET, id);
+            rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
+            rb.putBytes(index + ITEMS_OFFSET, a.staging, 0, bytes);
+            inbox.ring().commit(index);
+            batchSent(dest, BATCH_HEADER_LENGTH + bytes, n, cause);
+            a.batchSent(n);
+        } finally {
+            a.sending = false;
+        }
+    }
+
+    /** Non-blocking flush: false when the destination ring has no room now (nothing changes then). */
+    boolean trySendBatch(final Aggregator a, final FlushCause cause) {
+        checkOpen();
+        final int n = a.count;
+        if (n == 0) {
+            return true;
+        }
+        final int bytes = n << a.shift;
+        final int dest = a.destination;
+        final Inbox inbox = inboxes[dest];
+        final int index = inbox.ring().tryClaim(a.msgTypeId, BATCH_HEADER_LENGTH + bytes);
+        if (index <= 0) {
+            add(TransportCounter.BACK_PRESSURE_RETRIES, 1);
+            return false;
+        }
+        final AtomicBuffer rb = inbox.ringBuffer();
+        rb.putInt(index + SENDER_OFFSET, id);
+        rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
+        rb.putBytes(index + ITEMS_OFFSET, a.staging, 0, bytes);
+        inbox.ring().commit(index);
+        batchSent(dest, BATCH_HEADER_LENGTH + bytes, n, cause);
+        a.batchSent(n);
+        return true;
+    }
+
+    /** Sends {@code count} items straight from {@code src} as one batch, bypassing the staging buffer. */
+    void sendBatchFrom(final Aggregator a, final DirectBuffer src, final int offset, final int count) {
+        checkOpen();
+        final int bytes = count << a.shift;
+        final int dest = a.destination;
+        final Inbox inbox = inboxes[dest];
+        final int index = claim(inbox, a.msgTypeId, BATCH_HEADER_LENGTH + bytes);
+        add(TransportCounter.ITEMS_ENQUEUED, count); // counted before the items can be delivered
+        final AtomicBuffer rb = inbox.ringBuffer();
+        rb.putInt(index + SENDER_OFFSET, id);
+        rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
+        rb.putBytes(index + ITEMS_OFFSET, src, offset, bytes);
+        inbox.ring().commit(index);
+        batchSent(dest, BATCH_HEADER_LENGTH + bytes, count, FlushCause.SIZE);
+    }
+
+    /** Eager mode: one message for one item. */
+    void sendEager(final Aggregator a, final long item) {
+        checkOpen();
+        final int dest = a.destination;
+        final Inbox inbox = inboxes[dest];
+        final int length = BATCH_HEADER_LENGTH + a.type.bytes();
+        final int index = claim(inbox, a.msgTypeId, length);
+        add(TransportCounter.ITEMS_ENQUEUED, 1); // counted before the item can be delivered
+        final AtomicBuffer rb = inbox.ringBuffer();
+        rb.putInt(index + SENDER_OFFSET, id);
+        rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
+        if (a.type == ItemType.INT) {
+            rb.putInt(index + ITEMS_OFFSET, (int)item);
+        } else {
+            rb.putLong(index + ITEMS_OFFSET, item);
+        }
+        inbox.ring().commit(index);
+        batchSent(dest, length, 1, FlushCause.EAGER);
+    }
+
+    /** Eager mode, non-blocking. */
+    boolean trySendEager(final Aggregator a, final long item) {
+        checkOpen();
+        final int dest = a.destination;
+        final Inbox inbox = inboxes[dest];
+        final int length = BATCH_HEADER_LENGTH + a.type.bytes();
+        final int index = inbox.ring().tryClaim(a.msgTypeId, length);
+        if (index <= 0) {
+            add(TransportCounter.BACK_PRESSURE_RETRIES, 1);
+            return false;
+        }
+        add(TransportCounter.ITEMS_ENQUEUED, 1); // counted before the item can be delivered
+        final AtomicBuffer rb = inbox.ringBuffer();
+        rb.putInt(index + SENDER_OFFSET, id);
+        rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
+        if (a.type == ItemType.INT) {
+            rb.putInt(index + ITEMS_OFFSET, (int)item);
+        } else {
+            rb.putLong(index + ITEMS_OFFSET, item);
+        }
+        inbox.ring().commit(index);
+        batchSent(dest, length, 1, FlushCause.EAGER);
+        return true;
+    }
+
+    private void batchSent(final int dest, final int length, final int items, final FlushCause cause) {
+        sent[dest]++;
+        final AtomicBuffer c = counters;
+        final int base = countersBase;
+        c.addLongRelease(base + TransportCounter.MESSAGES_SENT.offset(), 1);
+        c.addLongRelease(base + TransportCounter.BYTES_SENT.offset(), length);
+        c.addLongRelease(base + TransportCounter.ITEMS_FLUSHED.offset(), items);
+        c.addLongRelease(base + causeCounter(cause).offset(), 1);
+    }
+
+    private static TransportCounter causeCounter(final FlushCause cause) {
+        switch (cause) {
+            case SIZE:
+                return TransportCounter.FLUSHES_SIZE;
+            case WAIT:
+                return TransportCounter.FLUSHES_WAIT;
+            case EAGER:
+                return TransportCounter.FLUSHES_EAGER;
+            case EXPLICIT:
+                return TransportCounter.FLUSHES_EXPLICIT;
+            default:
+                return TransportCounter.FLUSHES_CLOSE;
+        }
+    }
+
+    void countEnqueued() {
+        counters.addLongRelease(countersBase + TransportCounter.ITEMS_ENQUEUED.offset(), 1);
+    }
+
+    // ---------------------------------------------------------------------------------------------- remote ops
+
+    /**
+     * One-sided put of {@code length} bytes of {@code src} to a global address. Returns when {@code src} may be
+     * reused: up to the rendezvous threshold the bytes are copied into the destination's inbox (or, as the
+     * {@link DirectPolicy} allows, straight into its memory); larger puts are copied straight into the destination
+     * memory after this endpoint's earlier ring messages to that device have been applied.
+     *
+     * @throws IndexOutOfBoundsException if the range is outside the destination memory or {@code src}
+     */
+    public void put(final long dstAddress, final DirectBuffer src, final int srcOffset, final int length) {
+        checkOpen();
+        Objects.checkFromIndexSize(srcOffset, length, src.capacity());
+        final int dest = transport.checkRange(dstAddress, length, 1, "put destination");
+        if (length == 0) {
+            return;
+        }
+        final Inbox inbox = inboxes[dest];
+        if (length >= rendezvousThreshold || length > inbox.maxMessageLength() - PUT_HEADER_LENGTH
+            || goDirect(dest)) {
+            fence(dest);
+            transport.memory(dest).putBytes((int)GlobalAddress.offset(dstAddress), src, srcOffset, length);
+            add(TransportCounter.DIRECT_OPS, 1);
+            return;
+        }
+        final int index = claim(inbox, MessageFormat.PUT, PUT_HEADER_LENGTH + length);
+        final AtomicBuffer rb = inbox.ringBuffer();
+        rb.putInt(index + SENDER_OFFSET, id);
+        rb.putInt(index + PUT_LENGTH_OFFSET, length);
+        rb.putLong(index + PUT_ADDRESS_OFFSET, dstAddress);
+        rb.putBytes(index + PUT_DATA_OFFSET, src, srcOffset, length);
+        inbox.ring().commit(index);
+        opSent(dest, PUT_HEADER_LENGTH + length);
+    }
+
+    /** Puts one {@code long} (8-byte aligned address); see {@link #put(long, DirectBuffer, int, int)}. */
+    public void putLong(final long dstAddress, final long value) {
+        checkOpen();
+        final int dest = transport.checkRange(dstAddress, 8, 8, "put destination");
+        if (8 >= rendezvousThreshold || goDirect(dest)) {
+            fence(dest);
+            transport.memory(dest).putLong((int)GlobalAddress.offset(dstAddress), value);
+            add(TransportCounter.DIRECT_OPS, 1);
+            return;
+        }
+        final Inbox inbox = inboxes[dest];
+        final int index = claim(inbox, MessageFormat.PUT, PUT_HEADER_LENGTH + 8);
+        final AtomicBuffer rb = inbox.ringBuffer();
+        rb.putInt(index + SENDER_OFFSET, id);
+        rb.putInt(index + PUT_LENGTH_OFFSET, 8);
+        rb.putLong(index + PUT_ADDRESS_OFFSET, dstAddress);
+        rb.putLong(index + PUT_DATA_OFFSET, value);
+        inbox.ring().commit(index);
+        opSent(dest, PUT_HEADER_LENGTH + 8);
+    }
+
+    /**
+     * Blocking one-sided get of {@code length} bytes at a global address into {@code dst}. Through the ring, the
+     * destination (its owner, the progress thread, or a sender waiting on it) copies the bytes straight into
+     * {@code dst} and signals this endpoint's reply slot; large gets (and small ones the {@link DirectPolicy}
+     * allows) read the remote memory directly after an ordering fence. Drains the home inbox while waiting.
+     */
+    public void get(final long srcAddress, final MutableDirectBuffer dst, final int dstOffset, final int length) {
+        checkOpen();
+        Objects.checkFromIndexSize(dstOffset, length, dst.capacity());
+        final int dest = transport.checkRange(srcAddress, length, 1, "get source");
+        if (length == 0) {
+            return;
+        }
+        if (length >= rendezvousThreshold || goDirect(dest)) {
+            fence(dest);
+            dst.putBytes(dstOffset, transport.memory(dest), (int)GlobalAddress.offset(srcAddress), length);
+            add(TransportCounter.DIRECT_OPS, 1);
+            return;
+        }
+        final int slot = acquireSlot();
+        final long seq = lastSeq;
+        replyTargets[slot] = dst;
+        replyOffsets[slot] = dstOffset;
+        sendGet(dest, srcAddress, length, slot, seq);
+        awaitSlot(slot, seq);
+        replyTargets[slot] = null;
+    }
+
+    /** Blocking get of one {@code long} (8-byte aligned address); see {@link #get(long, MutableDirectBuffer, int, int)}. */
+    public long getLong(final long srcAddress) {
+        checkOpen();
+        final int dest = transport.checkRange(srcAddress, 8, 8, "get source");
+        if (8 >= rendezvousThreshold || goDirect(dest)) {
+            fence(dest);
+            add(TransportCounter.DIRECT_OPS, 1);
+            return transport.memory(dest).getLongVolatile((int)GlobalAddress.offset(srcAddress));
+        }
+        final int slot = acquireSlot();
+        final long seq = lastSeq;
+        replyTargets[slot] = replies;
+        replyOffsets[slot] = slot * SLOT_BYTES + 8;
+        sendGet(dest, srcAddress, 8, slot, seq);
+        awaitSlot(slot, seq);
+        replyTargets[slot] = null;
+        return replies.getLong(slot * SLOT_BYTES + 8);
+    }
+
+    /**
+     * Non-blocking get: the future completes (on this endpoint's thread, inside {@link #poll()}, {@link #quiet()} or
+     * another wait of this endpoint) once the bytes are in {@code dst}. {@code dst} must stay untouched until then.
+     * Allocates the future; prefer the blocking forms on hot paths.
+     */
+    public CompletableFuture<Void> getAsync(final long srcAddress, final MutableDirectBuffer dst, final int dstOffset,
+        final int length) {
+        checkOpen();
+        Objects.checkFromIndexSize(dstOffset, length, dst.capacity());
+        final int dest = transport.checkRange(srcAddress, length, 1, "get source");
+        if (length == 0) {
+            return CompletableFuture.completedFuture(null);
+        }
+        if (length >= rendezvousThreshold || goDirect(dest)) {
+            fence(dest);
+            dst.putBytes(dstOffset, transport.memory(dest), (int)GlobalAddress.offset(srcAddress), length);
+            add(TransportCounter.DIRECT_OPS, 1);
+            return CompletableFuture.completedFuture(null);
+        }
+        final int slot = acquireSlot();
+        final long seq = lastSeq;
+        final CompletableFuture<Void> future = new CompletableFuture<>();
+        replyTargets[slot] = dst;
+        replyOffsets[slot] = dstOffset;
+        futures[slot] = future;
+        outstandingAsync++;
+        sendGet(dest, srcAddress, length, slot, seq);
+        return future;
+    }
+
+    private void sendGet(final int dest, final long srcAddress, final int length, final int slot, final long seq) {
+        final Inbox inbox = inboxes[dest];
+        final int index = claim(inbox, MessageFormat.GET, GET_LENGTH);
+        final AtomicBuffer rb = inbox.ringBuffer();
+        rb.putInt(index + SENDER_OFFSET, id);
+        rb.putInt(index + GET_SLOT_OFFSET, slot);
+        rb.putLong(index + GET_ADDRESS_OFFSET, srcAddress);
+        rb.putInt(index + GET_LENGTH_OFFSET, length);
+        rb.putInt(index + GET_LENGTH_OFFSET + 4, 0);
+        rb.putLong(index + GET_SEQ_OFFSET, seq);
+        inbox.ring().commit(index);
+        opSent(dest, GET_LENGTH);
+    }
+
+    /**
+     * Remote atomic without a result (e.g. the atomic-min of BFS): returns once the operation is queued in the
+     * destination's inbox or, as the {@link DirectPolicy} allows, applied directly.
+     *
+     * @throws IllegalArgumentException if the address is not aligned to the operand width
+     */
+    public void atomic(final RemoteAtomic op, final long address, final long operand) {
+        checkOpen();
+        final int dest = transport.checkRange(address, op.width(), op.width(), "atomic target");
+        if (goDirect(dest)) {
+            fence(dest);
+            RemoteAtomic.apply(op.code(), transport.memory(dest), (int)GlobalAddress.offset(address), operand, 0);
+            add(TransportCounter.DIRECT_OPS, 1);
+            return;
+        }
+        final Inbox inbox = inboxes[dest];
+        final int index = claim(inbox, MessageFormat.ATOMIC, ATOMIC_LENGTH);
+        final AtomicBuffer rb = inbox.ringBuffer();
+        rb.putInt(index + SENDER_OFFSET, id);
+        rb.putInt(index + OP_OFFSET, op.code());
+        rb.putLong(index + ADDRESS_OFFSET, address);
+        rb.putLong(index + OPERAND_OFFSET, operand);
+        inbox.ring().commit(index);
+        opSent(dest, ATOMIC_LENGTH);
+    }
+
+    /**
+     * Blocking remote atomic that returns the previous value (ints sign-extended).
+     *
+     * @throws IllegalArgumentException if the address is not aligned to the operand width
+     */
+    public long fetch(final RemoteAtomic op, final long address, final long operand) {
+        checkOpen();
+        return fetchOp(op.code(), address, operand, 0, op.width());
+    }
+
+    /** Blocking remote compare-and-set of an {@code int}; @return true if it was {@code expected} */
+    public boolean compareAndSetInt(final long address, final int expected, final int value) {
+        checkOpen();
+        return (int)fetchOp(RemoteAtomic.INT_CAS, address, value, expected, 4) == expected;
+    }
+
+    /** Blocking remote compare-and-set of a {@code long}; @return true if it was {@code expected} */
+    public boolean compareAndSetLong(final long address, final long expected, final long value) {
+        checkOpen();
+        return fetchOp(RemoteAtomic.LONG_CAS, address, value, expected, 8) == expected;
+    }
+
+    private long fetchOp(final int code, final long address, final long operand, final long expected,
+        final int width) {
+        final int dest = transport.checkRange(address, width, width, "atomic target");
+        if (goDirect(dest)) {
+            fence(dest);
+            add(TransportCounter.DIRECT_OPS, 1);
+            return RemoteAtomic.apply(code, transport.memory(dest), (int)GlobalAddress.offset(address), operand,
+                expected);
+        }
+        final int slot = acquireSlot();
+        final long seq = lastSeq;
+        final Inbox inbox = inboxes[dest];
+        final int index = claim(inbox, MessageFormat.FETCH, FETCH_LENGTH);
+        final AtomicBuffer rb = inbox.ringBuffer();
+        rb.putInt(index + SENDER_OFFSET, id);
+        rb.putInt(index + OP_OFFSET, code);
+        rb.putLong(index + ADDRESS_OFFSET, address);
+        rb.putLong(index + OPERAND_OFFSET, operand);
+        rb.putLong(index + EXPECTED_OFFSET, expected);
+        rb.putInt(index + FETCH_SLOT_OFFSET, slot);
+        rb.putInt(index + FETCH_SLOT_OFFSET + 4, 0);
+        rb.putLong(index + FETCH_SEQ_OFFSET, seq);
+        inbox.ring().commit(index);
+        opSent(dest, FETCH_LENGTH);
+        awaitSlot(slot, seq);
+        return replies.getLong(slot * SLOT_BYTES + 8);
+    }
+
+    private void opSent(final int dest, final int length) {
+        sent[dest]++;
+        final AtomicBuffer c = counters;
+        final int base = countersBase;
+        c.addLongRelease(base + TransportCounter.MESSAGES_SENT.offset(), 1);
+        c.addLongRelease(base + TransportCounter.BYTES_SENT.offset(), length);
+        c.addLongRelease(base + TransportCounter.RING_OPS.offset(), 1);
+    }
+
+    /** Called by the receiver (under its drain lock): copy the requested bytes, then release the slot's sequence. */
+    void completeGet(final int slot, final long seq, final AtomicBuffer src, final int srcOffset, final int length) {
+        final int s = slot & slotMask;
+        replyTargets[s].putBytes(replyOffsets[s], src, srcOffset, length);
+        replies.putLongRelease(s * SLOT_BYTES, seq);
+    }
+
+    /** Called by the receiver: store the previous value, then release the slot's sequence. */
+    void completeFetch(final int slot, final long seq, final long previous) {
+        final int s = slot & slotMask;
+        replies.putLong(s * SLOT_BYTES + 8, previous);
+        replies.putLongRelease(s * SLOT_BYTES, seq);
+    }
+
+    private int acquireSlot() {
+        final long seq = lastSeq + 1;
+        final int slot = (int)seq & slotMask;
+        final long previous = slotSeq[slot];
+        if (previous != 0 && replies.getLongAcquire(slot * SLOT_BYTES) != previous) {
+            awaitSlot(slot, previous);
+        }
+        if (futures[slot] != null) {
+            completeAsync(slot);
+        }
+        lastSeq = seq;
+        slotSeq[slot] = seq;
+        return slot;
+    }
+
+    private void completeAsync(final int slot) {
+        final CompletableFuture<?> future = futures[slot];
+        futures[slot] = null;
+        replyTargets[slot] = null;
+        outstandingAsync--;
+        future.complete(null);
+    }
+
+    private int pollReplies() {
+        int done = 0;
+        for (int slot = 0; slot <= slotMask && outstandingAsync > 0; slot++) {
+            if (futures[slot] != null && replies.getLongAcquire(slot * SLOT_BYTES) == slotSeq[slot]) {
+                completeAsync(slot);
+                done++;
+            }
+        }
+        return done;
+    }
+
+    // ---------------------------------------------------------------------------------------------- waiting
+
+    private boolean goDirect(final int dest) {
+        switch (policy) {
+            case NEVER:
+                return false;
+            case ALWAYS:
+                return true;
+            default:
+                return !pending(dest);
+        }
+    }
+
+    /** @return true if this endpoint has ring messages to {@code dest} that are not applied yet */
+    private boolean pending(final int dest) {
+        final long s = sent[dest];
+        if (appliedSeen[dest] == s) {
+            return false;
+        }
+        final long applied = inboxes[dest].applied(id);
+        appliedSeen[dest] = applied;
+        return applied != s;
+    }
+
+    /** Waits until every ring message this endpoint sent to {@code dest} has been applied. */
+    private void fence(final int dest) {
+        if (!pending(dest)) {
+            return;
+        }
+        add(TransportCounter.FENCE_WAITS, 1);
+        checkMayWait("wait for its ring messages to dev" + dest + " to be applied");
+        idle.reset();
+        while (pending(dest)) {
+            idle.idle(waitWork("dev" + dest + " to apply this endpoint's messages"));
+        }
+    }
+
+    private int claim(final Inbox inbox, final int msgTypeId, final int length) {
+        final ManyToOneRingBuffer ring = inbox.ring();
+        final int index = ring.tryClaim(msgTypeId, length);
+        return index > 0 ? index : claimSlow(inbox, msgTypeId, length);
+    }
+
+    private int claimSlow(final Inbox inbox, final int msgTypeId, final int length) {
+        final ManyToOneRingBuffer ring = inbox.ring();
+        checkMayWait("wait for space in dev" + inbox.device() + "'s inbox");
+        idle.reset();
+        while (true) {
+            add(TransportCounter.BACK_PRESSURE_RETRIES, 1);
+            idle.idle(waitWork("space in dev" + inbox.device() + "'s inbox"));
+            final int index = ring.tryClaim(msgTypeId, length);
+            if (index > 0) {
+                return index;
+            }
+        }
+    }
+
+    private void awaitSlot(final int slot, final long seq) {
+        if (replies.getLongAcquire(slot * SLOT_BYTES) == seq) {
+            return;
+        }
+        checkMayWait("wait for a reply");
+        idle.reset();
+        while (replies.getLongAcquire(slot * SLOT_BYTES) != seq) {
+            idle.idle(waitWork("a reply"));
+        }
+    }
+
+    /** One round of useful work while waiting: drain the home inbox (all inboxes while the transport closes). */
+    private int waitWork(final String waitingFor) {
+        int work = home.drain();
+        if (transport.isClosing()) {
+            work += transport.drainAll();
+        }
+        if (transport.isClosed()) {
+            throw new IllegalStateException("transport closed while endpoint " + id + " waited for " + waitingFor);
+        }
+        return work;
+    }
+
+    private void checkMayWait(final String what) {
+        if (home.isDrainingOnCurrentThread()) {
+            throw new IllegalStateException("endpoint " + id + " on dev" + device + " would " + what + " from inside "
+                + "a handler running on its own inbox: handlers must not block on sends (use tryOffer), or the "
+                + "devices could deadlock");
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------- progress
+
+    /**
+     * One step of progress, for the owning thread's loop (e.g. a persistent kernel's poll): drains the home inbox,
+     * counts one poll on every aggregator (sending batches whose wait time is up) and completes async gets.
+     *
+     * @return work done (messages applied, batches sent, gets completed); 0 lets the caller idle
+     */
+    public int poll() {
+        int work = home.drain();
+        final Aggregator[] as = aggregators;
+        for (int i = 0, n = aggregatorCount; i < n; i++) {
+            work += as[i].poll();
+        }
+        if (outstandingAsync > 0) {
+            work += pollReplies();
+        }
+        return work;
+    }
+
+    /** Sends every aggregator's pending items now (blocking on back-pressure). */
+    public void flush() {
+        checkOpen();
+        final Aggregator[] as = aggregators;
+        for (int i = 0; i < aggregatorCount; i++) {
+            sendBatch(as[i], FlushCause.EXPLICIT);
+        }
+    }
+
+    /**
+     * Flushes every aggregator, then waits until every message this endpoint has sent has been applied at its
+     * destination (draining the home inbox meanwhile) and completes async gets. Afterwards the effects of all earlier
+     * operations are visible to the caller.
+     */
+    public void quiet() {
+        flush();
+        for (int dest = 0; dest < inboxes.length; dest++) {
+            fence(dest);
+        }
+        if (outstandingAsync > 0) {
+            pollReplies();
+        }
+    }
+
+    /**
+     * @param dest a device
+     * @return true if every message this endpoint sent to {@code dest} has been applied (pending aggregator items do
+     *         not count: they have not been sent)
+     */
+    public boolean isQuiet(final int dest) {
+        transport.checkDevice(dest);
+        return !pending(dest);
+    }
+
+    /**
+     * @param counter a sender counter
+     * @return this endpoint's value (acquire load; may be read from any thread)
+     */
+    public long counter(final TransportCounter counter) {
+        if (!counter.isSenderCounter()) {
+            throw new IllegalArgumentException(counter + " is a receiver counter: read it from an Inbox");
+        }
+        return counters.getLongAcquire(countersBase + counter.offset());
+    }
+
+    void add(final TransportCounter counter, final long delta) {
+        counters.addLongRelease(countersBase + counter.offset(), delta);
+    }
+
+    /** Flushes and closes every aggregator; later operations throw. Idempotent. Call from the owning thread. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        flushForClose();
+        closed = true;
+    }
+
+    void flushForClose() {
+        while (aggregatorCount > 0) {
+            aggregators[aggregatorCount - 1].close();
+        }
+    }
+
+    /** @return true once closed */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("endpoint " + id + " on dev" + device + " is closed");
+        }
+        if (transport.isClosed()) {
+            throw new IllegalStateException("transport is closed (endpoint " + id + " on dev" + device + ")");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Endpoint{" + id + " on dev" + device + ", " + aggregatorCount + " aggregators}";
+    }
+}

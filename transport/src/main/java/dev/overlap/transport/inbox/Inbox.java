@@ -1,0 +1,235 @@
+package dev.overlap.transport.inbox;
+
+import org.agrona.BitUtil;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+/**
+ * A device's inbox: an Agrona {@link ManyToOneRingBuffer} in that device's memory, followed by a small control block
+ * (drain lock, receiver counters, per-sender applied counts). Senders write messages with
+ * {@code tryClaim}/{@code commit} through their {@link Endpoint}; anyone may {@link #drain()} it.
+ *
+ * <pre>
+ * [0, capacity + 768)           Agrona ring: records, then Agrona's trailer (tail, head cache, head, ...)
+ * +0    (128 B)                 drain lock (int)
+ * +128  (128 B)                 receiver counters ({@link TransportCounter}, one writer: the lock holder)
+ * +256  (maxEndpoints x 8 B)    messages applied per sender endpoint (one writer: the lock holder)
+ * </pre>
+ *
+ * <p>Thread-safety: many threads may send to an inbox concurrently (Agrona's multi-producer claim). Agrona's ring
+ * has one consumer; here "the consumer" is whoever holds the drain lock, a word in the control block taken with a
+ * compare-and-set and released with a release store. A drain that finds the lock taken returns 0 at once (the holder
+ * is draining), so the owner device, the progress thread and waiting senders can all drain the same inbox and no
+ * message is applied twice. Memory ordering: a message's payload (written before {@code commit}, a release store)
+ * is visible to its handler (the ring reads the record length with a volatile load); everything one drain did
+ * happens-before the next drain (lock release, then lock acquire); an applied count read with acquire semantics
+ * (e.g. by {@link Endpoint#quiet()}) makes the effects of the counted messages visible to the reader.
+ */
+public final class Inbox {
+    /** Smallest ring capacity: every message type must fit one message (capacity / 8 bytes). */
+    public static final int MIN_RING_CAPACITY = 512;
+    /** Messages one {@link #drain()} applies at most. */
+    public static final int DEFAULT_DRAIN_LIMIT = 256;
+
+    private static final int LOCK = 0;
+    private static final int COUNTERS = 128;
+    private static final int APPLIED = 256;
+
+    private final int device;
+    private final AtomicBuffer buffer;
+    private final ManyToOneRingBuffer ring;
+    private final int capacity;
+    private final int headPositionIndex;
+    private final int lockIndex;
+    private final int countersIndex;
+    private final int appliedIndex;
+    private final int maxEndpoints;
+    final Dispatcher dispatcher;
+    /** The lock holder (written by it after taking the lock, cleared before release); for re-entrancy checks. */
+    private Thread drainer;
+
+    Inbox(final Transport transport, final int device, final AtomicBuffer buffer, final int ringCapacity,
+        final int maxEndpoints) {
+        final int required = requiredBytes(ringCapacity, maxEndpoints);
+        if (buffer.capacity() < required) {
+            throw new IllegalArgumentException("inbox buffer of dev" + device + " has " + buffer.capacity()
+                + " bytes; a ring of " + ringCapacity + " bytes for " + maxEndpoints + " endpoints needs " + required);
+        }
+        this.device = device;
+        this.buffer = buffer;
+        final int ringBytes = ringCapacity + RingBufferDescriptor.TRAILER_LENGTH;
+        buffer.setMemory(0, required, (byte)0);
+        this.ring = new ManyToOneRingBuffer(new org.agrona.concurrent.UnsafeBuffer(buffer, 0, ringBytes));
+        this.capacity = ringCapacity;
+        this.headPositionIndex = ringCapacity + RingBufferDescriptor.HEAD_POSITION_OFFSET;
+        this.lockIndex = ringBytes + LOCK;
+        this.countersIndex = ringBytes + COUNTERS;
+        this.appliedIndex = ringBytes + APPLIED;
+        this.maxEndpoints = maxEndpoints;
+        this.dispatcher = new Dispatcher(transport, this);
+    }
+
+    /**
+     * @param ringCapacity ring capacity: a power of two, at least {@value #MIN_RING_CAPACITY}
+     * @param maxEndpoints how many endpoints may send to the inbox
+     * @return bytes an inbox needs (ring, Agrona trailer, control block)
+     */
+    public static int requiredBytes(final int ringCapacity, final int maxEndpoints) {
+        checkRingCapacity(ringCapacity);
+        return ringCapacity + RingBufferDescriptor.TRAILER_LENGTH + APPLIED
+            + BitUtil.align(maxEndpoints * 8, TransportCounter.BLOCK_BYTES);
+    }
+
+    static void checkRingCapacity(final int ringCapacity) {
+        if (ringCapacity < MIN_RING_CAPACITY || !BitUtil.isPowerOfTwo(ringCapacity) || ringCapacity > (1 << 30)) {
+            throw new IllegalArgumentException("ringCapacity must be a power of two in " + MIN_RING_CAPACITY + ".."
+                + (1 << 30) + " bytes, was " + ringCapacity);
+        }
+    }
+
+    /** @return the device that owns this inbox */
+    public int device() {
+        return device;
+    }
+
+    /** @return ring capacity in bytes */
+    public int ringCapacity() {
+        return capacity;
+    }
+
+    /** @return largest message payload the ring accepts (Agrona: capacity / 8) */
+    public int maxMessageLength() {
+        return ring.maxMsgLength();
+    }
+
+    /** @return bytes of committed or claimed messages not yet consumed (a snapshot) */
+    public int size() {
+        return ring.size();
+    }
+
+    /** @return true when the record at the consumer position is committed (there is something to apply now) */
+    public boolean hasReadyMessage() {
+        final long head = buffer.getLongVolatile(headPositionIndex);
+        return buffer.getIntVolatile((int)head & (capacity - 1)) > 0;
+    }
+
+    /** @return the ring's consumer position (bytes consumed so far) */
+    public long consumerPosition() {
+        return ring.consumerPosition();
+    }
+
+    /**
+     * Applies up to {@link #DEFAULT_DRAIN_LIMIT} messages, unless another thread is draining (then returns 0).
+     * May be called from any thread.
+     *
+     * @return messages applied
+     * @throws RuntimeException what a batch handler threw (that message and those before it count as applied)
+     */
+    public int drain() {
+        return drain(DEFAULT_DRAIN_LIMIT, false);
+    }
+
+    /**
+     * @param limit most messages to apply, at least 1
+     * @return messages applied; 0 when empty or when another thread holds the drain lock
+     * @see #drain()
+     */
+    public int drain(final int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("drain limit must be at least 1, was " + limit);
+        }
+        return drain(limit, false);
+    }
+
+    int drain(final int limit, final boolean helper) {
+        if (!hasReadyMessage() || !buffer.compareAndSetInt(lockIndex, 0, 1)) {
+            return 0;
+        }
+        drainer = Thread.currentThread();
+        int applied = 0;
+        try {
+            applied = ring.read(dispatcher, limit);
+            if (applied < limit) {
+                applied += ring.read(dispatcher, limit - applied); // continue after a wrap of the ring
+            }
+            return applied;
+        } finally {
+            buffer.addLongRelease(countersIndex + TransportCounter.DRAINS.offset(), 1);
+            if (helper) {
+                buffer.addLongRelease(countersIndex + TransportCounter.HELPER_DRAINS.offset(), 1);
+            }
+            drainer = null;
+            buffer.putIntRelease(lockIndex, 0);
+        }
+    }
+
+    /** @return true if the calling thread is inside a drain of this inbox (i.e. runs one of its handlers) */
+    boolean isDrainingOnCurrentThread() {
+        return drainer == Thread.currentThread();
+    }
+
+    /**
+     * @param counter a receiver counter
+     * @return its current value (acquire load)
+     */
+    public long counter(final TransportCounter counter) {
+        if (counter.isSenderCounter()) {
+            throw new IllegalArgumentException(counter + " is a sender counter: read it from an Endpoint or "
+                + "Transport.counter(device, counter)");
+        }
+        return buffer.getLongAcquire(countersIndex + counter.offset());
+    }
+
+    /**
+     * @param endpointId a sender
+     * @return messages from that endpoint applied so far (acquire load)
+     */
+    public long applied(final int endpointId) {
+        return buffer.getLongAcquire(appliedIndex + (checkEndpoint(endpointId) << 3));
+    }
+
+    private int checkEndpoint(final int endpointId) {
+        if (endpointId < 0 || endpointId >= maxEndpoints) {
+            throw new IndexOutOfBoundsException("endpoint id " + endpointId + " outside 0.." + (maxEndpoints - 1));
+        }
+        return endpointId;
+    }
+
+    // ---- sender side (package-private, used by Endpoint) ----
+
+    ManyToOneRingBuffer ring() {
+        return ring;
+    }
+
+    AtomicBuffer ringBuffer() {
+        return ring.buffer();
+    }
+
+    int maxEndpoints() {
+        return maxEndpoints;
+    }
+
+    // ---- receiver side, called by the lock holder only ----
+
+    void onApplied(final int sender, final int payloadLength, final int items) {
+        final AtomicBuffer b = buffer;
+        b.addLongRelease(countersIndex + TransportCounter.MESSAGES_DELIVERED.offset(), 1);
+        b.addLongRelease(countersIndex + TransportCounter.BYTES_DELIVERED.offset(), payloadLength);
+        if (items > 0) {
+            b.addLongRelease(countersIndex + TransportCounter.ITEMS_DELIVERED.offset(), items);
+        }
+        if (sender >= 0 && sender < maxEndpoints) {
+            b.addLongRelease(appliedIndex + (sender << 3), 1);
+        }
+    }
+
+    void onHandlerError() {
+        buffer.addLongRelease(countersIndex + TransportCounter.HANDLER_ERRORS.offset(), 1);
+    }
+
+    @Override
+    public String toString() {
+        return "Inbox{dev" + device + ", ring " + capacity + " bytes, " + size() + " bytes pending}";
+    }
+}

@@ -1,0 +1,31 @@
+package dev.overlap.transport.inbox;
+
+/** The element type of a queue's items: fixes the batch message type and the item width. Immutable. */
+public enum ItemType {
+    /** 4-byte items ({@link MessageFormat#BATCH_INT}). */
+    INT(4, MessageFormat.BATCH_INT),
+    /** 8-byte items ({@link MessageFormat#BATCH_LONG}). */
+    LONG(8, MessageFormat.BATCH_LONG);
+
+    private final int bytes;
+    private final int msgTypeId;
+
+    ItemType(final int bytes, final int msgTypeId) {
+        this.bytes = bytes;
+        this.msgTypeId = msgTypeId;
+    }
+
+    /** @return bytes per item */
+    public int bytes() {
+        return bytes;
+    }
+
+    /** @return the ring message type of a batch of these items */
+    public int msgTypeId() {
+        return msgTypeId;
+    }
+
+    int shift() {
+        return this == INT ? 2 : 3;
+    }
+}

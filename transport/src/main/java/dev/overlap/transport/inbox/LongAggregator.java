@@ -1,0 +1,103 @@
+package dev.overlap.transport.inbox;
+
+import org.agrona.DirectBuffer;
+
+import java.util.Objects;
+
+/**
+ * An {@link Aggregator} of {@code long} items. Created by {@link Endpoint#longAggregator(int, int, AggregatorConfig)}.
+ * Single-writer: only the owning endpoint's thread may call it.
+ */
+public final class LongAggregator extends Aggregator {
+    LongAggregator(final Endpoint endpoint, final int destination, final int queueId, final int capacity,
+        final AggregatorConfig config) {
+        super(endpoint, destination, queueId, ItemType.LONG, capacity, config);
+    }
+
+    /**
+     * Adds an item; sends the batch when it is full (or at once in eager mode), waiting on back-pressure.
+     *
+     * @throws IllegalStateException if closed
+     */
+    public void offer(final long item) {
+        if (closed) {
+            checkOpen();
+        }
+        if (eager) {
+            endpoint.sendEager(this, item);
+            return;
+        }
+        int n = count;
+        if (n == capacity) { // left full by a failed tryOffer
+            endpoint.sendBatch(this, FlushCause.SIZE);
+            n = count;
+        }
+        staging.putLong(n << 3, item);
+        added(n + 1);
+    }
+
+    /**
+     * Adds an item without ever waiting: false (and the item not added) if the batch is full and the destination
+     * ring has no room for it now. A full batch that cannot be sent stays pending until a later offer, poll or flush.
+     * Safe to call from a {@link BatchHandler}.
+     */
+    public boolean tryOffer(final long item) {
+        checkOpen();
+        if (eager) {
+            return endpoint.trySendEager(this, item);
+        }
+        final int n = count;
+        if (n == capacity && !endpoint.trySendBatch(this, FlushCause.SIZE)) {
+            return false;
+        }
+        final int m = count;
+        staging.putLong(m << 3, item);
+        count = m + 1;
+        endpoint.countEnqueued();
+        if (m == 0 && timed) {
+            firstItemNanos = System.nanoTime();
+        }
+        if (m + 1 == capacity) {
+            endpoint.trySendBatch(this, FlushCause.SIZE);
+        }
+        return true;
+    }
+
+    /** Adds {@code length} items of {@code items} from {@code offset}, in order; see {@link #offer(long)}. */
+    public void offer(final long[] items, final int offset, final int length) {
+        Objects.checkFromIndexSize(offset, length, items.length);
+        for (int i = offset, end = offset + length; i < end; i++) {
+            offer(items[i]);
+        }
+    }
+
+    /**
+     * Adds {@code count} {@code long} items stored in {@code src} from byte {@code offset} (native order), in order.
+     * Whole batches are copied from {@code src} straight into the destination ring, without staging.
+     */
+    public void offer(final DirectBuffer src, final int offset, final int count) {
+        checkOpen();
+        Objects.checkFromIndexSize(offset, (long)count << 3, src.capacity());
+        if (eager) {
+            for (int i = 0; i < count; i++) {
+                endpoint.sendEager(this, src.getLong(offset + (i << 3)));
+            }
+            return;
+        }
+        int done = 0;
+        while (done < count) {
+            final int n = this.count;
+            final int left = count - done;
+            if (n == 0 && left >= capacity) {
+                endpoint.sendBatchFrom(this, src, offset + (done << 3), capacity);
+                done += capacity;
+                continue;
+            }
+            final int take = Math.min(left, capacity - n);
+            staging.putBytes(n << 3, src, offset + (done << 3), take << 3);
+            done += take;
+            endpoint.add(TransportCounter.ITEMS_ENQUEUED, take - 1);
+            added(n + take);
+        }
+    }
+}

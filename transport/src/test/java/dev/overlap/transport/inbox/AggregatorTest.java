@@ -1,0 +1,203 @@
+package dev.overlap.transport.inbox;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+class AggregatorTest {
+    private static final int Q = 3;
+
+    private static Transport standalone(final int devices, final int ring) {
+        return Transport.builder().devices(devices).ringCapacity(ring).maxEndpoints(8).build();
+    }
+
+    private static List<Long> range(final long from, final long to) {
+        return LongStream.range(from, to).boxed().collect(Collectors.toList());
+    }
+
+    @Test
+    void fullBatchesAreSentBySizeAndDeliveredInOrder() {
+        try (Transport t = standalone(2, 4096)) {
+            final Recorder r = new Recorder(ItemType.INT);
+            t.registerHandler(1, Q, ItemType.INT, r);
+            final Endpoint ep = t.newEndpoint(0);
+            // 8-byte header + 4 items of 4 bytes
+            final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.batched(24, 1_000));
+            assertEquals(4, agg.batchCapacity());
+            for (int i = 0; i < 10; i++) {
+                agg.offer(i);
+            }
+            assertEquals(2, agg.pending());
+            assertEquals(2, ep.counter(TransportCounter.FLUSHES_SIZE));
+            assertEquals(10, ep.counter(TransportCounter.ITEMS_ENQUEUED));
+            assertEquals(8, ep.counter(TransportCounter.ITEMS_FLUSHED));
+            t.inbox(1).drain();
+            assertEquals(range(0, 8), r.items);
+            assertEquals(List.of(4, 4), r.batches);
+            assertEquals(1, agg.flush());
+            assertEquals(0, agg.flush());
+            t.inbox(1).drain();
+            assertEquals(range(0, 10), r.items);
+            assertEquals(1, ep.counter(TransportCounter.FLUSHES_EXPLICIT));
+            assertEquals(10, t.counter(1, TransportCounter.ITEMS_DELIVERED));
+            assertEquals(3, t.counter(1, TransportCounter.MESSAGES_DELIVERED));
+            assertEquals(3, t.inbox(1).applied(ep.id()));
+            assertTrue(ep.isQuiet(1));
+        }
+    }
+
+    @Test
+    void waitPollsSendAPartialBatch() {
+        try (Transport t = standalone(2, 4096)) {
+            final Recorder r = new Recorder(ItemType.LONG);
+            t.registerHandler(1, Q, ItemType.LONG, r);
+            final Endpoint ep = t.newEndpoint(0);
+            final LongAggregator agg = ep.longAggregator(1, Q, AggregatorConfig.batched(256, 3));
+            agg.offer(7L);
+            agg.offer(8L);
+            assertEquals(0, ep.poll());
+            assertEquals(0, ep.poll());
+            assertEquals(1, ep.poll(), "the third poll sends the batch");
+            assertEquals(0, agg.pending());
+            assertEquals(1, ep.counter(TransportCounter.FLUSHES_WAIT));
+            t.inbox(1).drain();
+            assertEquals(List.of(7L, 8L), r.items);
+            // the wait clock restarts with the next item
+            agg.offer(9L);
+            assertEquals(0, agg.poll());
+            assertEquals(0, agg.poll());
+            assertEquals(1, agg.poll());
+            assertEquals(2, ep.counter(TransportCounter.FLUSHES_WAIT));
+        }
+    }
+
+    @Test
+    void waitTimeSendsAPartialBatch() {
+        try (Transport t = standalone(2, 4096)) {
+            final Recorder r = new Recorder(ItemType.INT);
+            t.registerHandler(1, Q, ItemType.INT, r);
+            final Endpoint ep = t.newEndpoint(0);
+            final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.builder().batchBytes(256)
+                .waitPolls(Long.MAX_VALUE).waitTime(1, TimeUnit.MILLISECONDS).build());
+            agg.offer(5);
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (agg.poll() == 0) {
+                if (System.nanoTime() > deadline) {
+                    fail("a 1 ms wait time did not send the batch within 30 s of polling");
+                }
+                Thread.onSpinWait();
+            }
+            assertEquals(1, ep.counter(TransportCounter.FLUSHES_WAIT));
+            t.inbox(1).drain();
+            assertEquals(List.of(5L), r.items);
+        }
+    }
+
+    @Test
+    void eagerModeSendsEveryItemAtOnce() {
+        try (Transport t = standalone(2, 4096)) {
+            final Recorder r = new Recorder(ItemType.INT);
+            t.registerHandler(1, Q, ItemType.INT, r);
+            final Endpoint ep = t.newEndpoint(0);
+            final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.eager());
+            agg.offer(1);
+            agg.offer(2);
+            assertEquals(0, agg.pending());
+            assertEquals(2, ep.counter(TransportCounter.FLUSHES_EAGER));
+            assertEquals(2, ep.counter(TransportCounter.MESSAGES_SENT));
+            t.inbox(1).drain();
+            assertEquals(List.of(1L, 2L), r.items);
+            assertEquals(List.of(1, 1), r.batches);
+        }
+    }
+
+    @Test
+    void bulkOfferCopiesWholeBatchesStraightIntoTheRing() {
+        try (Transport t = standalone(2, 1 << 16)) {
+            final Recorder r = new Recorder(ItemType.INT);
+            t.registerHandler(1, Q, ItemType.INT, r);
+            final Endpoint ep = t.newEndpoint(0);
+            final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.batched(8 + 4 * 16, 1_000));
+            final UnsafeBuffer src = new UnsafeBuffer(new byte[4 * 100]);
+            for (int i = 0; i < 100; i++) {
+                src.putInt(4 * i, i);
+            }
+            agg.offer(1000);
+            agg.offer(src, 0, 100); // 15 fill the first batch, then 5 whole batches direct, 5 left
+            assertEquals(5, agg.pending());
+            assertEquals(101, ep.counter(TransportCounter.ITEMS_ENQUEUED));
+            agg.flush();
+            t.inbox(1).drain();
+            final List<Long> expected = range(0, 100);
+            expected.add(0, 1000L);
+            assertEquals(expected, r.items);
+            assertEquals(List.of(16, 16, 16, 16, 16, 16, 5), r.batches);
+        }
+    }
+
+    @Test
+    void tryOfferNeverWaitsAndLosesNothing() {
+        try (Transport t = standalone(2, 512)) { // max message 64 bytes; ring holds 8 such records
+            final Recorder r = new Recorder(ItemType.INT);
+            t.registerHandler(1, Q, ItemType.INT, r);
+            final Endpoint ep = t.newEndpoint(0);
+            final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.batched(64, 1_000));
+            int accepted = 0;
+            while (agg.tryOffer(accepted)) {
+                accepted++;
+            }
+            assertTrue(accepted > 14, "at least one batch fits: " + accepted);
+            assertTrue(ep.counter(TransportCounter.BACK_PRESSURE_RETRIES) > 0);
+            while (t.inbox(1).drain() > 0) {
+                // empty the ring
+            }
+            agg.flush();
+            t.inbox(1).drain();
+            assertEquals(range(0, accepted), r.items);
+        }
+    }
+
+    @Test
+    void senderDrainsItsOwnInboxWhileTheDestinationIsFull() {
+        try (Transport t = standalone(1, 512)) { // a device sending to itself: only its own drains make room
+            final Recorder r = new Recorder(ItemType.INT);
+            t.registerHandler(0, Q, ItemType.INT, r);
+            final Endpoint ep = t.newEndpoint(0);
+            final IntAggregator agg = ep.intAggregator(0, Q, AggregatorConfig.batched(64, 1_000));
+            for (int i = 0; i < 10_000; i++) {
+                agg.offer(i);
+            }
+            agg.flush();
+            t.inbox(0).drain();
+            assertEquals(range(0, 10_000), r.items);
+            assertTrue(ep.counter(TransportCounter.BACK_PRESSURE_RETRIES) > 0);
+        }
+    }
+
+    @Test
+    void countersAddUpPerDevice() {
+        try (Transport t = standalone(2, 4096)) {
+            t.registerHandler(1, Q, ItemType.INT, new Recorder(ItemType.INT));
+            final Endpoint a = t.newEndpoint(0);
+            final Endpoint b = t.newEndpoint(0);
+            a.intAggregator(1, Q, AggregatorConfig.eager()).offer(1);
+            b.intAggregator(1, Q, AggregatorConfig.eager()).offer(2);
+            assertEquals(2, t.counter(0, TransportCounter.ITEMS_ENQUEUED));
+            assertEquals(0, t.counter(1, TransportCounter.ITEMS_ENQUEUED));
+            assertEquals(0, t.counter(1, TransportCounter.ITEMS_DELIVERED));
+            t.drainAll();
+            assertEquals(2, t.counter(1, TransportCounter.ITEMS_DELIVERED));
+            assertEquals(1, t.counter(1, TransportCounter.DRAINS));
+            assertFalse(t.countersReport().isEmpty());
+        }
+    }
+}
