@@ -6,6 +6,7 @@ import dev.overlap.transport.inbox.Endpoint;
 import dev.overlap.transport.inbox.IntAggregator;
 import dev.overlap.transport.inbox.ItemType;
 import dev.overlap.transport.inbox.Transport;
+import dev.overlap.bench.report.Quick;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -35,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
 @State(Scope.Benchmark)
+@Quick(warmupTime = "500ms", time = "500ms")
 public class BatchLatencyBenchmark {
     /** Batch message size in bytes (8-byte header included). */
     @Param({"64", "1024", "16384", "262144", "1048576"})

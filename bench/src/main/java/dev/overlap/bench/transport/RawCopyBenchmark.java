@@ -2,6 +2,7 @@ package dev.overlap.bench.transport;
 
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
+import dev.overlap.bench.report.Quick;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -35,6 +36,7 @@ import static dev.overlap.bench.transport.TransportBenchSupport.ITEMS;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
 @State(Scope.Thread)
+@Quick(params = "batchBytes=64,1024,4096,65536,1048576", warmupTime = "500ms", time = "500ms")
 public class RawCopyBenchmark {
     /** Batch message size in bytes, as in {@link AggregatorThroughputBenchmark}. */
     @Param({"64", "256", "1024", "4096", "16384", "65536", "1048576"})

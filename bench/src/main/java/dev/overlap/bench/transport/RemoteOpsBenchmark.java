@@ -8,6 +8,7 @@ import dev.overlap.transport.inbox.RemoteAtomic;
 import dev.overlap.transport.inbox.Transport;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
+import dev.overlap.bench.report.Quick;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -43,6 +44,7 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
 @State(Scope.Benchmark)
+@Quick(warmupTime = "500ms", time = "500ms")
 public class RemoteOpsBenchmark {
     /** Whether small operations may bypass the ring. */
     @Param({"NEVER", "WHEN_ORDERED"})
