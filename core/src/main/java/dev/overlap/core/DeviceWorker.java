@@ -64,6 +64,8 @@ final class DeviceWorker implements Runnable {
             if (waited < spinNanos) {
                 Thread.onSpinWait();
                 if ((polls & 63) == 0) {
+                    // a spinner must not starve the thread it waits for if that thread shares its core
+                    Thread.yield();
                     waited = System.nanoTime() - start;
                 }
             } else if (waited < parkAfterNanos) {

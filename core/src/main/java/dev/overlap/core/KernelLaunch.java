@@ -213,6 +213,7 @@ public final class KernelLaunch extends LaunchPadAfter {
             if (waited <= JOIN_SPIN_NANOS) {
                 Thread.onSpinWait();
                 if ((i & 63) == 0) {
+                    Thread.yield();
                     waited = System.nanoTime() - begin;
                 }
                 continue;
