@@ -40,6 +40,9 @@ import static dev.overlap.bench.transport.TransportBenchSupport.ITEMS;
  *       inbox drained by a busy-spinning thread whose handler reads every item;</li>
  *   <li>{@link #bulk}: the same, but items are offered {@link #ITEMS 2^18} at a time from a direct buffer, so whole
  *       batches are copied from the source straight into the ring;</li>
+ *   <li>{@link #loopback}: one thread does both sides: the sender's inbox is the destination, so a full ring makes
+ *       the sender drain (and read) the items itself; the score is the whole CPU cost per delivered item, free of the
+ *       scheduling noise of two busy threads on a shared machine;</li>
  *   <li>peer {@link #jctools}: JCTools {@code MpscArrayQueue<int[]>} of item arrays of the same payload size
  *       (boxing-free; arrays recycled through an {@code SpscArrayQueue} so nothing is allocated), buffering the same
  *       bytes as the ring, the consumer reading every item.</li>
@@ -96,6 +99,35 @@ public class AggregatorThroughputBenchmark {
             final long enqueued = endpoint.counter(TransportCounter.ITEMS_ENQUEUED);
             if (handler.items != enqueued) {
                 throw new IllegalStateException("lost items: enqueued " + enqueued + ", delivered " + handler.items);
+            }
+            transport.close();
+        }
+    }
+
+    /** One thread: sends to its own device's inbox and drains it whenever the ring is full. */
+    @State(Scope.Benchmark)
+    public static class Loopback {
+        Transport transport;
+        IntAggregator aggregator;
+        Endpoint endpoint;
+        SumHandler handler;
+        int next;
+
+        @Setup(Level.Trial)
+        public void setUp(final AggregatorThroughputBenchmark params) {
+            transport = Transport.builder().devices(1).ringCapacity(TransportBenchSupport.ringFor(params.batchBytes))
+                .maxEndpoints(1).build();
+            handler = new SumHandler();
+            transport.registerHandler(0, 0, ItemType.INT, handler);
+            endpoint = transport.newEndpoint(0);
+            aggregator = endpoint.intAggregator(0, 0, AggregatorConfig.batched(params.batchBytes, Long.MAX_VALUE));
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            endpoint.quiet();
+            if (handler.items != endpoint.counter(TransportCounter.ITEMS_ENQUEUED)) {
+                throw new IllegalStateException("lost items");
             }
             transport.close();
         }
@@ -174,6 +206,18 @@ public class AggregatorThroughputBenchmark {
     @OperationsPerInvocation(ITEMS)
     public void bulk(final Pipe pipe) {
         pipe.aggregator.offer(pipe.source, 0, ITEMS);
+    }
+
+    /** Per-item offers, one thread doing the sending and (on back-pressure) the draining. */
+    @Benchmark
+    @OperationsPerInvocation(ITEMS)
+    public void loopback(final Loopback s) {
+        final IntAggregator a = s.aggregator;
+        int v = s.next;
+        for (int i = 0; i < ITEMS; i++) {
+            a.offer(v++);
+        }
+        s.next = v;
     }
 
     /** Peer: JCTools MPSC queue of int[] batches. */

@@ -53,7 +53,6 @@ public final class IntAggregator extends Aggregator {
         final int m = count;
         staging.putInt(m << 2, item);
         count = m + 1;
-        endpoint.countEnqueued();
         if (m == 0 && timed) {
             firstItemNanos = System.nanoTime();
         }
@@ -96,7 +95,6 @@ public final class IntAggregator extends Aggregator {
             final int take = Math.min(left, capacity - n);
             staging.putBytes(n << 2, src, offset + (done << 2), take << 2);
             done += take;
-            endpoint.add(TransportCounter.ITEMS_ENQUEUED, take - 1);
             added(n + take);
         }
     }

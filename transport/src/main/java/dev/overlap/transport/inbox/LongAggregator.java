@@ -53,7 +53,6 @@ public final class LongAggregator extends Aggregator {
         final int m = count;
         staging.putLong(m << 3, item);
         count = m + 1;
-        endpoint.countEnqueued();
         if (m == 0 && timed) {
             firstItemNanos = System.nanoTime();
         }
@@ -96,7 +95,6 @@ public final class LongAggregator extends Aggregator {
             final int take = Math.min(left, capacity - n);
             staging.putBytes(n << 3, src, offset + (done << 3), take << 3);
             done += take;
-            endpoint.add(TransportCounter.ITEMS_ENQUEUED, take - 1);
             added(n + take);
         }
     }
