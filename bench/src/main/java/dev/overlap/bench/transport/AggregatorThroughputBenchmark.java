@@ -1,14 +1,17 @@
 package dev.overlap.bench.transport;
 
+import dev.overlap.bench.transport.TransportBenchSupport.CountHandler;
+import dev.overlap.bench.transport.TransportBenchSupport.QueueHandler;
 import dev.overlap.bench.transport.TransportBenchSupport.Service;
-import dev.overlap.bench.transport.TransportBenchSupport.SumHandler;
 import dev.overlap.transport.inbox.AggregatorConfig;
+import dev.overlap.transport.inbox.BatchHandler;
 import dev.overlap.transport.inbox.Endpoint;
 import dev.overlap.transport.inbox.IntAggregator;
 import dev.overlap.transport.inbox.ItemType;
 import dev.overlap.transport.inbox.Transport;
 import dev.overlap.transport.inbox.TransportCounter;
 import org.agrona.BufferUtil;
+import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.jctools.queues.MpscArrayQueue;
 import org.jctools.queues.SpscArrayQueue;
@@ -36,24 +39,26 @@ import static dev.overlap.bench.transport.TransportBenchSupport.ITEMS;
  * thread, against the batch size {@code batchBytes} (64 B .. 1 MiB, the x axis of Atos Fig. 4):
  * <ul>
  *   <li>{@link #aggregated}: {@code IntAggregator.offer(int)} per item into an aggregator of {@code batchBytes}
- *       (size flushes; one {@code tryClaim}/{@code commit} per batch) in a standalone transport, the receiver's
- *       inbox drained by a busy-spinning thread whose handler reads every item;</li>
- *   <li>{@link #bulk}: the same, but items are offered {@link #ITEMS 2^18} at a time from a direct buffer, so whole
- *       batches are copied from the source straight into the ring;</li>
- *   <li>{@link #loopback}: one thread does both sides: the sender's inbox is the destination, so a full ring makes
- *       the sender drain (and read) the items itself; the score is the whole CPU cost per delivered item, free of the
- *       scheduling noise of two busy threads on a shared machine;</li>
+ *       (size flushes; one {@code tryClaim}/{@code commit} per batch), standalone transport, the receiver's inbox
+ *       drained by a busy-spinning thread whose handler takes each batch in place (counts it);</li>
+ *   <li>{@link #bulk}: items offered 2^18 at a time from a 1 MiB direct buffer: whole batches are copied from the
+ *       source straight into the ring (one copy per batch);</li>
+ *   <li>{@link #bulkIntoQueue}: {@link #bulk} with a receiver that copies each batch into a local 1 MiB queue area,
+ *       as a worklist's handler does (a second copy);</li>
+ *   <li>{@link #loopback}, {@link #loopbackBulk}: one thread does both sides (its own inbox is the destination, so a
+ *       full ring makes it drain the items itself): the whole CPU cost per delivered item, free of the scheduling
+ *       noise of two busy threads on a shared machine;</li>
  *   <li>peer {@link #jctools}: JCTools {@code MpscArrayQueue<int[]>} of item arrays of the same payload size
- *       (boxing-free; arrays recycled through an {@code SpscArrayQueue} so nothing is allocated), buffering the same
- *       bytes as the ring, the consumer reading every item.</li>
+ *       (boxing-free; arrays recycled through an {@code SpscArrayQueue}, nothing allocated), buffering the same bytes
+ *       as the ring; the consumer takes each array and counts it.</li>
  * </ul>
- * Compare with {@link RawCopyBenchmark} (a raw off-heap copy of the same bytes) and {@link PerItemBenchmark} (one
- * ring message per item) in the same run.
+ * References in the same run: {@link RawCopyBenchmark} (a raw off-heap copy of the same bytes) and
+ * {@link PerItemBenchmark} (one ring message per item).
  *
  * <p><b>Score:</b> ops/s = items/s offered (2^18 items per invocation). The sender blocks on back-pressure, so in
  * steady state offered = delivered (at most one ring of items differs); teardown checks that every item arrived.
- * Ring capacity: max(256 KiB, 8 x batchBytes). Idle: the receiving thread busy-spins ({@code Thread.onSpinWait});
- * the sender's back-pressure wait uses the transport's default backoff strategy.
+ * Ring capacity: max(256 KiB, 8 x batchBytes). Idle: every waiting thread busy-spins ({@code Thread.onSpinWait};
+ * the sender's back-pressure wait uses Agrona's {@code BusySpinIdleStrategy}), like the peers' loops.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -63,26 +68,27 @@ import static dev.overlap.bench.transport.TransportBenchSupport.ITEMS;
 @State(Scope.Benchmark)
 public class AggregatorThroughputBenchmark {
     /** Batch message size in bytes (8-byte header included). */
-    @Param({"64", "256", "1024", "4096", "16384", "65536", "1048576"})
+    @Param({"64", "512", "4096", "65536", "1048576"})
     public int batchBytes;
 
-    /** Sender -> inbox pipeline with a draining thread. */
-    @State(Scope.Benchmark)
-    public static class Pipe {
+    /** Sender -> dev1 inbox, drained by a busy-spinning thread. */
+    public abstract static class Pipe {
         Transport transport;
         IntAggregator aggregator;
         Endpoint endpoint;
-        SumHandler handler;
         Service drainer;
         UnsafeBuffer source;
         int next;
 
+        abstract BatchHandler handler();
+
+        abstract long delivered();
+
         @Setup(Level.Trial)
         public void setUp(final AggregatorThroughputBenchmark params) {
             transport = Transport.builder().devices(2).ringCapacity(TransportBenchSupport.ringFor(params.batchBytes))
-                .maxEndpoints(2).build();
-            handler = new SumHandler();
-            transport.registerHandler(1, 0, ItemType.INT, handler);
+                .maxEndpoints(2).idleStrategy(BusySpinIdleStrategy::new).build();
+            transport.registerHandler(1, 0, ItemType.INT, handler());
             endpoint = transport.newEndpoint(0);
             aggregator = endpoint.intAggregator(1, 0, AggregatorConfig.batched(params.batchBytes, Long.MAX_VALUE));
             source = new UnsafeBuffer(BufferUtil.allocateDirectAligned(ITEMS * 4, 64));
@@ -97,10 +103,42 @@ public class AggregatorThroughputBenchmark {
             endpoint.quiet();
             drainer.close();
             final long enqueued = endpoint.counter(TransportCounter.ITEMS_ENQUEUED);
-            if (handler.items != enqueued) {
-                throw new IllegalStateException("lost items: enqueued " + enqueued + ", delivered " + handler.items);
+            if (delivered() != enqueued) {
+                throw new IllegalStateException("lost items: enqueued " + enqueued + ", delivered " + delivered());
             }
             transport.close();
+        }
+    }
+
+    /** Receiver takes batches in place. */
+    @State(Scope.Benchmark)
+    public static class CountPipe extends Pipe {
+        final CountHandler handler = new CountHandler();
+
+        @Override
+        BatchHandler handler() {
+            return handler;
+        }
+
+        @Override
+        long delivered() {
+            return handler.items;
+        }
+    }
+
+    /** Receiver copies batches into a local queue. */
+    @State(Scope.Benchmark)
+    public static class QueuePipe extends Pipe {
+        final QueueHandler handler = new QueueHandler();
+
+        @Override
+        BatchHandler handler() {
+            return handler;
+        }
+
+        @Override
+        long delivered() {
+            return handler.items;
         }
     }
 
@@ -110,14 +148,16 @@ public class AggregatorThroughputBenchmark {
         Transport transport;
         IntAggregator aggregator;
         Endpoint endpoint;
-        SumHandler handler;
+        CountHandler handler;
+        UnsafeBuffer source;
         int next;
 
         @Setup(Level.Trial)
         public void setUp(final AggregatorThroughputBenchmark params) {
+            source = new UnsafeBuffer(BufferUtil.allocateDirectAligned(ITEMS * 4, 64));
             transport = Transport.builder().devices(1).ringCapacity(TransportBenchSupport.ringFor(params.batchBytes))
-                .maxEndpoints(1).build();
-            handler = new SumHandler();
+                .maxEndpoints(1).idleStrategy(BusySpinIdleStrategy::new).build();
+            handler = new CountHandler();
             transport.registerHandler(0, 0, ItemType.INT, handler);
             endpoint = transport.newEndpoint(0);
             aggregator = endpoint.intAggregator(0, 0, AggregatorConfig.batched(params.batchBytes, Long.MAX_VALUE));
@@ -143,7 +183,6 @@ public class AggregatorThroughputBenchmark {
         int filled;
         int batchItems;
         long consumed;
-        long sum;
         long produced;
 
         @Setup(Level.Trial)
@@ -160,11 +199,6 @@ public class AggregatorThroughputBenchmark {
                 if (batch == null) {
                     return 0;
                 }
-                long s = 0;
-                for (final int item : batch) {
-                    s += item;
-                }
-                sum += s;
                 consumed += batch.length;
                 pool.offer(batch);
                 return 1;
@@ -192,7 +226,7 @@ public class AggregatorThroughputBenchmark {
     /** Per-item offers through the batching aggregator. */
     @Benchmark
     @OperationsPerInvocation(ITEMS)
-    public void aggregated(final Pipe pipe) {
+    public void aggregated(final CountPipe pipe) {
         final IntAggregator a = pipe.aggregator;
         int v = pipe.next;
         for (int i = 0; i < ITEMS; i++) {
@@ -204,7 +238,14 @@ public class AggregatorThroughputBenchmark {
     /** Bulk offers: whole batches copied from the source straight into the ring. */
     @Benchmark
     @OperationsPerInvocation(ITEMS)
-    public void bulk(final Pipe pipe) {
+    public void bulk(final CountPipe pipe) {
+        pipe.aggregator.offer(pipe.source, 0, ITEMS);
+    }
+
+    /** Bulk offers; the receiver copies every batch into a local queue. */
+    @Benchmark
+    @OperationsPerInvocation(ITEMS)
+    public void bulkIntoQueue(final QueuePipe pipe) {
         pipe.aggregator.offer(pipe.source, 0, ITEMS);
     }
 
@@ -218,6 +259,13 @@ public class AggregatorThroughputBenchmark {
             a.offer(v++);
         }
         s.next = v;
+    }
+
+    /** Bulk offers, one thread doing the sending and (on back-pressure) the draining. */
+    @Benchmark
+    @OperationsPerInvocation(ITEMS)
+    public void loopbackBulk(final Loopback s) {
+        s.aggregator.offer(s.source, 0, ITEMS);
     }
 
     /** Peer: JCTools MPSC queue of int[] batches. */

@@ -6,6 +6,7 @@ import dev.overlap.transport.inbox.Endpoint;
 import dev.overlap.transport.inbox.IntAggregator;
 import dev.overlap.transport.inbox.ItemType;
 import dev.overlap.transport.inbox.Transport;
+import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -52,7 +53,7 @@ public class BatchLatencyBenchmark {
     public void setUp() {
         batchItems = TransportBenchSupport.itemsPerBatch(batchBytes);
         transport = Transport.builder().devices(2).ringCapacity(TransportBenchSupport.ringFor(batchBytes))
-            .maxEndpoints(2).build();
+            .maxEndpoints(2).idleStrategy(BusySpinIdleStrategy::new).build();
         transport.registerHandler(0, 0, ItemType.INT, (q, s, b, o, c) -> acks++);
         transport.registerHandler(1, 0, ItemType.INT, (q, s, b, o, c) -> {
             long sum = 0;

@@ -7,6 +7,7 @@ import dev.overlap.transport.inbox.IntAggregator;
 import dev.overlap.transport.inbox.ItemType;
 import dev.overlap.transport.inbox.Transport;
 import org.agrona.BufferUtil;
+import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
@@ -97,7 +98,7 @@ public class LatencyBenchmark {
 
         @Setup(Level.Trial)
         public void setUp() {
-            transport = Transport.builder().devices(2).ringCapacity(RING).maxEndpoints(2).build();
+            transport = Transport.builder().devices(2).ringCapacity(RING).maxEndpoints(2).idleStrategy(BusySpinIdleStrategy::new).build();
             transport.registerHandler(0, 0, ItemType.INT, (q, s, b, o, c) -> {
                 reply = b.getInt(o);
                 replies++;
