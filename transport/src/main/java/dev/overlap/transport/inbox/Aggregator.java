@@ -1,6 +1,7 @@
 package dev.overlap.transport.inbox;
 
-import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
 
 /**
  * Collects items for one queue on one destination device and sends them as batch messages (the Atos communication
@@ -33,7 +34,6 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
     final long waitPolls;
     final long waitNanos;
     final boolean timed;
-    final UnsafeBuffer staging;
     private final AggregatorConfig config;
 
     int count;
@@ -58,8 +58,16 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
         this.waitPolls = config.waitPolls();
         this.waitNanos = config.waitNanos();
         this.timed = waitNanos != AggregatorConfig.NO_WAIT_NANOS;
-        this.staging = new UnsafeBuffer(new byte[eager ? 8 : capacity << shift]);
     }
+
+    /** Copies the first {@code count} staged items to {@code dst} at {@code index} (native byte order). */
+    abstract void copyStaged(AtomicBuffer dst, int index, int count);
+
+    /** Stages {@code count} items read from {@code src} at byte {@code offset}, from staging position {@code at}. */
+    abstract void stage(DirectBuffer src, int offset, int at, int count);
+
+    /** Moves {@code count} staged items from position {@code from} to position 0. */
+    abstract void moveToFront(int from, int count);
 
     /** @return the destination device */
     public final int destination() {
@@ -171,10 +179,7 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
     final void batchSent(final int sent) {
         final int extra = count - sent;
         if (extra > 0) {
-            final int width = 1 << shift;
-            for (int i = 0; i < extra; i++) {
-                staging.putBytes(i * width, staging, (sent + i) * width, width);
-            }
+            moveToFront(sent, extra);
             if (timed) {
                 firstItemNanos = System.nanoTime();
             }

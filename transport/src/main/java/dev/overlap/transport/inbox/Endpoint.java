@@ -222,7 +222,7 @@ public final class Endpoint implements AutoCloseable {
             final AtomicBuffer rb = inbox.ringBuffer();
             rb.putInt(index + SENDER_OFFSET, id);
             rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
-            rb.putBytes(index + ITEMS_OFFSET, a.staging, 0, bytes);
+            a.copyStaged(rb, index + ITEMS_OFFSET, n);
             addEnqueued(n - a.publishedPending); // counted before it can be delivered
             inbox.ring().commit(index);
             batchSent(dest, BATCH_HEADER_LENGTH + bytes, n, cause);
@@ -250,7 +250,7 @@ public final class Endpoint implements AutoCloseable {
         final AtomicBuffer rb = inbox.ringBuffer();
         rb.putInt(index + SENDER_OFFSET, id);
         rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
-        rb.putBytes(index + ITEMS_OFFSET, a.staging, 0, bytes);
+        a.copyStaged(rb, index + ITEMS_OFFSET, n);
         addEnqueued(n - a.publishedPending); // counted before it can be delivered
         inbox.ring().commit(index);
         batchSent(dest, BATCH_HEADER_LENGTH + bytes, n, cause);

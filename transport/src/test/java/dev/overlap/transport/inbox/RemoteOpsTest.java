@@ -40,9 +40,13 @@ class RemoteOpsTest {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             stop = true;
-            thread.join(TimeUnit.SECONDS.toMillis(30));
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(30));
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             assertFalse(thread.isAlive(), "owner thread did not stop within 30 s");
         }
     }
@@ -69,7 +73,7 @@ class RemoteOpsTest {
     }
 
     @Test
-    void aLargePutWaitsForEarlierRingMessagesSoOrderHolds() throws Exception {
+    void aLargePutWaitsForEarlierRingMessagesSoOrderHolds() {
         try (Transport t = transport(DirectPolicy.NEVER)) {
             final Endpoint ep = t.newEndpoint(0);
             final UnsafeBuffer small = new UnsafeBuffer(new byte[8]);
@@ -79,8 +83,11 @@ class RemoteOpsTest {
             for (int i = 0; i < 4096; i += 8) {
                 large.putLong(i, i);
             }
-            try (Owner owner = new Owner(t.inbox(1))) {
+            final Owner owner = new Owner(t.inbox(1));
+            try {
                 ep.put(GlobalAddress.of(1, 0), large, 0, 4096); // rendezvous: fence, then direct copy
+            } finally {
+                owner.close();
             }
             for (int i = 0; i < 4096; i += 8) {
                 assertEquals(i, m1.getLong(i), "the later large put must win at byte " + i);
@@ -99,7 +106,7 @@ class RemoteOpsTest {
     }
 
     @Test
-    void getsThroughTheRingAreServedByTheOwner() throws Exception {
+    void getsThroughTheRingAreServedByTheOwner() {
         try (Transport t = transport(DirectPolicy.NEVER)) {
             final Endpoint ep = t.newEndpoint(0);
             m1.putLong(64, 4242);
@@ -107,7 +114,8 @@ class RemoteOpsTest {
                 m1.putByte(256 + i, (byte)i);
             }
             final UnsafeBuffer dst = new UnsafeBuffer(new byte[100]);
-            try (Owner owner = new Owner(t.inbox(1))) {
+            final Owner owner = new Owner(t.inbox(1));
+            try {
                 assertEquals(4242, ep.getLong(GlobalAddress.of(1, 64)));
                 ep.get(GlobalAddress.of(1, 256), dst, 0, 100);
                 final UnsafeBuffer asyncDst = new UnsafeBuffer(new byte[8]);
@@ -120,6 +128,8 @@ class RemoteOpsTest {
                     }
                 }
                 assertEquals(4242, asyncDst.getLong(0));
+            } finally {
+                owner.close();
             }
             for (int i = 0; i < 100; i++) {
                 assertEquals((byte)i, dst.getByte(i));
@@ -138,7 +148,7 @@ class RemoteOpsTest {
     }
 
     @Test
-    void remoteAtomicsThroughTheRing() throws Exception {
+    void remoteAtomicsThroughTheRing() {
         try (Transport t = transport(DirectPolicy.NEVER)) {
             final Endpoint ep = t.newEndpoint(0);
             m1.putInt(0, 100);
@@ -151,13 +161,16 @@ class RemoteOpsTest {
             assertEquals(123, m1.getInt(0));
             assertEquals(-7, m1.getInt(4));
             assertEquals(9, m1.getLong(8));
-            try (Owner owner = new Owner(t.inbox(1))) {
+            final Owner owner = new Owner(t.inbox(1));
+            try {
                 assertEquals(123, ep.fetch(RemoteAtomic.INT_ADD, GlobalAddress.of(1, 0), 1));
                 assertEquals(-7, ep.fetch(RemoteAtomic.INT_MAX, GlobalAddress.of(1, 4), -10));
                 assertTrue(ep.compareAndSetInt(GlobalAddress.of(1, 0), 124, 1));
                 assertFalse(ep.compareAndSetInt(GlobalAddress.of(1, 0), 124, 2));
                 assertTrue(ep.compareAndSetLong(GlobalAddress.of(1, 8), 9, Long.MIN_VALUE));
                 assertEquals(Long.MIN_VALUE, ep.fetch(RemoteAtomic.LONG_MIN, GlobalAddress.of(1, 8), 0));
+            } finally {
+                owner.close();
             }
             assertEquals(1, m1.getInt(0));
             assertEquals(-7, m1.getInt(4));
@@ -187,13 +200,14 @@ class RemoteOpsTest {
     }
 
     @Test
-    void quietWaitsUntilEverythingIsApplied() throws Exception {
+    void quietWaitsUntilEverythingIsApplied() {
         try (Transport t = transport(DirectPolicy.NEVER)) {
             final Recorder r = new Recorder(ItemType.INT);
             t.registerHandler(1, 0, ItemType.INT, r);
             final Endpoint ep = t.newEndpoint(0);
             final IntAggregator agg = ep.intAggregator(1, 0, AggregatorConfig.batched(256, 1_000));
-            try (Owner owner = new Owner(t.inbox(1))) {
+            final Owner owner = new Owner(t.inbox(1));
+            try {
                 for (int i = 0; i < 1000; i++) {
                     agg.offer(i);
                     ep.atomic(RemoteAtomic.INT_ADD, GlobalAddress.of(1, 0), 1);
@@ -201,6 +215,8 @@ class RemoteOpsTest {
                 ep.quiet();
                 assertEquals(1000, m1.getIntVolatile(0));
                 assertEquals(1000, t.counter(1, TransportCounter.ITEMS_DELIVERED));
+            } finally {
+                owner.close();
             }
             assertEquals(1000, r.items.size());
         }
