@@ -11,7 +11,7 @@ import dev.overlap.transport.inbox.ItemType;
 import dev.overlap.transport.inbox.Transport;
 import dev.overlap.transport.inbox.TransportCounter;
 import org.agrona.BufferUtil;
-import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.jctools.queues.MpscArrayQueue;
 import org.jctools.queues.SpscArrayQueue;
@@ -57,8 +57,8 @@ import static dev.overlap.bench.transport.TransportBenchSupport.ITEMS;
  *
  * <p><b>Score:</b> ops/s = items/s offered (2^18 items per invocation). The sender blocks on back-pressure, so in
  * steady state offered = delivered (at most one ring of items differs); teardown checks that every item arrived.
- * Ring capacity: max(256 KiB, 8 x batchBytes). Idle: every waiting thread busy-spins ({@code Thread.onSpinWait};
- * the sender's back-pressure wait uses Agrona's {@code BusySpinIdleStrategy}), like the peers' loops.
+ * Ring capacity: max(256 KiB, 8 x batchBytes). Idle: every waiting thread, ours and the peer's, uses
+ * {@link TransportBenchSupport#spinThenYield()} (Agrona backoff: 256 spins, then yields, never parks).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -87,7 +87,7 @@ public class AggregatorThroughputBenchmark {
         @Setup(Level.Trial)
         public void setUp(final AggregatorThroughputBenchmark params) {
             transport = Transport.builder().devices(2).ringCapacity(TransportBenchSupport.ringFor(params.batchBytes))
-                .maxEndpoints(2).idleStrategy(BusySpinIdleStrategy::new).build();
+                .maxEndpoints(2).idleStrategy(TransportBenchSupport::spinThenYield).build();
             transport.registerHandler(1, 0, ItemType.INT, handler());
             endpoint = transport.newEndpoint(0);
             aggregator = endpoint.intAggregator(1, 0, AggregatorConfig.batched(params.batchBytes, Long.MAX_VALUE));
@@ -156,7 +156,7 @@ public class AggregatorThroughputBenchmark {
         public void setUp(final AggregatorThroughputBenchmark params) {
             source = new UnsafeBuffer(BufferUtil.allocateDirectAligned(ITEMS * 4, 64));
             transport = Transport.builder().devices(1).ringCapacity(TransportBenchSupport.ringFor(params.batchBytes))
-                .maxEndpoints(1).idleStrategy(BusySpinIdleStrategy::new).build();
+                .maxEndpoints(1).idleStrategy(TransportBenchSupport::spinThenYield).build();
             handler = new CountHandler();
             transport.registerHandler(0, 0, ItemType.INT, handler);
             endpoint = transport.newEndpoint(0);
@@ -179,6 +179,7 @@ public class AggregatorThroughputBenchmark {
         MpscArrayQueue<int[]> queue;
         SpscArrayQueue<int[]> pool;
         Service consumer;
+        final IdleStrategy idle = TransportBenchSupport.spinThenYield();
         int[] current;
         int filled;
         int batchItems;
@@ -209,11 +210,11 @@ public class AggregatorThroughputBenchmark {
         public void tearDown() {
             if (current != null && filled > 0) {
                 while (!queue.offer(current)) {
-                    Thread.onSpinWait();
+                    Thread.yield();
                 }
             }
             while (!queue.isEmpty()) {
-                Thread.onSpinWait();
+                Thread.yield();
             }
             consumer.close();
             if (consumed != ((produced + batchItems - 1) / batchItems) * batchItems) {
@@ -276,15 +277,19 @@ public class AggregatorThroughputBenchmark {
         int n = pipe.filled;
         final int size = pipe.batchItems;
         for (int i = 0; i < ITEMS; i++) {
-            if (cur == null) {
+            if (cur == null && (cur = pipe.pool.poll()) == null) {
+                pipe.idle.reset();
                 while ((cur = pipe.pool.poll()) == null) {
-                    Thread.onSpinWait();
+                    pipe.idle.idle();
                 }
             }
             cur[n++] = i;
             if (n == size) {
-                while (!pipe.queue.offer(cur)) {
-                    Thread.onSpinWait();
+                if (!pipe.queue.offer(cur)) {
+                    pipe.idle.reset();
+                    while (!pipe.queue.offer(cur)) {
+                        pipe.idle.idle();
+                    }
                 }
                 cur = null;
                 n = 0;

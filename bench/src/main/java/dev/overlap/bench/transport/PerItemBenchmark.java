@@ -9,7 +9,7 @@ import dev.overlap.transport.inbox.ItemType;
 import dev.overlap.transport.inbox.Transport;
 import dev.overlap.transport.inbox.TransportCounter;
 import org.agrona.BufferUtil;
-import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
@@ -39,8 +39,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@link #agronaRing}: a bare Agrona {@code ManyToOneRingBuffer.write} of each 4-byte item, read by a
  *       busy-spinning thread (what the transport's per-item path rests on).</li>
  * </ul>
- * 2^14 items per invocation; ring capacity 256 KiB; every waiting thread busy-spins (the transport sender with
- * Agrona's {@code BusySpinIdleStrategy}).
+ * 2^14 items per invocation; ring capacity 256 KiB; every wait uses {@link TransportBenchSupport#spinThenYield()}.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -62,7 +61,7 @@ public class PerItemBenchmark {
 
         @Setup(Level.Trial)
         public void setUp() {
-            transport = Transport.builder().devices(2).ringCapacity(RING).maxEndpoints(2).idleStrategy(BusySpinIdleStrategy::new).build();
+            transport = Transport.builder().devices(2).ringCapacity(RING).maxEndpoints(2).idleStrategy(TransportBenchSupport::spinThenYield).build();
             handler = new QueueHandler();
             transport.registerHandler(1, 0, ItemType.INT, handler);
             endpoint = transport.newEndpoint(0);
@@ -84,6 +83,7 @@ public class PerItemBenchmark {
     /** Bare Agrona ring with a reading thread. */
     @State(Scope.Benchmark)
     public static class Ring {
+        final IdleStrategy idle = TransportBenchSupport.spinThenYield();
         ManyToOneRingBuffer ring;
         UnsafeBuffer item;
         Service reader;
@@ -106,7 +106,7 @@ public class PerItemBenchmark {
         @TearDown(Level.Trial)
         public void tearDown() {
             while (ring.size() > 0) {
-                Thread.onSpinWait();
+                Thread.yield();
             }
             reader.close();
             if (read != written) {
@@ -133,8 +133,11 @@ public class PerItemBenchmark {
         final UnsafeBuffer item = s.item;
         for (int i = 0; i < ITEMS; i++) {
             item.putInt(0, i);
-            while (!ring.write(1, item, 0, 4)) {
-                Thread.onSpinWait();
+            if (!ring.write(1, item, 0, 4)) {
+                s.idle.reset();
+                while (!ring.write(1, item, 0, 4)) {
+                    s.idle.idle();
+                }
             }
         }
         s.written += ITEMS;

@@ -3,6 +3,8 @@ package dev.overlap.bench.transport;
 import dev.overlap.transport.inbox.BatchHandler;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.concurrent.TimeUnit;
@@ -16,6 +18,18 @@ final class TransportBenchSupport {
     private TransportBenchSupport() {
     }
 
+    /**
+     * The wait of every benchmark thread, ours and the peers' alike: Agrona's backoff strategy that spins 256 times,
+     * then yields, and never parks. On an idle machine a reply arrives within the spins; on a busy 2-core machine
+     * the yield keeps a waiter from holding the core its peer needs (pure spinning then measures the scheduler's
+     * time slice, milliseconds).
+     *
+     * @return a new strategy (one per thread)
+     */
+    static IdleStrategy spinThenYield() {
+        return new BackoffIdleStrategy(256, Long.MAX_VALUE, 1, 1);
+    }
+
     /** @return the ring capacity used for a batch size: 256 KiB, or the smallest power of two with capacity/8 >= batch */
     static int ringFor(final int batchBytes) {
         return Math.max(1 << 18, Integer.highestOneBit(batchBytes * 8 - 1) << 1);
@@ -27,7 +41,7 @@ final class TransportBenchSupport {
     }
 
     /**
-     * A busy-spinning background thread that plays a device's owner (or a consumer) for the whole trial, so the JMH
+     * A spinning ({@link #spinThenYield()}) background thread that plays a device's owner (or a consumer) for the whole trial, so the JMH
      * thread's blocking calls always make progress, including at iteration boundaries.
      */
     static final class Service implements AutoCloseable {
@@ -37,11 +51,10 @@ final class TransportBenchSupport {
 
         Service(final String name, final IntSupplier work) {
             thread = new Thread(() -> {
+                final IdleStrategy idle = spinThenYield();
                 try {
                     while (running) {
-                        if (work.getAsInt() == 0) {
-                            Thread.onSpinWait();
-                        }
+                        idle.idle(work.getAsInt());
                     }
                 } catch (final Throwable t) {
                     failure = t;
