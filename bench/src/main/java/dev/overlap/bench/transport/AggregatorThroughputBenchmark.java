@@ -1,14 +1,17 @@
 package dev.overlap.bench.transport;
 
+import dev.overlap.bench.transport.TransportBenchSupport.CountHandler;
+import dev.overlap.bench.transport.TransportBenchSupport.QueueHandler;
 import dev.overlap.bench.transport.TransportBenchSupport.Service;
-import dev.overlap.bench.transport.TransportBenchSupport.SumHandler;
 import dev.overlap.transport.inbox.AggregatorConfig;
+import dev.overlap.transport.inbox.BatchHandler;
 import dev.overlap.transport.inbox.Endpoint;
 import dev.overlap.transport.inbox.IntAggregator;
 import dev.overlap.transport.inbox.ItemType;
 import dev.overlap.transport.inbox.Transport;
 import dev.overlap.transport.inbox.TransportCounter;
 import org.agrona.BufferUtil;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.jctools.queues.MpscArrayQueue;
 import org.jctools.queues.SpscArrayQueue;
@@ -37,21 +40,26 @@ import static dev.overlap.bench.transport.TransportBenchSupport.ITEMS;
  * thread, against the batch size {@code batchBytes} (64 B .. 1 MiB, the x axis of Atos Fig. 4):
  * <ul>
  *   <li>{@link #aggregated}: {@code IntAggregator.offer(int)} per item into an aggregator of {@code batchBytes}
- *       (size flushes; one {@code tryClaim}/{@code commit} per batch) in a standalone transport, the receiver's
- *       inbox drained by a busy-spinning thread whose handler reads every item;</li>
- *   <li>{@link #bulk}: the same, but items are offered {@link #ITEMS 2^18} at a time from a direct buffer, so whole
- *       batches are copied from the source straight into the ring;</li>
+ *       (size flushes; one {@code tryClaim}/{@code commit} per batch), standalone transport, the receiver's inbox
+ *       drained by a busy-spinning thread whose handler takes each batch in place (counts it);</li>
+ *   <li>{@link #bulk}: items offered 2^18 at a time from a 1 MiB direct buffer: whole batches are copied from the
+ *       source straight into the ring (one copy per batch);</li>
+ *   <li>{@link #bulkIntoQueue}: {@link #bulk} with a receiver that copies each batch into a local 1 MiB queue area,
+ *       as a worklist's handler does (a second copy);</li>
+ *   <li>{@link #loopback}, {@link #loopbackBulk}: one thread does both sides (its own inbox is the destination, so a
+ *       full ring makes it drain the items itself): the whole CPU cost per delivered item, free of the scheduling
+ *       noise of two busy threads on a shared machine;</li>
  *   <li>peer {@link #jctools}: JCTools {@code MpscArrayQueue<int[]>} of item arrays of the same payload size
- *       (boxing-free; arrays recycled through an {@code SpscArrayQueue} so nothing is allocated), buffering the same
- *       bytes as the ring, the consumer reading every item.</li>
+ *       (boxing-free; arrays recycled through an {@code SpscArrayQueue}, nothing allocated), buffering the same bytes
+ *       as the ring; the consumer takes each array and counts it.</li>
  * </ul>
- * Compare with {@link RawCopyBenchmark} (a raw off-heap copy of the same bytes) and {@link PerItemBenchmark} (one
- * ring message per item) in the same run.
+ * References in the same run: {@link RawCopyBenchmark} (a raw off-heap copy of the same bytes) and
+ * {@link PerItemBenchmark} (one ring message per item).
  *
  * <p><b>Score:</b> ops/s = items/s offered (2^18 items per invocation). The sender blocks on back-pressure, so in
  * steady state offered = delivered (at most one ring of items differs); teardown checks that every item arrived.
- * Ring capacity: max(256 KiB, 8 x batchBytes). Idle: the receiving thread busy-spins ({@code Thread.onSpinWait});
- * the sender's back-pressure wait uses the transport's default backoff strategy.
+ * Ring capacity: max(256 KiB, 8 x batchBytes). Idle: every waiting thread, ours and the peer's, uses
+ * {@link TransportBenchSupport#spinThenYield()} (Agrona backoff: 256 spins, then yields, never parks).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -62,26 +70,27 @@ import static dev.overlap.bench.transport.TransportBenchSupport.ITEMS;
 @Quick(params = "batchBytes=64,1024,4096,65536,1048576", warmupTime = "500ms", time = "500ms")
 public class AggregatorThroughputBenchmark {
     /** Batch message size in bytes (8-byte header included). */
-    @Param({"64", "256", "1024", "4096", "16384", "65536", "1048576"})
+    @Param({"64", "512", "4096", "65536", "1048576"})
     public int batchBytes;
 
-    /** Sender -> inbox pipeline with a draining thread. */
-    @State(Scope.Benchmark)
-    public static class Pipe {
+    /** Sender -> dev1 inbox, drained by a busy-spinning thread. */
+    public abstract static class Pipe {
         Transport transport;
         IntAggregator aggregator;
         Endpoint endpoint;
-        SumHandler handler;
         Service drainer;
         UnsafeBuffer source;
         int next;
 
+        abstract BatchHandler handler();
+
+        abstract long delivered();
+
         @Setup(Level.Trial)
         public void setUp(final AggregatorThroughputBenchmark params) {
             transport = Transport.builder().devices(2).ringCapacity(TransportBenchSupport.ringFor(params.batchBytes))
-                .maxEndpoints(2).build();
-            handler = new SumHandler();
-            transport.registerHandler(1, 0, ItemType.INT, handler);
+                .maxEndpoints(2).idleStrategy(TransportBenchSupport::spinThenYield).build();
+            transport.registerHandler(1, 0, ItemType.INT, handler());
             endpoint = transport.newEndpoint(0);
             aggregator = endpoint.intAggregator(1, 0, AggregatorConfig.batched(params.batchBytes, Long.MAX_VALUE));
             source = new UnsafeBuffer(BufferUtil.allocateDirectAligned(ITEMS * 4, 64));
@@ -96,8 +105,71 @@ public class AggregatorThroughputBenchmark {
             endpoint.quiet();
             drainer.close();
             final long enqueued = endpoint.counter(TransportCounter.ITEMS_ENQUEUED);
-            if (handler.items != enqueued) {
-                throw new IllegalStateException("lost items: enqueued " + enqueued + ", delivered " + handler.items);
+            if (delivered() != enqueued) {
+                throw new IllegalStateException("lost items: enqueued " + enqueued + ", delivered " + delivered());
+            }
+            transport.close();
+        }
+    }
+
+    /** Receiver takes batches in place. */
+    @State(Scope.Benchmark)
+    public static class CountPipe extends Pipe {
+        final CountHandler handler = new CountHandler();
+
+        @Override
+        BatchHandler handler() {
+            return handler;
+        }
+
+        @Override
+        long delivered() {
+            return handler.items;
+        }
+    }
+
+    /** Receiver copies batches into a local queue. */
+    @State(Scope.Benchmark)
+    public static class QueuePipe extends Pipe {
+        final QueueHandler handler = new QueueHandler();
+
+        @Override
+        BatchHandler handler() {
+            return handler;
+        }
+
+        @Override
+        long delivered() {
+            return handler.items;
+        }
+    }
+
+    /** One thread: sends to its own device's inbox and drains it whenever the ring is full. */
+    @State(Scope.Benchmark)
+    public static class Loopback {
+        Transport transport;
+        IntAggregator aggregator;
+        Endpoint endpoint;
+        CountHandler handler;
+        UnsafeBuffer source;
+        int next;
+
+        @Setup(Level.Trial)
+        public void setUp(final AggregatorThroughputBenchmark params) {
+            source = new UnsafeBuffer(BufferUtil.allocateDirectAligned(ITEMS * 4, 64));
+            transport = Transport.builder().devices(1).ringCapacity(TransportBenchSupport.ringFor(params.batchBytes))
+                .maxEndpoints(1).idleStrategy(TransportBenchSupport::spinThenYield).build();
+            handler = new CountHandler();
+            transport.registerHandler(0, 0, ItemType.INT, handler);
+            endpoint = transport.newEndpoint(0);
+            aggregator = endpoint.intAggregator(0, 0, AggregatorConfig.batched(params.batchBytes, Long.MAX_VALUE));
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            endpoint.quiet();
+            if (handler.items != endpoint.counter(TransportCounter.ITEMS_ENQUEUED)) {
+                throw new IllegalStateException("lost items");
             }
             transport.close();
         }
@@ -109,11 +181,11 @@ public class AggregatorThroughputBenchmark {
         MpscArrayQueue<int[]> queue;
         SpscArrayQueue<int[]> pool;
         Service consumer;
+        final IdleStrategy idle = TransportBenchSupport.spinThenYield();
         int[] current;
         int filled;
         int batchItems;
         long consumed;
-        long sum;
         long produced;
 
         @Setup(Level.Trial)
@@ -130,11 +202,6 @@ public class AggregatorThroughputBenchmark {
                 if (batch == null) {
                     return 0;
                 }
-                long s = 0;
-                for (final int item : batch) {
-                    s += item;
-                }
-                sum += s;
                 consumed += batch.length;
                 pool.offer(batch);
                 return 1;
@@ -145,11 +212,11 @@ public class AggregatorThroughputBenchmark {
         public void tearDown() {
             if (current != null && filled > 0) {
                 while (!queue.offer(current)) {
-                    Thread.onSpinWait();
+                    Thread.yield();
                 }
             }
             while (!queue.isEmpty()) {
-                Thread.onSpinWait();
+                Thread.yield();
             }
             consumer.close();
             if (consumed != ((produced + batchItems - 1) / batchItems) * batchItems) {
@@ -162,7 +229,7 @@ public class AggregatorThroughputBenchmark {
     /** Per-item offers through the batching aggregator. */
     @Benchmark
     @OperationsPerInvocation(ITEMS)
-    public void aggregated(final Pipe pipe) {
+    public void aggregated(final CountPipe pipe) {
         final IntAggregator a = pipe.aggregator;
         int v = pipe.next;
         for (int i = 0; i < ITEMS; i++) {
@@ -174,8 +241,34 @@ public class AggregatorThroughputBenchmark {
     /** Bulk offers: whole batches copied from the source straight into the ring. */
     @Benchmark
     @OperationsPerInvocation(ITEMS)
-    public void bulk(final Pipe pipe) {
+    public void bulk(final CountPipe pipe) {
         pipe.aggregator.offer(pipe.source, 0, ITEMS);
+    }
+
+    /** Bulk offers; the receiver copies every batch into a local queue. */
+    @Benchmark
+    @OperationsPerInvocation(ITEMS)
+    public void bulkIntoQueue(final QueuePipe pipe) {
+        pipe.aggregator.offer(pipe.source, 0, ITEMS);
+    }
+
+    /** Per-item offers, one thread doing the sending and (on back-pressure) the draining. */
+    @Benchmark
+    @OperationsPerInvocation(ITEMS)
+    public void loopback(final Loopback s) {
+        final IntAggregator a = s.aggregator;
+        int v = s.next;
+        for (int i = 0; i < ITEMS; i++) {
+            a.offer(v++);
+        }
+        s.next = v;
+    }
+
+    /** Bulk offers, one thread doing the sending and (on back-pressure) the draining. */
+    @Benchmark
+    @OperationsPerInvocation(ITEMS)
+    public void loopbackBulk(final Loopback s) {
+        s.aggregator.offer(s.source, 0, ITEMS);
     }
 
     /** Peer: JCTools MPSC queue of int[] batches. */
@@ -186,15 +279,19 @@ public class AggregatorThroughputBenchmark {
         int n = pipe.filled;
         final int size = pipe.batchItems;
         for (int i = 0; i < ITEMS; i++) {
-            if (cur == null) {
+            if (cur == null && (cur = pipe.pool.poll()) == null) {
+                pipe.idle.reset();
                 while ((cur = pipe.pool.poll()) == null) {
-                    Thread.onSpinWait();
+                    pipe.idle.idle();
                 }
             }
             cur[n++] = i;
             if (n == size) {
-                while (!pipe.queue.offer(cur)) {
-                    Thread.onSpinWait();
+                if (!pipe.queue.offer(cur)) {
+                    pipe.idle.reset();
+                    while (!pipe.queue.offer(cur)) {
+                        pipe.idle.idle();
+                    }
                 }
                 cur = null;
                 n = 0;

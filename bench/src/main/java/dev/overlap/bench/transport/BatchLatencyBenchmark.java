@@ -7,6 +7,7 @@ import dev.overlap.transport.inbox.IntAggregator;
 import dev.overlap.transport.inbox.ItemType;
 import dev.overlap.transport.inbox.Transport;
 import dev.overlap.bench.report.Quick;
+import org.agrona.concurrent.IdleStrategy;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -28,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  * full batch of {@code batchBytes} (4-byte items offered one by one, the last one triggering the size flush) and get
  * a one-item eager acknowledgement back from the receiving thread once its handler has read the whole batch. With
  * {@link AggregatorThroughputBenchmark} (throughput vs the same batch sizes) it shows the trade-off: larger batches
- * cost latency, buy bandwidth. Receiver busy-spins; ring max(256 KiB, 8 x batchBytes).
+ * cost latency, buy bandwidth. Every wait uses {@link TransportBenchSupport#spinThenYield()}; ring max(256 KiB, 8 x batchBytes).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -42,6 +43,7 @@ public class BatchLatencyBenchmark {
     @Param({"64", "1024", "16384", "262144", "1048576"})
     public int batchBytes;
 
+    private final IdleStrategy idle = TransportBenchSupport.spinThenYield();
     private Transport transport;
     private IntAggregator toReceiver;
     private int batchItems;
@@ -54,7 +56,7 @@ public class BatchLatencyBenchmark {
     public void setUp() {
         batchItems = TransportBenchSupport.itemsPerBatch(batchBytes);
         transport = Transport.builder().devices(2).ringCapacity(TransportBenchSupport.ringFor(batchBytes))
-            .maxEndpoints(2).build();
+            .maxEndpoints(2).idleStrategy(TransportBenchSupport::spinThenYield).build();
         transport.registerHandler(0, 0, ItemType.INT, (q, s, b, o, c) -> acks++);
         transport.registerHandler(1, 0, ItemType.INT, (q, s, b, o, c) -> {
             long sum = 0;
@@ -92,10 +94,9 @@ public class BatchLatencyBenchmark {
         for (int i = 0; i < batchItems; i++) {
             a.offer(i);
         }
+        idle.reset();
         while (acks == before) {
-            if (transport.inbox(0).drain(1) == 0) {
-                Thread.onSpinWait();
-            }
+            idle.idle(transport.inbox(0).drain(1));
         }
         return acks;
     }

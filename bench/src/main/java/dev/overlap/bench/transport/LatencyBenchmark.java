@@ -7,6 +7,7 @@ import dev.overlap.transport.inbox.IntAggregator;
 import dev.overlap.transport.inbox.ItemType;
 import dev.overlap.transport.inbox.Transport;
 import org.agrona.BufferUtil;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
@@ -27,8 +28,8 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.util.concurrent.TimeUnit;
 
 /**
- * <b>What is measured:</b> round-trip time (ns) of one 4-byte item between two threads, each draining its own inbox
- * with a busy spin; one-way latency is half of it:
+ * <b>What is measured:</b> round-trip time (ns) of one 4-byte item between two threads, each draining its own inbox;
+ * one-way latency is half of it:
  * <ul>
  *   <li>{@link #agronaRing}: the floor: bare Agrona {@code ManyToOneRingBuffer.write} + {@code read}, one ring each
  *       way;</li>
@@ -38,7 +39,8 @@ import java.util.concurrent.TimeUnit;
  *       the sender's {@code Endpoint.poll()} loop (Atos' WAIT_TIME), the pong is eager: the latency price of batching
  *       when there are not enough items to fill a batch.</li>
  * </ul>
- * The echoing side is a background busy-spinning thread; rings of 64 KiB.
+ * The echoing side is a background thread; every wait, ours and the peer's, uses
+ * {@link TransportBenchSupport#spinThenYield()} (256 spins, then yields); rings of 64 KiB.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -51,6 +53,7 @@ public class LatencyBenchmark {
     /** Two bare Agrona rings and an echo thread. */
     @State(Scope.Benchmark)
     public static class RingPair {
+        final IdleStrategy idle = TransportBenchSupport.spinThenYield();
         ManyToOneRingBuffer toPong;
         ManyToOneRingBuffer toPing;
         UnsafeBuffer pingMsg;
@@ -69,7 +72,7 @@ public class LatencyBenchmark {
             final MessageHandler echo = (type, buffer, index, length) -> {
                 pongMsg.putInt(0, buffer.getInt(index));
                 while (!toPing.write(1, pongMsg, 0, 4)) {
-                    Thread.onSpinWait();
+                    Thread.yield();
                 }
             };
             onReply = (type, buffer, index, length) -> reply = buffer.getInt(index);
@@ -84,6 +87,7 @@ public class LatencyBenchmark {
 
     /** Two devices' inboxes with eager (or batched) aggregators both ways and an echo thread. */
     public abstract static class InboxPair {
+        final IdleStrategy idle = TransportBenchSupport.spinThenYield();
         Transport transport;
         Endpoint ping;
         IntAggregator toPong;
@@ -97,7 +101,7 @@ public class LatencyBenchmark {
 
         @Setup(Level.Trial)
         public void setUp() {
-            transport = Transport.builder().devices(2).ringCapacity(RING).maxEndpoints(2).build();
+            transport = Transport.builder().devices(2).ringCapacity(RING).maxEndpoints(2).idleStrategy(TransportBenchSupport::spinThenYield).build();
             transport.registerHandler(0, 0, ItemType.INT, (q, s, b, o, c) -> {
                 reply = b.getInt(o);
                 replies++;
@@ -151,10 +155,11 @@ public class LatencyBenchmark {
     public int agronaRing(final RingPair s) {
         s.pingMsg.putInt(0, s.reply + 1);
         while (!s.toPong.write(1, s.pingMsg, 0, 4)) {
-            Thread.onSpinWait();
+            Thread.yield();
         }
+        s.idle.reset();
         while (s.toPing.read(s.onReply, 1) == 0) {
-            Thread.onSpinWait();
+            s.idle.idle();
         }
         return s.reply;
     }
@@ -164,10 +169,9 @@ public class LatencyBenchmark {
     public int eager(final EagerPair s) {
         final int before = s.replies;
         s.toPong.offer(before);
+        s.idle.reset();
         while (s.replies == before) {
-            if (s.transport.inbox(0).drain(1) == 0) {
-                Thread.onSpinWait();
-            }
+            s.idle.idle(s.transport.inbox(0).drain(1));
         }
         return s.reply;
     }
@@ -177,10 +181,9 @@ public class LatencyBenchmark {
     public int batchedWait16(final BatchedPair s) {
         final int before = s.replies;
         s.toPong.offer(before);
+        s.idle.reset();
         while (s.replies == before) {
-            if (s.ping.poll() == 0) {
-                Thread.onSpinWait();
-            }
+            s.idle.idle(s.ping.poll());
         }
         return s.reply;
     }

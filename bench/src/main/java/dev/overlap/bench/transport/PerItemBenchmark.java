@@ -1,7 +1,7 @@
 package dev.overlap.bench.transport;
 
 import dev.overlap.bench.transport.TransportBenchSupport.Service;
-import dev.overlap.bench.transport.TransportBenchSupport.SumHandler;
+import dev.overlap.bench.transport.TransportBenchSupport.QueueHandler;
 import dev.overlap.transport.inbox.AggregatorConfig;
 import dev.overlap.transport.inbox.Endpoint;
 import dev.overlap.transport.inbox.IntAggregator;
@@ -9,6 +9,7 @@ import dev.overlap.transport.inbox.ItemType;
 import dev.overlap.transport.inbox.Transport;
 import dev.overlap.transport.inbox.TransportCounter;
 import org.agrona.BufferUtil;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
@@ -38,7 +39,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@link #agronaRing}: a bare Agrona {@code ManyToOneRingBuffer.write} of each 4-byte item, read by a
  *       busy-spinning thread (what the transport's per-item path rests on).</li>
  * </ul>
- * 2^14 items per invocation; ring capacity 256 KiB; receivers busy-spin.
+ * 2^14 items per invocation; ring capacity 256 KiB; every wait uses {@link TransportBenchSupport#spinThenYield()}.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -55,13 +56,13 @@ public class PerItemBenchmark {
         Transport transport;
         Endpoint endpoint;
         IntAggregator aggregator;
-        SumHandler handler;
+        QueueHandler handler;
         Service drainer;
 
         @Setup(Level.Trial)
         public void setUp() {
-            transport = Transport.builder().devices(2).ringCapacity(RING).maxEndpoints(2).build();
-            handler = new SumHandler();
+            transport = Transport.builder().devices(2).ringCapacity(RING).maxEndpoints(2).idleStrategy(TransportBenchSupport::spinThenYield).build();
+            handler = new QueueHandler();
             transport.registerHandler(1, 0, ItemType.INT, handler);
             endpoint = transport.newEndpoint(0);
             aggregator = endpoint.intAggregator(1, 0, AggregatorConfig.eager());
@@ -82,6 +83,7 @@ public class PerItemBenchmark {
     /** Bare Agrona ring with a reading thread. */
     @State(Scope.Benchmark)
     public static class Ring {
+        final IdleStrategy idle = TransportBenchSupport.spinThenYield();
         ManyToOneRingBuffer ring;
         UnsafeBuffer item;
         Service reader;
@@ -104,7 +106,7 @@ public class PerItemBenchmark {
         @TearDown(Level.Trial)
         public void tearDown() {
             while (ring.size() > 0) {
-                Thread.onSpinWait();
+                Thread.yield();
             }
             reader.close();
             if (read != written) {
@@ -131,8 +133,11 @@ public class PerItemBenchmark {
         final UnsafeBuffer item = s.item;
         for (int i = 0; i < ITEMS; i++) {
             item.putInt(0, i);
-            while (!ring.write(1, item, 0, 4)) {
-                Thread.onSpinWait();
+            if (!ring.write(1, item, 0, 4)) {
+                s.idle.reset();
+                while (!ring.write(1, item, 0, 4)) {
+                    s.idle.idle();
+                }
             }
         }
         s.written += ITEMS;

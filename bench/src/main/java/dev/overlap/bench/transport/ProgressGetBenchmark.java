@@ -92,11 +92,11 @@ public class ProgressGetBenchmark {
     public void startPhase() {
         final long previous = control.getVolatile(REQUESTED);
         while (control.getVolatile(FINISHED) != previous) {
-            Thread.onSpinWait(); // the previous phase is still running
+            Thread.yield(); // the previous phase is still running
         }
         control.setVolatile(REQUESTED, previous + 1);
         while (control.getVolatile(STARTED) != previous + 1) {
-            Thread.onSpinWait();
+            Thread.yield();
         }
     }
 

@@ -36,7 +36,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@link #atomicAdd}: non-fetching remote add; {@link #fetchAdd}: fetching add (a round trip through the ring
  *       with NEVER); {@link #getLong}: blocking 8-byte get (a round trip with NEVER).</li>
  * </ul>
- * dev1's owner is a busy-spinning thread that drains its inbox; standalone transport, 1 MiB memories, 256 KiB rings.
+ * dev1's owner is a background thread that drains its inbox; every wait uses
+ * {@link TransportBenchSupport#spinThenYield()}; standalone transport, 1 MiB memories, 256 KiB rings.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -61,7 +62,7 @@ public class RemoteOpsBenchmark {
     public void setUp() {
         final UnsafeBuffer m0 = new UnsafeBuffer(BufferUtil.allocateDirectAligned(1 << 20, 4096));
         final UnsafeBuffer m1 = new UnsafeBuffer(BufferUtil.allocateDirectAligned(1 << 20, 4096));
-        transport = Transport.builder().devices(2).memories(m0, m1).ringCapacity(1 << 18).maxEndpoints(2)
+        transport = Transport.builder().devices(2).memories(m0, m1).ringCapacity(1 << 18).maxEndpoints(2).idleStrategy(TransportBenchSupport::spinThenYield)
             .directPolicy(policy).build();
         endpoint = transport.newEndpoint(0);
         source = new UnsafeBuffer(BufferUtil.allocateDirectAligned(1 << 16, 64));

@@ -1,6 +1,7 @@
 package dev.overlap.transport.inbox;
 
-import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
 
 /**
  * Collects items for one queue on one destination device and sends them as batch messages (the Atos communication
@@ -11,12 +12,15 @@ import org.agrona.concurrent.UnsafeBuffer;
  * own inbox) and never drops an item.
  *
  * <p><b>Thread-safety:</b> single-writer. An aggregator belongs to its {@link Endpoint} and must only be used by the
- * endpoint's thread. Counters it updates ({@link TransportCounter#ITEMS_ENQUEUED} per item, flush counters per
- * batch) are readable from any thread.
+ * endpoint's thread. The counters it updates are readable from any thread.
  *
  * <p><b>Ordering:</b> items reach the destination's handler in offer order, in batches applied in flush order
- * relative to everything else the endpoint sends to that device. An item counts as enqueued (release store) before
- * it can be delivered.
+ * relative to everything else the endpoint sends to that device.
+ *
+ * <p><b>Counting:</b> an offer costs no shared-memory write. {@link TransportCounter#ITEMS_ENQUEUED} is published
+ * (release store) on every {@link #poll()} and every flush: it includes every item offered before the owner's latest
+ * poll or flush, and an item is always counted as enqueued before it can be delivered. An owner that polls while
+ * idle therefore keeps the count exact, which is what termination detection needs.
  */
 public abstract sealed class Aggregator implements AutoCloseable permits IntAggregator, LongAggregator {
     final Endpoint endpoint;
@@ -30,10 +34,11 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
     final long waitPolls;
     final long waitNanos;
     final boolean timed;
-    final UnsafeBuffer staging;
     private final AggregatorConfig config;
 
     int count;
+    /** Items of the pending batch already counted in ITEMS_ENQUEUED (by a poll). */
+    int publishedPending;
     boolean sending;
     boolean closed;
     private long polls;
@@ -53,8 +58,16 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
         this.waitPolls = config.waitPolls();
         this.waitNanos = config.waitNanos();
         this.timed = waitNanos != AggregatorConfig.NO_WAIT_NANOS;
-        this.staging = new UnsafeBuffer(new byte[eager ? 8 : capacity << shift]);
     }
+
+    /** Copies the first {@code count} staged items to {@code dst} at {@code index} (native byte order). */
+    abstract void copyStaged(AtomicBuffer dst, int index, int count);
+
+    /** Stages {@code count} items read from {@code src} at byte {@code offset}, from staging position {@code at}. */
+    abstract void stage(DirectBuffer src, int offset, int at, int count);
+
+    /** Moves {@code count} staged items from position {@code from} to position 0. */
+    abstract void moveToFront(int from, int count);
 
     /** @return the destination device */
     public final int destination() {
@@ -97,6 +110,7 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
             return 0;
         }
         endpoint.sendBatch(this, FlushCause.EXPLICIT);
+        endpoint.publishCounters();
         return 1;
     }
 
@@ -110,8 +124,10 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
         if (count == 0 || closed) {
             return 0;
         }
+        publishEnqueued();
         if (++polls >= waitPolls || (timed && System.nanoTime() - firstItemNanos >= waitNanos)) {
             endpoint.sendBatch(this, FlushCause.WAIT);
+            endpoint.publishCounters();
             return 1;
         }
         return 0;
@@ -126,6 +142,7 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
         try {
             if (count > 0) {
                 endpoint.sendBatch(this, FlushCause.CLOSE);
+                endpoint.publishCounters();
             }
         } finally {
             closed = true;
@@ -138,10 +155,18 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
         return closed;
     }
 
-    /** Items were added to the staging buffer: count, start the wait clock, send a full batch. */
+    /** Counts the pending items not counted yet in ITEMS_ENQUEUED (release store). */
+    final void publishEnqueued() {
+        final int delta = count - publishedPending;
+        if (delta != 0) {
+            endpoint.addEnqueued(delta);
+            publishedPending = count;
+        }
+    }
+
+    /** Items were added to the staging buffer: start the wait clock, send a full batch. */
     final void added(final int newCount) {
         count = newCount;
-        endpoint.countEnqueued();
         if (newCount == 1 && timed) {
             firstItemNanos = System.nanoTime();
         }
@@ -154,15 +179,13 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
     final void batchSent(final int sent) {
         final int extra = count - sent;
         if (extra > 0) {
-            final int width = 1 << shift;
-            for (int i = 0; i < extra; i++) {
-                staging.putBytes(i * width, staging, (sent + i) * width, width);
-            }
+            moveToFront(sent, extra);
             if (timed) {
                 firstItemNanos = System.nanoTime();
             }
         }
         count = extra;
+        publishedPending = 0;
         polls = 0;
     }
 

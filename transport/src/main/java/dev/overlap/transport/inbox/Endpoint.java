@@ -65,6 +65,9 @@ import static dev.overlap.transport.inbox.MessageFormat.SENDER_OFFSET;
  */
 public final class Endpoint implements AutoCloseable {
     static final int SLOT_BYTES = 64;
+    /** Messages sent between two publications of the sender counters, at most. */
+    static final int PUBLISH_EVERY = 64;
+    private static final int ENQUEUED_SLOT = TransportCounter.ITEMS_ENQUEUED.slot();
 
     private final Transport transport;
     private final int id;
@@ -76,6 +79,10 @@ public final class Endpoint implements AutoCloseable {
     private final IdleStrategy idle;
     private final AtomicBuffer counters;
     private final int countersBase;
+    /** The owner's values of its sender counters; published to {@link #counters} in batches. */
+    private final long[] local = new long[TransportCounter.BLOCK_BYTES / 8];
+    private boolean dirty;
+    private int unpublishedMessages;
     private final DirectPolicy policy;
     private final int rendezvousThreshold;
 
@@ -215,7 +222,8 @@ public final class Endpoint implements AutoCloseable {
             final AtomicBuffer rb = inbox.ringBuffer();
             rb.putInt(index + SENDER_OFFSET, id);
             rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
-            rb.putBytes(index + ITEMS_OFFSET, a.staging, 0, bytes);
+            a.copyStaged(rb, index + ITEMS_OFFSET, n);
+            addEnqueued(n - a.publishedPending); // counted before it can be delivered
             inbox.ring().commit(index);
             batchSent(dest, BATCH_HEADER_LENGTH + bytes, n, cause);
             a.batchSent(n);
@@ -242,7 +250,8 @@ public final class Endpoint implements AutoCloseable {
         final AtomicBuffer rb = inbox.ringBuffer();
         rb.putInt(index + SENDER_OFFSET, id);
         rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
-        rb.putBytes(index + ITEMS_OFFSET, a.staging, 0, bytes);
+        a.copyStaged(rb, index + ITEMS_OFFSET, n);
+        addEnqueued(n - a.publishedPending); // counted before it can be delivered
         inbox.ring().commit(index);
         batchSent(dest, BATCH_HEADER_LENGTH + bytes, n, cause);
         a.batchSent(n);
@@ -256,7 +265,7 @@ public final class Endpoint implements AutoCloseable {
         final int dest = a.destination;
         final Inbox inbox = inboxes[dest];
         final int index = claim(inbox, a.msgTypeId, BATCH_HEADER_LENGTH + bytes);
-        add(TransportCounter.ITEMS_ENQUEUED, count); // counted before the items can be delivered
+        addEnqueued(count); // counted before the items can be delivered
         final AtomicBuffer rb = inbox.ringBuffer();
         rb.putInt(index + SENDER_OFFSET, id);
         rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
@@ -272,7 +281,7 @@ public final class Endpoint implements AutoCloseable {
         final Inbox inbox = inboxes[dest];
         final int length = BATCH_HEADER_LENGTH + a.type.bytes();
         final int index = claim(inbox, a.msgTypeId, length);
-        add(TransportCounter.ITEMS_ENQUEUED, 1); // counted before the item can be delivered
+        addEnqueued(1); // counted before the item can be delivered
         final AtomicBuffer rb = inbox.ringBuffer();
         rb.putInt(index + SENDER_OFFSET, id);
         rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
@@ -296,7 +305,7 @@ public final class Endpoint implements AutoCloseable {
             add(TransportCounter.BACK_PRESSURE_RETRIES, 1);
             return false;
         }
-        add(TransportCounter.ITEMS_ENQUEUED, 1); // counted before the item can be delivered
+        addEnqueued(1); // counted before the item can be delivered
         final AtomicBuffer rb = inbox.ringBuffer();
         rb.putInt(index + SENDER_OFFSET, id);
         rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
@@ -312,12 +321,19 @@ public final class Endpoint implements AutoCloseable {
 
     private void batchSent(final int dest, final int length, final int items, final FlushCause cause) {
         sent[dest]++;
-        final AtomicBuffer c = counters;
-        final int base = countersBase;
-        c.addLongRelease(base + TransportCounter.MESSAGES_SENT.offset(), 1);
-        c.addLongRelease(base + TransportCounter.BYTES_SENT.offset(), length);
-        c.addLongRelease(base + TransportCounter.ITEMS_FLUSHED.offset(), items);
-        c.addLongRelease(base + causeCounter(cause).offset(), 1);
+        final long[] l = local;
+        l[TransportCounter.MESSAGES_SENT.slot()]++;
+        l[TransportCounter.BYTES_SENT.slot()] += length;
+        l[TransportCounter.ITEMS_FLUSHED.slot()] += items;
+        l[causeCounter(cause).slot()]++;
+        messageCounted();
+    }
+
+    private void messageCounted() {
+        dirty = true;
+        if (++unpublishedMessages >= PUBLISH_EVERY) {
+            publishCounters();
+        }
     }
 
     private static TransportCounter causeCounter(final FlushCause cause) {
@@ -333,10 +349,6 @@ public final class Endpoint implements AutoCloseable {
             default:
                 return TransportCounter.FLUSHES_CLOSE;
         }
-    }
-
-    void countEnqueued() {
-        counters.addLongRelease(countersBase + TransportCounter.ITEMS_ENQUEUED.offset(), 1);
     }
 
     // ---------------------------------------------------------------------------------------------- remote ops
@@ -564,11 +576,11 @@ public final class Endpoint implements AutoCloseable {
 
     private void opSent(final int dest, final int length) {
         sent[dest]++;
-        final AtomicBuffer c = counters;
-        final int base = countersBase;
-        c.addLongRelease(base + TransportCounter.MESSAGES_SENT.offset(), 1);
-        c.addLongRelease(base + TransportCounter.BYTES_SENT.offset(), length);
-        c.addLongRelease(base + TransportCounter.RING_OPS.offset(), 1);
+        final long[] l = local;
+        l[TransportCounter.MESSAGES_SENT.slot()]++;
+        l[TransportCounter.BYTES_SENT.slot()] += length;
+        l[TransportCounter.RING_OPS.slot()]++;
+        messageCounted();
     }
 
     /** Called by the receiver (under its drain lock): copy the requested bytes, then release the slot's sequence. */
@@ -689,6 +701,7 @@ public final class Endpoint implements AutoCloseable {
 
     /** One round of useful work while waiting: drain the home inbox (all inboxes while the transport closes). */
     private int waitWork(final String waitingFor) {
+        publishCounters();
         int work = home.drain();
         if (transport.isClosing()) {
             work += transport.drainAll();
@@ -724,6 +737,7 @@ public final class Endpoint implements AutoCloseable {
         if (outstandingAsync > 0) {
             work += pollReplies();
         }
+        publishCounters();
         return work;
     }
 
@@ -734,6 +748,7 @@ public final class Endpoint implements AutoCloseable {
         for (int i = 0; i < aggregatorCount; i++) {
             sendBatch(as[i], FlushCause.EXPLICIT);
         }
+        publishCounters();
     }
 
     /**
@@ -749,6 +764,7 @@ public final class Endpoint implements AutoCloseable {
         if (outstandingAsync > 0) {
             pollReplies();
         }
+        publishCounters();
     }
 
     /**
@@ -763,7 +779,8 @@ public final class Endpoint implements AutoCloseable {
 
     /**
      * @param counter a sender counter
-     * @return this endpoint's value (acquire load; may be read from any thread)
+     * @return this endpoint's value as last published (acquire load; may be read from any thread): see
+     *         {@link TransportCounter} for when the owner publishes
      */
     public long counter(final TransportCounter counter) {
         if (!counter.isSenderCounter()) {
@@ -773,7 +790,30 @@ public final class Endpoint implements AutoCloseable {
     }
 
     void add(final TransportCounter counter, final long delta) {
-        counters.addLongRelease(countersBase + counter.offset(), delta);
+        local[counter.slot()] += delta;
+        dirty = true;
+    }
+
+    /** Counts enqueued items and publishes the count at once (release): before the items can be delivered. */
+    void addEnqueued(final long delta) {
+        final long value = local[ENQUEUED_SLOT] + delta;
+        local[ENQUEUED_SLOT] = value;
+        counters.putLongRelease(countersBase + (ENQUEUED_SLOT << 3), value);
+    }
+
+    /** Publishes the sender counters (release stores) if any changed since the last publication. */
+    void publishCounters() {
+        if (!dirty) {
+            return;
+        }
+        dirty = false;
+        unpublishedMessages = 0;
+        final long[] l = local;
+        for (int slot = 0; slot < l.length; slot++) {
+            if (slot != ENQUEUED_SLOT) {
+                counters.putLongRelease(countersBase + (slot << 3), l[slot]);
+            }
+        }
     }
 
     /** Flushes and closes every aggregator; later operations throw. Idempotent. Call from the owning thread. */
@@ -790,6 +830,7 @@ public final class Endpoint implements AutoCloseable {
         while (aggregatorCount > 0) {
             aggregators[aggregatorCount - 1].close();
         }
+        publishCounters();
     }
 
     /** @return true once closed */

@@ -23,8 +23,9 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  * is draining), so the owner device, the progress thread and waiting senders can all drain the same inbox and no
  * message is applied twice. Memory ordering: a message's payload (written before {@code commit}, a release store)
  * is visible to its handler (the ring reads the record length with a volatile load); everything one drain did
- * happens-before the next drain (lock release, then lock acquire); an applied count read with acquire semantics
- * (e.g. by {@link Endpoint#quiet()}) makes the effects of the counted messages visible to the reader.
+ * happens-before the next drain (lock release, then lock acquire). Receiver counters and per-sender applied counts
+ * are published once per drain, with release stores, before the lock is released: an applied count read with acquire
+ * semantics (e.g. by {@link Endpoint#quiet()}) makes the effects of the counted messages visible to the reader.
  */
 public final class Inbox {
     /** Smallest ring capacity: every message type must fit one message (capacity / 8 bytes). */
@@ -48,6 +49,13 @@ public final class Inbox {
     final Dispatcher dispatcher;
     /** The lock holder (written by it after taking the lock, cleared before release); for re-entrancy checks. */
     private Thread drainer;
+    // Counts of the current drain, published once at its end (lock holder only; the lock orders successive holders).
+    private long drainMessages;
+    private long drainBytes;
+    private long drainItems;
+    private final long[] drainApplied;
+    private final int[] drainSenders;
+    private int drainSenderCount;
 
     Inbox(final Transport transport, final int device, final AtomicBuffer buffer, final int ringCapacity,
         final int maxEndpoints) {
@@ -67,6 +75,8 @@ public final class Inbox {
         this.countersIndex = ringBytes + COUNTERS;
         this.appliedIndex = ringBytes + APPLIED;
         this.maxEndpoints = maxEndpoints;
+        this.drainApplied = new long[maxEndpoints];
+        this.drainSenders = new int[maxEndpoints];
         this.dispatcher = new Dispatcher(transport, this);
     }
 
@@ -150,17 +160,38 @@ public final class Inbox {
         int applied = 0;
         try {
             applied = ring.read(dispatcher, limit);
-            if (applied < limit) {
-                applied += ring.read(dispatcher, limit - applied); // continue after a wrap of the ring
+            if (applied < limit && ((int)buffer.getLong(headPositionIndex) & (capacity - 1)) == 0) {
+                applied += ring.read(dispatcher, limit - applied); // the first read stopped at the end of the ring
             }
             return applied;
         } finally {
-            buffer.addLongRelease(countersIndex + TransportCounter.DRAINS.offset(), 1);
-            if (helper) {
-                buffer.addLongRelease(countersIndex + TransportCounter.HELPER_DRAINS.offset(), 1);
-            }
+            publishDrain(helper);
             drainer = null;
             buffer.putIntRelease(lockIndex, 0);
+        }
+    }
+
+    /** Publishes the counts of the drain that ends (release stores, before the lock is released). */
+    private void publishDrain(final boolean helper) {
+        final AtomicBuffer b = buffer;
+        final int c = countersIndex;
+        for (int i = 0, n = drainSenderCount; i < n; i++) {
+            final int sender = drainSenders[i];
+            b.addLongRelease(appliedIndex + (sender << 3), drainApplied[sender]);
+            drainApplied[sender] = 0;
+        }
+        drainSenderCount = 0;
+        if (drainMessages > 0) {
+            b.addLongRelease(c + TransportCounter.MESSAGES_DELIVERED.offset(), drainMessages);
+            b.addLongRelease(c + TransportCounter.BYTES_DELIVERED.offset(), drainBytes);
+            b.addLongRelease(c + TransportCounter.ITEMS_DELIVERED.offset(), drainItems);
+            b.addLongRelease(c + TransportCounter.DRAINS.offset(), 1);
+            if (helper) {
+                b.addLongRelease(c + TransportCounter.HELPER_DRAINS.offset(), 1);
+            }
+            drainMessages = 0;
+            drainBytes = 0;
+            drainItems = 0;
         }
     }
 
@@ -213,14 +244,11 @@ public final class Inbox {
     // ---- receiver side, called by the lock holder only ----
 
     void onApplied(final int sender, final int payloadLength, final int items) {
-        final AtomicBuffer b = buffer;
-        b.addLongRelease(countersIndex + TransportCounter.MESSAGES_DELIVERED.offset(), 1);
-        b.addLongRelease(countersIndex + TransportCounter.BYTES_DELIVERED.offset(), payloadLength);
-        if (items > 0) {
-            b.addLongRelease(countersIndex + TransportCounter.ITEMS_DELIVERED.offset(), items);
-        }
-        if (sender >= 0 && sender < maxEndpoints) {
-            b.addLongRelease(appliedIndex + (sender << 3), 1);
+        drainMessages++;
+        drainBytes += payloadLength;
+        drainItems += items;
+        if (sender >= 0 && sender < maxEndpoints && drainApplied[sender]++ == 0) {
+            drainSenders[drainSenderCount++] = sender;
         }
     }
 

@@ -1,6 +1,8 @@
 package dev.overlap.transport.inbox;
 
 import org.agrona.DirectBuffer;
+import org.agrona.UnsafeApi;
+import org.agrona.concurrent.AtomicBuffer;
 
 import java.util.Objects;
 
@@ -9,9 +11,30 @@ import java.util.Objects;
  * Single-writer: only the owning endpoint's thread may call it.
  */
 public final class IntAggregator extends Aggregator {
+    private static final long BASE = UnsafeApi.arrayBaseOffset(int[].class);
+
+    private final int[] staged;
+
     IntAggregator(final Endpoint endpoint, final int destination, final int queueId, final int capacity,
         final AggregatorConfig config) {
         super(endpoint, destination, queueId, ItemType.INT, capacity, config);
+        this.staged = new int[config.isEager() ? 1 : capacity];
+    }
+
+    @Override
+    void copyStaged(final AtomicBuffer dst, final int index, final int count) {
+        UnsafeApi.copyMemory(staged, BASE, dst.byteArray(), dst.addressOffset() + index, (long)count << 2);
+    }
+
+    @Override
+    void stage(final DirectBuffer src, final int offset, final int at, final int count) {
+        UnsafeApi.copyMemory(src.byteArray(), src.addressOffset() + offset, staged, BASE + ((long)at << 2),
+            (long)count << 2);
+    }
+
+    @Override
+    void moveToFront(final int from, final int count) {
+        System.arraycopy(staged, from, staged, 0, count);
     }
 
     /**
@@ -32,7 +55,7 @@ public final class IntAggregator extends Aggregator {
             endpoint.sendBatch(this, FlushCause.SIZE);
             n = count;
         }
-        staging.putInt(n << 2, item);
+        staged[n] = item;
         added(n + 1);
     }
 
@@ -51,9 +74,8 @@ public final class IntAggregator extends Aggregator {
             return false;
         }
         final int m = count;
-        staging.putInt(m << 2, item);
+        staged[m] = item;
         count = m + 1;
-        endpoint.countEnqueued();
         if (m == 0 && timed) {
             firstItemNanos = System.nanoTime();
         }
@@ -94,9 +116,8 @@ public final class IntAggregator extends Aggregator {
                 continue;
             }
             final int take = Math.min(left, capacity - n);
-            staging.putBytes(n << 2, src, offset + (done << 2), take << 2);
+            stage(src, offset + (done << 2), n, take);
             done += take;
-            endpoint.add(TransportCounter.ITEMS_ENQUEUED, take - 1);
             added(n + take);
         }
     }

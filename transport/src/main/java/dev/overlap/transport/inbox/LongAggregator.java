@@ -1,6 +1,8 @@
 package dev.overlap.transport.inbox;
 
 import org.agrona.DirectBuffer;
+import org.agrona.UnsafeApi;
+import org.agrona.concurrent.AtomicBuffer;
 
 import java.util.Objects;
 
@@ -9,9 +11,30 @@ import java.util.Objects;
  * Single-writer: only the owning endpoint's thread may call it.
  */
 public final class LongAggregator extends Aggregator {
+    private static final long BASE = UnsafeApi.arrayBaseOffset(long[].class);
+
+    private final long[] staged;
+
     LongAggregator(final Endpoint endpoint, final int destination, final int queueId, final int capacity,
         final AggregatorConfig config) {
         super(endpoint, destination, queueId, ItemType.LONG, capacity, config);
+        this.staged = new long[config.isEager() ? 1 : capacity];
+    }
+
+    @Override
+    void copyStaged(final AtomicBuffer dst, final int index, final int count) {
+        UnsafeApi.copyMemory(staged, BASE, dst.byteArray(), dst.addressOffset() + index, (long)count << 3);
+    }
+
+    @Override
+    void stage(final DirectBuffer src, final int offset, final int at, final int count) {
+        UnsafeApi.copyMemory(src.byteArray(), src.addressOffset() + offset, staged, BASE + ((long)at << 3),
+            (long)count << 3);
+    }
+
+    @Override
+    void moveToFront(final int from, final int count) {
+        System.arraycopy(staged, from, staged, 0, count);
     }
 
     /**
@@ -32,7 +55,7 @@ public final class LongAggregator extends Aggregator {
             endpoint.sendBatch(this, FlushCause.SIZE);
             n = count;
         }
-        staging.putLong(n << 3, item);
+        staged[n] = item;
         added(n + 1);
     }
 
@@ -51,9 +74,8 @@ public final class LongAggregator extends Aggregator {
             return false;
         }
         final int m = count;
-        staging.putLong(m << 3, item);
+        staged[m] = item;
         count = m + 1;
-        endpoint.countEnqueued();
         if (m == 0 && timed) {
             firstItemNanos = System.nanoTime();
         }
@@ -94,9 +116,8 @@ public final class LongAggregator extends Aggregator {
                 continue;
             }
             final int take = Math.min(left, capacity - n);
-            staging.putBytes(n << 3, src, offset + (done << 3), take << 3);
+            stage(src, offset + (done << 3), n, take);
             done += take;
-            endpoint.add(TransportCounter.ITEMS_ENQUEUED, take - 1);
             added(n + take);
         }
     }

@@ -41,6 +41,11 @@ import java.util.function.Supplier;
  * }
  * }</pre>
  *
+ * <p>Progress: an inbox is applied only when someone drains it: its device's workers ({@link Endpoint#poll()} in
+ * their loops), senders that wait on back-pressure or replies (they drain their own home inbox), explicit
+ * {@link Inbox#drain()} calls, or the progress thread. A device whose workers neither poll nor send, with no progress
+ * thread, leaves its inbox to fill up; senders to it then wait (back-pressure), they do not fail.
+ *
  * <p>Thread-safety: registration ({@link #registerHandler}), {@link #newEndpoint(int)}, counter reads and
  * {@link #drainAll()} may be called from any thread. Endpoints are single-threaded (see {@link Endpoint}).
  * {@link #close()} must be called once the threads that use endpoints have stopped (e.g. after joining the kernels)

@@ -7,17 +7,22 @@ package dev.overlap.transport.inbox;
  * <p>Every counter has exactly one writer at a time (an endpoint's owning thread, or the holder of an inbox's drain
  * lock) and lives in a per-writer block of 128 bytes, so writers never share a cache line. Writes are release
  * stores, reads are acquire loads: a reader that sees a count also sees what the writer did before counting it.
+ * Writers publish in batches, like an Aeron duty cycle: an inbox at the end of each drain; an endpoint on each
+ * {@link Endpoint#poll()}, flush, quiet, close, wait round, and at least every 64 messages it sends, except
+ * {@link #ITEMS_ENQUEUED}, which is always published before the message that carries the items is committed.
  *
- * <p>For termination detection: {@link #ITEMS_ENQUEUED} counts an item as soon as it is in an aggregator,
- * {@link #ITEMS_FLUSHED} once its batch is committed to a ring, {@link #ITEMS_DELIVERED} once the receiving handler
- * has returned. Summed over all devices, {@code enqueued == delivered} means no item is pending or in flight.
+ * <p>For termination detection: {@link #ITEMS_ENQUEUED} counts an item once it is in an aggregator (published by
+ * the owner's next poll or flush, see {@link Aggregator}), {@link #ITEMS_FLUSHED} once its batch is committed to a
+ * ring, {@link #ITEMS_DELIVERED} once the receiving handler has returned. Each item is counted enqueued before
+ * flushed, and flushed before delivered. Summed over all devices, with every owner polling (idle), {@code enqueued ==
+ * delivered} means no item is pending or in flight.
  */
 public enum TransportCounter {
     /** Messages committed to rings (batches and ring-routed remote operations). */
     MESSAGES_SENT(true, 0, "messages sent"),
     /** Payload bytes of those messages. */
     BYTES_SENT(true, 1, "bytes sent"),
-    /** Items offered to aggregators. */
+    /** Items offered to aggregators (as of the owner's latest poll or flush). */
     ITEMS_ENQUEUED(true, 2, "items enqueued"),
     /** Items committed to rings in batches. */
     ITEMS_FLUSHED(true, 3, "items flushed"),
@@ -74,6 +79,10 @@ public enum TransportCounter {
     /** @return a short human-readable label */
     public String label() {
         return label;
+    }
+
+    int slot() {
+        return slot;
     }
 
     int offset() {

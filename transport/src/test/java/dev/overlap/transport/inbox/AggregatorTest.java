@@ -37,9 +37,13 @@ class AggregatorTest {
                 agg.offer(i);
             }
             assertEquals(2, agg.pending());
-            assertEquals(2, ep.counter(TransportCounter.FLUSHES_SIZE));
-            assertEquals(10, ep.counter(TransportCounter.ITEMS_ENQUEUED));
-            assertEquals(8, ep.counter(TransportCounter.ITEMS_FLUSHED));
+            assertEquals(2, published(ep, TransportCounter.FLUSHES_SIZE));
+            assertEquals(8, published(ep, TransportCounter.ITEMS_ENQUEUED), "pending items are published by a poll");
+            assertEquals(8, published(ep, TransportCounter.ITEMS_FLUSHED));
+            assertEquals(0, ep.poll());
+            assertEquals(10, published(ep, TransportCounter.ITEMS_ENQUEUED));
+            assertEquals(0, ep.poll());
+            assertEquals(10, published(ep, TransportCounter.ITEMS_ENQUEUED), "counted once");
             t.inbox(1).drain();
             assertEquals(range(0, 8), r.items);
             assertEquals(List.of(4, 4), r.batches);
@@ -47,7 +51,7 @@ class AggregatorTest {
             assertEquals(0, agg.flush());
             t.inbox(1).drain();
             assertEquals(range(0, 10), r.items);
-            assertEquals(1, ep.counter(TransportCounter.FLUSHES_EXPLICIT));
+            assertEquals(1, published(ep, TransportCounter.FLUSHES_EXPLICIT));
             assertEquals(10, t.counter(1, TransportCounter.ITEMS_DELIVERED));
             assertEquals(3, t.counter(1, TransportCounter.MESSAGES_DELIVERED));
             assertEquals(3, t.inbox(1).applied(ep.id()));
@@ -68,7 +72,7 @@ class AggregatorTest {
             assertEquals(0, ep.poll());
             assertEquals(1, ep.poll(), "the third poll sends the batch");
             assertEquals(0, agg.pending());
-            assertEquals(1, ep.counter(TransportCounter.FLUSHES_WAIT));
+            assertEquals(1, published(ep, TransportCounter.FLUSHES_WAIT));
             t.inbox(1).drain();
             assertEquals(List.of(7L, 8L), r.items);
             // the wait clock restarts with the next item
@@ -76,7 +80,7 @@ class AggregatorTest {
             assertEquals(0, agg.poll());
             assertEquals(0, agg.poll());
             assertEquals(1, agg.poll());
-            assertEquals(2, ep.counter(TransportCounter.FLUSHES_WAIT));
+            assertEquals(2, published(ep, TransportCounter.FLUSHES_WAIT));
         }
     }
 
@@ -96,7 +100,7 @@ class AggregatorTest {
                 }
                 Thread.onSpinWait();
             }
-            assertEquals(1, ep.counter(TransportCounter.FLUSHES_WAIT));
+            assertEquals(1, published(ep, TransportCounter.FLUSHES_WAIT));
             t.inbox(1).drain();
             assertEquals(List.of(5L), r.items);
         }
@@ -112,8 +116,8 @@ class AggregatorTest {
             agg.offer(1);
             agg.offer(2);
             assertEquals(0, agg.pending());
-            assertEquals(2, ep.counter(TransportCounter.FLUSHES_EAGER));
-            assertEquals(2, ep.counter(TransportCounter.MESSAGES_SENT));
+            assertEquals(2, published(ep, TransportCounter.FLUSHES_EAGER));
+            assertEquals(2, published(ep, TransportCounter.MESSAGES_SENT));
             t.inbox(1).drain();
             assertEquals(List.of(1L, 2L), r.items);
             assertEquals(List.of(1, 1), r.batches);
@@ -134,8 +138,9 @@ class AggregatorTest {
             agg.offer(1000);
             agg.offer(src, 0, 100); // 15 fill the first batch, then 5 whole batches direct, 5 left
             assertEquals(5, agg.pending());
-            assertEquals(101, ep.counter(TransportCounter.ITEMS_ENQUEUED));
+            assertEquals(96, published(ep, TransportCounter.ITEMS_ENQUEUED));
             agg.flush();
+            assertEquals(101, published(ep, TransportCounter.ITEMS_ENQUEUED));
             t.inbox(1).drain();
             final List<Long> expected = range(0, 100);
             expected.add(0, 1000L);
@@ -156,7 +161,7 @@ class AggregatorTest {
                 accepted++;
             }
             assertTrue(accepted > 14, "at least one batch fits: " + accepted);
-            assertTrue(ep.counter(TransportCounter.BACK_PRESSURE_RETRIES) > 0);
+            assertTrue(published(ep, TransportCounter.BACK_PRESSURE_RETRIES) > 0);
             while (t.inbox(1).drain() > 0) {
                 // empty the ring
             }
@@ -179,7 +184,27 @@ class AggregatorTest {
             agg.flush();
             t.inbox(0).drain();
             assertEquals(range(0, 10_000), r.items);
-            assertTrue(ep.counter(TransportCounter.BACK_PRESSURE_RETRIES) > 0);
+            assertTrue(published(ep, TransportCounter.BACK_PRESSURE_RETRIES) > 0);
+        }
+    }
+
+    @Test
+    void senderCountersArePublishedAtPollsFlushesAndEvery64Messages() {
+        try (Transport t = standalone(2, 1 << 14)) {
+            t.registerHandler(1, Q, ItemType.INT, new Recorder(ItemType.INT));
+            final Endpoint ep = t.newEndpoint(0);
+            final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.eager());
+            agg.offer(1);
+            assertEquals(1, ep.counter(TransportCounter.ITEMS_ENQUEUED), "enqueued is published at once");
+            assertEquals(0, ep.counter(TransportCounter.MESSAGES_SENT), "the rest waits for a publication point");
+            ep.poll();
+            assertEquals(1, ep.counter(TransportCounter.MESSAGES_SENT));
+            for (int i = 0; i < Endpoint.PUBLISH_EVERY; i++) {
+                agg.offer(i);
+            }
+            assertTrue(ep.counter(TransportCounter.MESSAGES_SENT) > 1, "published within 64 messages");
+            ep.flush();
+            assertEquals(1 + Endpoint.PUBLISH_EVERY, ep.counter(TransportCounter.MESSAGES_SENT));
         }
     }
 
@@ -199,5 +224,11 @@ class AggregatorTest {
             assertEquals(1, t.counter(1, TransportCounter.DRAINS));
             assertFalse(t.countersReport().isEmpty());
         }
+    }
+
+    /** The owner's current value: publishes its sender counters first (as its next poll or flush would). */
+    private static long published(final Endpoint endpoint, final TransportCounter counter) {
+        endpoint.publishCounters();
+        return endpoint.counter(counter);
     }
 }

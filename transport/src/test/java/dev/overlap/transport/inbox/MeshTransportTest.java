@@ -148,6 +148,7 @@ class MeshTransportTest {
                         for (int i = 0; i < 100; i++) {
                             agg.offer(ctx.deviceId() << 24 | i);
                         }
+                        ep.poll(); // publishes the pending count; waitPolls is infinite, so nothing is sent
                     }
                 }));
             }
