@@ -67,7 +67,7 @@ import java.util.concurrent.TimeUnit;
 @Chart(title = "Time per iteration vs chunk size", x = "chunkBytes")
 @BusyThreads(value = "3", when = "mode=POLLING|TRIGGERED")
 @BusyThreads("2")
-@Quick(params = {"regionMiB=64", "chunkBytes=4096,65536,1048576"}, warmupTime = "500ms", time = "500ms",
+@Quick(params = {"regionMiB=64", "chunkBytes=4096,65536,1048576,16777216"}, warmupTime = "500ms", time = "500ms",
     setupSeconds = 1.5)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)

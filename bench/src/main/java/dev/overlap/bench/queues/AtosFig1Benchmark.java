@@ -33,7 +33,7 @@ import java.util.concurrent.TimeUnit;
  */
 @ParamBaseline(param = "impl", value = "counterBlock", name = "time vs Atos block (warp)", style = RatioStyle.OVERHEAD)
 @Quick(params = "impl=counterBlock,counterBlockSingle,jctoolsMpmc,jctoolsMpmcFillDrain,casTailArrayQueue",
-    warmupIterations = 50, iterations = 50)
+    warmupIterations = 30, iterations = 30)
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
