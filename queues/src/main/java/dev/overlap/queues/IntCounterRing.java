@@ -79,6 +79,11 @@ public final class IntCounterRing {
         return allocate(device, capacity, CounterSequencer.defaultWindowSize(capacity), Publication.ORDERED);
     }
 
+    /** Allocates the ring with the default window size and the given publication rule in {@code device}'s memory. */
+    public static IntCounterRing allocate(final Device device, final int capacity, final Publication publication) {
+        return allocate(device, capacity, CounterSequencer.defaultWindowSize(capacity), publication);
+    }
+
     /** @see #allocate(Device, int) */
     public static IntCounterRing allocate(final Device device, final int capacity, final int windowSize,
         final Publication publication) {

@@ -21,8 +21,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * existed, and since only tasks create tasks, none ever will. It may be late (a wave that overlaps activity just
  * fails and is retried), never early.
  *
- * <p><b>Memory ordering.</b> Counter updates are volatile adds by the owner (one per task or per batch); the waves
- * use volatile reads. Thread-safety: {@code created(p, n)} and {@code completed(p, n)} only by participant
+ * <p><b>Memory ordering.</b> Counter updates are release stores by the single owner (a plain {@code mov} on x86, no
+ * fence), the waves use acquire loads. That is enough for the argument above, because it only needs "a completion
+ * seen implies its creation and its children's creations seen": a task's creation is sequenced before the release
+ * (queue CAS, ring commit) that makes it visible, its consumer acquires it before running it and counts its
+ * completion with a release store after creating the children, and the detector's acquire load of that completion
+ * count then happens-after every one of those creation counts. Thread-safety: {@code created(p, n)} and {@code completed(p, n)} only by participant
  * {@code p}'s own thread (single writer per counter); {@link #isQuiescent()} from any thread.
  */
 public final class QuiescenceDetector {
@@ -57,33 +61,42 @@ public final class QuiescenceDetector {
     /** Counts {@code n} tasks created by {@code participant}; call before they become visible to others. */
     public void created(final int participant, final long n) {
         final int i = createdIndex(check(participant));
-        counters.set(i, counters.getPlain(i) + n);
+        counters.setRelease(i, counters.getPlain(i) + n);
     }
 
     /** Counts {@code n} tasks completed by {@code participant}; call after their work and pushes are done. */
     public void completed(final int participant, final long n) {
         final int i = completedIndex(check(participant));
-        counters.set(i, counters.getPlain(i) + n);
+        counters.setRelease(i, counters.getPlain(i) + n);
     }
 
     /** @return true when no task exists anywhere and none ever will again (never early; possibly late) */
     public boolean isQuiescent() {
+        return quiescentCreated() >= 0;
+    }
+
+    /**
+     * One detection attempt that also says how many tasks had been created when it succeeded.
+     *
+     * @return the number of tasks ever created (= completed) if the system was quiescent, else -1
+     */
+    public long quiescentCreated() {
         long completed = 0;
         for (int p = 0; p < participants; p++) {
-            completed += counters.get(completedIndex(p));
+            completed += counters.getAcquire(completedIndex(p));
         }
         long created = 0;
         for (int p = 0; p < participants; p++) {
-            created += counters.get(createdIndex(p));
+            created += counters.getAcquire(createdIndex(p));
         }
-        return created == completed;
+        return created == completed ? created : -1;
     }
 
     /** @return tasks created so far, summed over participants (a racy snapshot, for statistics) */
     public long createdTotal() {
         long sum = 0;
         for (int p = 0; p < participants; p++) {
-            sum += counters.get(createdIndex(p));
+            sum += counters.getAcquire(createdIndex(p));
         }
         return sum;
     }
@@ -92,7 +105,7 @@ public final class QuiescenceDetector {
     public long completedTotal() {
         long sum = 0;
         for (int p = 0; p < participants; p++) {
-            sum += counters.get(completedIndex(p));
+            sum += counters.getAcquire(completedIndex(p));
         }
         return sum;
     }

@@ -1,0 +1,198 @@
+package dev.overlap.queues.worklist;
+
+import dev.overlap.core.Device;
+import dev.overlap.queues.IntCounterRing;
+import dev.overlap.queues.IntPriorityWorklist;
+import dev.overlap.queues.Publication;
+import org.agrona.DirectBuffer;
+
+/**
+ * A device's task queue inside a {@link DistributedWorklist}: a counter-based ring (FIFO) or a priority worklist,
+ * plus an overflow list for the rare moment the ring is full. The ring is the hot path (one reservation per push
+ * or per batch pop); the overflow takes a lock, per batch, only when the ring refused an item: a full queue is
+ * back-pressure that must neither drop a task nor block a worker or an inbox handler (blocking there could
+ * deadlock devices that send to each other). Tasks in the overflow are still counted as existing by the
+ * termination detector, so they are never forgotten. Thread-safe: any thread may push and pop.
+ */
+abstract class LocalQueue {
+    /** Entry value no task can have: priorities are non-negative. */
+    static final long EMPTY = Long.MIN_VALUE;
+
+    private final Object overflowLock = new Object();
+    private long[] overflow = new long[64];
+    private int overflowCount;
+    private volatile int overflowSize;
+    private long overflowPushes;
+
+    static LocalQueue fifo(final Device device, final int capacity, final Publication publication) {
+        return new Fifo(IntCounterRing.allocate(device, capacity, publication));
+    }
+
+    static LocalQueue priority(final Device device, final int capacity, final int threshold, final int delta) {
+        return new Priority(IntPriorityWorklist.allocate(device, capacity, threshold, delta));
+    }
+
+    /** Pushes one task; never fails. */
+    final void push(final int task, final int priority) {
+        if (!tryPush(task, priority)) {
+            spill(IntPriorityWorklist.entry(task, priority));
+        }
+    }
+
+    /** Pushes {@code count} items of an inbox batch (ints for FIFO, packed entries for priority); never fails. */
+    abstract void pushBatch(DirectBuffer items, int offset, int count);
+
+    /**
+     * Pops up to {@code max} tasks.
+     *
+     * @param tasks      receives the tasks
+     * @param priorities receives their priorities (left untouched by a FIFO queue)
+     * @return how many were popped; 0 when both the ring and the overflow were empty
+     */
+    final int pop(final int[] tasks, final int[] priorities, final int max) {
+        final int n = popRing(tasks, priorities, max);
+        if (n > 0 || overflowSize == 0) {
+            return n;
+        }
+        return popOverflow(tasks, priorities, max);
+    }
+
+    /** @return tasks in the queue (a moment's snapshot) */
+    final long size() {
+        return ringSize() + overflowSize;
+    }
+
+    /** @return pushes that went to the overflow because the ring was full (a snapshot) */
+    final long overflowPushes() {
+        synchronized (overflowLock) {
+            return overflowPushes;
+        }
+    }
+
+    abstract boolean tryPush(int task, int priority);
+
+    abstract int popRing(int[] tasks, int[] priorities, int max);
+
+    abstract long ringSize();
+
+    abstract void free();
+
+    final void spill(final long entry) {
+        synchronized (overflowLock) {
+            if (overflowCount == overflow.length) {
+                overflow = java.util.Arrays.copyOf(overflow, overflowCount * 2);
+            }
+            overflow[overflowCount++] = entry;
+            overflowPushes++;
+            overflowSize = overflowCount;
+        }
+    }
+
+    private int popOverflow(final int[] tasks, final int[] priorities, final int max) {
+        synchronized (overflowLock) {
+            final int n = Math.min(max, overflowCount);
+            for (int i = 0; i < n; i++) {
+                final long e = overflow[--overflowCount];
+                tasks[i] = IntPriorityWorklist.item(e);
+                priorities[i] = IntPriorityWorklist.key(e);
+            }
+            overflowSize = overflowCount;
+            return n;
+        }
+    }
+
+    /** FIFO: an {@link IntCounterRing}; priorities are not stored (pops report 0). */
+    private static final class Fifo extends LocalQueue {
+        private final IntCounterRing ring;
+        /** Staging for inbox batches; only used under the inbox drain lock, which serialises handler calls. */
+        private int[] staging = new int[256];
+
+        Fifo(final IntCounterRing ring) {
+            this.ring = ring;
+        }
+
+        @Override
+        boolean tryPush(final int task, final int priority) {
+            return ring.offer(task);
+        }
+
+        @Override
+        void pushBatch(final DirectBuffer items, final int offset, final int count) {
+            if (staging.length < count) {
+                staging = new int[Integer.highestOneBit(count - 1) << 1];
+            }
+            final int[] s = staging;
+            for (int i = 0; i < count; i++) {
+                s[i] = items.getInt(offset + 4 * i);
+            }
+            final int pushed = ring.offer(s, 0, count);
+            for (int i = pushed; i < count; i++) {
+                spill(s[i] & 0xffffffffL);
+            }
+        }
+
+        @Override
+        int popRing(final int[] tasks, final int[] priorities, final int max) {
+            return ring.poll(tasks, 0, max);
+        }
+
+        @Override
+        long ringSize() {
+            return ring.size();
+        }
+
+        @Override
+        void free() {
+            ring.free();
+        }
+    }
+
+    /** Priority: an {@link IntPriorityWorklist}; remote batches carry packed (task, priority) entries. */
+    private static final class Priority extends LocalQueue {
+        private final IntPriorityWorklist worklist;
+
+        Priority(final IntPriorityWorklist worklist) {
+            this.worklist = worklist;
+        }
+
+        @Override
+        boolean tryPush(final int task, final int priority) {
+            return worklist.push(task, priority);
+        }
+
+        @Override
+        void pushBatch(final DirectBuffer items, final int offset, final int count) {
+            for (int i = 0; i < count; i++) {
+                final long e = items.getLong(offset + 8 * i);
+                if (!worklist.push(IntPriorityWorklist.item(e), IntPriorityWorklist.key(e))) {
+                    spill(e);
+                }
+            }
+        }
+
+        @Override
+        int popRing(final int[] tasks, final int[] priorities, final int max) {
+            int n = 0;
+            while (n < max) {
+                final long e = worklist.poll(EMPTY);
+                if (e == EMPTY) {
+                    break;
+                }
+                tasks[n] = IntPriorityWorklist.item(e);
+                priorities[n] = IntPriorityWorklist.key(e);
+                n++;
+            }
+            return n;
+        }
+
+        @Override
+        long ringSize() {
+            return worklist.size();
+        }
+
+        @Override
+        void free() {
+            worklist.free();
+        }
+    }
+}
