@@ -67,6 +67,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * returns; a push happens-before the function run on the pushed task.
  */
 public final class DistributedWorklist implements AutoCloseable {
+    private static final int DEFAULT_BATCH_BYTES = 16 << 10;
+    private static final int DEFAULT_WAIT_POLLS = 64;
+    /**
+     * A busy worker polls its endpoint (drains its inbox, counts one aggregator wait poll) after at least this many
+     * tasks: once per warp-sized batch, not per task of a thread-sized worker. An idle worker polls every time.
+     */
+    static final int POLL_EVERY = 32;
     private final Mesh mesh;
     private final Transport transport;
     private final boolean ownsTransport;
@@ -100,7 +107,8 @@ public final class DistributedWorklist implements AutoCloseable {
         this.devices = mesh.deviceCount();
         this.priority = b.priority;
         this.queueId = b.queueId;
-        this.remote = b.remote;
+        this.remote = b.remote != null ? b.remote
+            : AggregatorConfig.batched(Math.min(DEFAULT_BATCH_BYTES, b.ringCapacityOrDefault() / 8), DEFAULT_WAIT_POLLS);
         if (b.transport != null) {
             if (b.transport.mesh() != mesh) {
                 throw new IllegalArgumentException("the transport belongs to another mesh than the worklist's");
@@ -135,7 +143,7 @@ public final class DistributedWorklist implements AutoCloseable {
             }
             for (int d = 0; d < devices; d++) {
                 final int max = transport.inbox(d).maxMessageLength();
-                if (!remote.isEager() && remote.batchBytes() > max) {
+                if (devices > 1 && !remote.isEager() && remote.batchBytes() > max) {
                     throw new IllegalArgumentException("remote batchBytes " + remote.batchBytes() + " exceeds the largest"
                         + " message dev" + d + "'s inbox accepts (" + max + " bytes, ring capacity / 8): use a smaller "
                         + "batch or a ring of at least " + 8L * remote.batchBytes() + " bytes");
@@ -270,9 +278,13 @@ public final class DistributedWorklist implements AutoCloseable {
             final int n = queues[c.device()].pop(c.taskBuffer, c.priorityBuffer, fetch);
             if (n > 0) {
                 runTasks(c, n);
-                c.endpoint().poll();
+                if ((c.sincePoll += n) >= POLL_EVERY) {
+                    c.sincePoll = 0;
+                    c.endpoint().poll();
+                }
                 return n;
             }
+            c.sincePoll = 0;
             if (c.endpoint().poll() > 0) {
                 return 1;
             }
@@ -353,7 +365,10 @@ public final class DistributedWorklist implements AutoCloseable {
                     break;
                 }
                 runTasks(c, n);
-                c.endpoint().poll();
+                if ((c.sincePoll += n) >= POLL_EVERY) {
+                    c.sincePoll = 0;
+                    c.endpoint().poll();
+                }
             }
             c.flushRemote();
         } catch (Throwable t) {
@@ -395,6 +410,7 @@ public final class DistributedWorklist implements AutoCloseable {
         } finally {
             c.priority = 0;
         }
+        c.flushLocal();
         detector.completed(c.participant, n);
         c.tasks += n;
     }
@@ -402,6 +418,7 @@ public final class DistributedWorklist implements AutoCloseable {
     private void runIdle(final TaskContext c, final IdleFunction idle) {
         try {
             idle.onIdle(c);
+            c.flushLocal();
         } catch (Throwable t) {
             fail(c, TaskFailedException.IDLE_FUNCTION, t);
         }
@@ -642,8 +659,8 @@ public final class DistributedWorklist implements AutoCloseable {
 
     /**
      * Configures a worklist. Defaults: FIFO queues of 2^20 tasks per device ({@link Publication#WINDOWED}: lock-free
-     * pushes, which keep going when workers outnumber cores), remote pushes batched in 16 KiB messages flushed after
-     * 64 polls, an own transport with 1 MiB inboxes and no progress thread, queue id 0. Not thread-safe.
+     * pushes, which keep going when workers outnumber cores), remote pushes batched in messages of 16 KiB (or the
+     * largest the inbox takes, ring capacity / 8, if smaller) flushed after 64 polls, an own transport with 1 MiB inboxes and no progress thread, queue id 0. Not thread-safe.
      */
     public static final class Builder {
         private final Mesh mesh;
@@ -655,11 +672,15 @@ public final class DistributedWorklist implements AutoCloseable {
         private int initialThreshold;
         private int delta = 1;
         private Publication publication = Publication.WINDOWED;
-        private AggregatorConfig remote = AggregatorConfig.batched(16 << 10, 64);
+        private AggregatorConfig remote;
         private int queueId;
 
         private Builder(final Mesh mesh) {
             this.mesh = mesh;
+        }
+
+        int ringCapacityOrDefault() {
+            return transport != null ? transport.inbox(0).ringCapacity() : ringCapacity;
         }
 
         /** Carries remote tasks over an existing transport of the same mesh (not closed by the worklist). */
@@ -723,7 +744,11 @@ public final class DistributedWorklist implements AutoCloseable {
             return this;
         }
 
-        /** How remote pushes are sent: {@link AggregatorConfig#eager()} or batched. */
+        /**
+         * How remote pushes are sent: {@link AggregatorConfig#eager()} or batched. A batched aggregator's
+         * {@code waitPolls} counts the worker's endpoint polls: one per {@value DistributedWorklist#POLL_EVERY} tasks
+         * while it is busy; an idle worker flushes at once (it will produce nothing more to add).
+         */
         public Builder remote(final AggregatorConfig config) {
             this.remote = Objects.requireNonNull(config, "remote");
             return this;

@@ -39,6 +39,9 @@ abstract class LocalQueue {
         }
     }
 
+    /** Pushes {@code n} tasks with their priorities (one reservation on a FIFO ring); never fails. */
+    abstract void pushAll(int[] tasks, int[] priorities, int n);
+
     /** Pushes {@code count} items of an inbox batch (ints for FIFO, packed entries for priority); never fails. */
     abstract void pushBatch(DirectBuffer items, int offset, int count);
 
@@ -117,6 +120,14 @@ abstract class LocalQueue {
         }
 
         @Override
+        void pushAll(final int[] tasks, final int[] priorities, final int n) {
+            final int pushed = ring.offer(tasks, 0, n);
+            for (int i = pushed; i < n; i++) {
+                spill(tasks[i] & 0xffffffffL);
+            }
+        }
+
+        @Override
         void pushBatch(final DirectBuffer items, final int offset, final int count) {
             if (staging.length < count) {
                 staging = new int[Integer.highestOneBit(count - 1) << 1];
@@ -158,6 +169,15 @@ abstract class LocalQueue {
         @Override
         boolean tryPush(final int task, final int priority) {
             return worklist.push(task, priority);
+        }
+
+        @Override
+        void pushAll(final int[] tasks, final int[] priorities, final int n) {
+            for (int i = 0; i < n; i++) {
+                if (!worklist.push(tasks[i], priorities[i])) {
+                    spill(IntPriorityWorklist.entry(tasks[i], priorities[i]));
+                }
+            }
         }
 
         @Override

@@ -25,6 +25,7 @@ abstract class TaskContextFields extends TaskContextPad {
     long remotePushes;
     long remoteAtomics;
     long idlePolls;
+    int sincePoll;
     volatile long ackedSweep;
 }
 
@@ -32,6 +33,10 @@ abstract class TaskContextFields extends TaskContextPad {
  * What a task or idle function can do on its worker: push local tasks, push tasks to other devices (through the
  * worker's aggregators, batched or eager as the worklist was built), issue one-sided remote atomics, and stop the
  * run. One context per worker thread, reused for every task (no allocation per task).
+ *
+ * <p>Local pushes are staged in the worker and published together, with one ring reservation, when the batch of
+ * tasks the worker popped is done (or the idle function returns, or {@value #STAGE} are staged): other workers of
+ * the device see them then.
  *
  * <p><b>Thread-safety.</b> Confined to its worker thread while a run is in progress; do not keep it past the
  * function call. <b>Memory ordering.</b> Everything a function did before pushing a task happens-before the function
@@ -42,6 +47,7 @@ public final class TaskContext extends TaskContextFields {
     long p10, p11, p12, p13, p14, p15, p16, p17;
     long p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
 
+    private static final int STAGE = 256;
     private final DistributedWorklist worklist;
     private final LocalQueue localQueue;
     private final int device;
@@ -49,6 +55,10 @@ public final class TaskContext extends TaskContextFields {
     final int participant;
     int[] taskBuffer = new int[1];
     int[] priorityBuffer = new int[1];
+    /** Local pushes of the running batch, published together (one ring reservation) when the batch ends. */
+    private int[] stagedTasks = new int[STAGE];
+    private int[] stagedPriorities = new int[STAGE];
+    private int staged;
     private WorkerContext workerContext;
     private Endpoint endpoint;
     private IntAggregator[] intAggregators;
@@ -128,9 +138,29 @@ public final class TaskContext extends TaskContextFields {
      */
     public void push(final int task, final int priority) {
         checkPriority(priority);
-        worklist.detector.created(participant, 1);
-        localQueue.push(task, priority);
+        int n = staged;
+        if (n == stagedTasks.length) {
+            flushLocal();
+            n = 0;
+        }
+        stagedTasks[n] = task;
+        stagedPriorities[n] = priority;
+        staged = n + 1;
         localPushes++;
+    }
+
+    /**
+     * Publishes the staged local pushes with one reservation: counted created first (they are invisible until the
+     * ring holds them), then pushed. Called before the popped batch is counted complete, before an idle function
+     * returns, and whenever the stage fills.
+     */
+    void flushLocal() {
+        final int n = staged;
+        if (n > 0) {
+            worklist.detector.created(participant, n);
+            localQueue.pushAll(stagedTasks, stagedPriorities, n);
+            staged = 0;
+        }
     }
 
     /** Pushes a task onto {@code device}'s queue (priority 0). */
@@ -265,6 +295,7 @@ public final class TaskContext extends TaskContextFields {
      * what the aggregators hold; never waits (the devices' workers are gone, so the host drains the inboxes itself).
      */
     void hostFlush() {
+        staged = 0;
         if (endpoint != null) {
             endpoint.flush();
         }
