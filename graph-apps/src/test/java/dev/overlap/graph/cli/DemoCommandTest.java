@@ -1,22 +1,42 @@
 package dev.overlap.graph.cli;
 
+import com.fasterxml.jackson.jr.ob.JSON;
+import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.Algorithms;
+import dev.overlap.graph.app.GraphAlgorithms;
+import dev.overlap.graph.partition.DeviceGraph;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DemoCommandTest {
+    /** Tiny graphs so a whole demo takes a second or two. */
+    private static final String[] TINY = {"--jacobi-size", "4096", "--warmups", "0",
+        "--runs", "1", "--devices", "2", "--threads-per-device", "1", "--quiet"};
+
     private static final class Run {
         final int exit;
         final String out;
         final String err;
 
-        Run(final String... args) {
+        Run(final Function<String, GraphAlgorithms> lookup, final String... args) {
             final CommandLine cl = OverlapCommand.commandLine();
+            if (lookup != null) {
+                ((DemoCommand)cl.getSubcommands().get("demo").getCommand()).lookup = lookup;
+            }
             final StringWriter o = new StringWriter();
             final StringWriter e = new StringWriter();
             cl.setOut(new PrintWriter(o));
@@ -25,46 +45,177 @@ class DemoCommandTest {
             out = o.toString();
             err = e.toString();
         }
+
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> rows() throws IOException {
+            return (List<Map<String, Object>>)JSON.std.mapFrom(out.trim()).get("rows");
+        }
+    }
+
+    private static String[] args(final String... first) {
+        final boolean graphs = List.of(first).contains("--graphs");
+        final String[] all = new String[1 + first.length + TINY.length + (graphs ? 0 : 2)];
+        all[0] = "demo";
+        System.arraycopy(first, 0, all, 1, first.length);
+        System.arraycopy(TINY, 0, all, 1 + first.length, TINY.length);
+        if (!graphs) {
+            all[all.length - 2] = "--graphs";
+            all[all.length - 1] = "kron:8,grid:16x16";
+        }
+        return all;
+    }
+
+    /** Only bsp is registered (as before the async provider exists), whatever the class path holds. */
+    private static GraphAlgorithms bspOnly(final String mode) {
+        if (mode.equals("bsp")) {
+            return Algorithms.forMode("bsp");
+        }
+        throw new IllegalArgumentException(mode + " is not built in this test");
+    }
+
+    /** A provider under another mode name that answers through the bsp one, optionally with a wrong BFS answer. */
+    private static final class Renamed implements GraphAlgorithms {
+        private final GraphAlgorithms bsp = Algorithms.forMode("bsp");
+        private final String mode;
+        private final boolean wrongBfs;
+        private final boolean pageRankUnsupported;
+
+        Renamed(final String mode, final boolean wrongBfs, final boolean pageRankUnsupported) {
+            this.mode = mode;
+            this.wrongBfs = wrongBfs;
+            this.pageRankUnsupported = pageRankUnsupported;
+        }
+
+        @Override
+        public String mode() {
+            return mode;
+        }
+
+        @Override
+        public AppResult bfs(final DeviceGraph g, final int source, final AppSettings settings) {
+            final AppResult r = bsp.bfs(g, source, settings);
+            if (wrongBfs) {
+                final int[] d = r.depths().clone();
+                d[source] = 1;
+                return AppResult.bfs(d, r.nanos(), r.counts());
+            }
+            return r;
+        }
+
+        @Override
+        public AppResult sssp(final DeviceGraph g, final int source, final AppSettings settings) {
+            return bsp.sssp(g, source, settings);
+        }
+
+        @Override
+        public AppResult pageRank(final DeviceGraph in, final int[] outDegrees, final AppSettings settings) {
+            if (pageRankUnsupported) {
+                throw new UnsupportedOperationException("no PageRank here");
+            }
+            return bsp.pageRank(in, outDegrees, settings);
+        }
+
+        @Override
+        public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices, final int workers) {
+            return bsp.stateBytesPerDevice(vertices, maxOwned, devices, workers);
+        }
     }
 
     @Test
-    void demoReplicatesVerifiesAndReports() {
-        final Run run = new Run("demo", "--devices", "2", "--threads-per-device", "1", "--region-mib", "1",
-            "--chunk-kib", "64", "--iterations", "2", "--work", "2");
+    void runsEveryAppVerifiesAndPrintsOneTable() {
+        final Run run = new Run(DemoCommandTest::bspOnly, args());
         assertEquals(0, run.exit, run.err);
-        assertTrue(run.out.contains("TRIGGERED (chunk readiness starts its copy)"), run.out);
-        assertTrue(run.out.contains("every replica verified identical to the expected values"), run.out);
-        assertTrue(run.out.contains("BULK (compute, then a copy kernel)"), run.out);
+        for (final String s : new String[] {"app", "graph", "mode", "time ms", "MTEPS", "vs seq", "visited/ideal",
+            "local pushes", "remote pushes", "messages", "verified"}) {
+            assertTrue(run.out.contains(s), s + " column: " + run.out);
+        }
+        for (final String g : new String[] {"kron:8", "grid:16x16"}) {
+            for (final String app : new String[] {"bfs", "pr", "sssp"}) {
+                assertTrue(run.out.lines().anyMatch(l -> l.startsWith(app + " ") && l.contains(g) && l.contains("java seq")
+                    && l.endsWith("reference")), app + " " + g + " reference row: " + run.out);
+                assertTrue(run.out.lines().anyMatch(l -> l.startsWith(app + " ") && l.contains(g) && l.contains(" bsp ")
+                    && l.endsWith("yes")), app + " " + g + " bsp row: " + run.out);
+            }
+        }
+        assertTrue(run.out.contains("proact BULK/64KiB/0t"), run.out);
+        assertTrue(run.out.contains("proact profiler: "), run.out);
+        assertFalse(run.out.lines().anyMatch(l -> l.endsWith(" NO")), run.out);
+        assertTrue(run.out.contains("note: async mode not available (async is not built in this test): its rows are "
+            + "skipped"), run.out);
+        assertTrue(run.out.contains("every answer verified against the sequential reference; wall time"), run.out);
+        assertFalse(run.out.lines().anyMatch(l -> l.startsWith("bfs ") && l.contains(" async ")), run.out);
     }
 
     @Test
-    void demoRunsOnFourDevices() {
-        final Run run = new Run("demo", "--devices", "4", "--threads-per-device", "1", "--region-mib", "2",
-            "--iterations", "1", "--work", "0");
+    void jsonHasARowPerAppGraphAndMode() throws IOException {
+        final Run run = new Run(mode -> new Renamed(mode, false, false), args("--json", "--apps", "bfs,sssp,jacobi"));
         assertEquals(0, run.exit, run.err);
+        final Map<String, Object> top = JSON.std.mapFrom(run.out.trim());
+        assertEquals("passed", top.get("verified"));
+        assertEquals(List.of(), top.get("notes"));
+        final List<Map<String, Object>> rows = run.rows();
+        // 2 graphs x 2 apps x (java seq + bsp + async) + jacobi (java seq + 5 configs + profiler choice)
+        assertEquals(2 * 2 * 3 + 7, rows.size(), rows.toString());
+        final Set<String> seen = new HashSet<>();
+        for (final Map<String, Object> r : rows) {
+            seen.add(r.get("app") + " " + r.get("graph") + " " + r.get("mode"));
+            assertTrue(List.of("passed", "reference").contains(r.get("verified")), r.toString());
+            assertTrue(((Number)r.get("timeMs")).doubleValue() >= 0, r.toString());
+            if (!r.get("app").equals("jacobi")) {
+                assertTrue(((Number)r.get("mteps")).doubleValue() > 0, r.toString());
+                assertEquals(((Number)r.get("edgesTraversed")).longValue() > 0, true, r.toString());
+            }
+            assertTrue(r.containsKey("vsSequential"), r.toString());
+        }
+        assertTrue(seen.contains("bfs kron:8 async"), seen.toString());
+        assertTrue(seen.contains("sssp grid:16x16 async"), seen.toString());
+        assertTrue(seen.contains("sssp grid:16x16 java seq"), seen.toString());
+        assertFalse(seen.stream().anyMatch(s -> s.startsWith("pr ")), seen.toString());
+    }
+
+    @Test
+    void aWrongAnswerFailsTheDemo() {
+        final Run run = new Run(mode -> new Renamed(mode, mode.equals("async"), false), args("--apps", "bfs"));
+        assertEquals(1, run.exit, run.out);
+        assertTrue(run.out.lines().anyMatch(l -> l.startsWith("bfs ") && l.contains(" async ") && l.endsWith(" NO")),
+            run.out);
+        assertTrue(run.out.contains("VERIFICATION FAILED"), run.out);
+        assertTrue(run.err.contains("overlap demo: verification FAILED: bfs kron:8 async: vertex "), run.err);
+        assertTrue(run.err.contains("sequential BFS says 0"), run.err);
+    }
+
+    @Test
+    void anAppAProviderDoesNotSupportIsSkippedWithANote() throws IOException {
+        final Run run = new Run(mode -> new Renamed(mode, false, mode.equals("async")), args("--apps", "pr", "--json",
+            "--graphs", "kron:8"));
+        assertEquals(0, run.exit, run.err);
+        final Map<String, Object> top = JSON.std.mapFrom(run.out.trim());
+        assertEquals(List.of("async pr skipped: the provider does not support it (no PageRank here)"), top.get("notes"));
+        assertEquals(2, run.rows().size(), run.out);
     }
 
     @Test
     void wrongArgumentsGiveTheReasonAndUsage() {
-        Run run = new Run("demo", "--devices", "0");
-        assertEquals(2, run.exit);
-        assertTrue(run.err.contains("--devices must be in 1..64, was 0"), run.err);
-        assertTrue(run.err.contains("Usage: overlap demo"), run.err);
-
-        run = new Run("demo", "--region-mib", "1", "--devices", "3");
-        assertEquals(2, run.exit);
-        assertTrue(run.err.contains("does not split into 3 slices"), run.err);
-
-        run = new Run("demo", "--iterations", "many");
-        assertEquals(2, run.exit);
-        assertTrue(run.err.contains("Invalid value for option '--iterations'"), run.err);
-
-        run = new Run("demo", "--bogus");
-        assertEquals(2, run.exit);
-        assertTrue(run.err.contains("Unknown option: '--bogus'"), run.err);
-
-        run = new Run();
-        assertEquals(2, run.exit);
-        assertTrue(run.err.contains("missing subcommand"), run.err);
+        final String[][] cases = {
+            {"demo", "--apps", "bfs,dfs"},
+            {"demo", "--modes", "bsp,turbo"},
+            {"demo", "--graphs", "ring:4"},
+            {"demo", "--runs", "0"},
+            {"demo", "--warmups", "-1"},
+            {"demo", "--jacobi-size", "1"},
+            {"demo", "--devices", "0"},
+            {"demo", "--bogus"},
+        };
+        final String[] reasons = {
+            "--apps: unknown app 'dfs': expected bfs, pr, sssp or jacobi", "--modes: unknown mode 'turbo'",
+            "unknown generator 'ring'", "--runs must be in 1..100, was 0", "--warmups must be in 0..100, was -1",
+            "--jacobi-size must be in 2..", "--devices must be in 1..64, was 0", "Unknown option: '--bogus'",
+        };
+        for (int i = 0; i < cases.length; i++) {
+            final Run run = new Run(null, cases[i]);
+            assertEquals(2, run.exit, String.join(" ", cases[i]) + ": " + run.err);
+            assertTrue(run.err.contains(reasons[i]), String.join(" ", cases[i]) + ": " + run.err);
+            assertTrue(run.err.contains("Usage: overlap demo"), run.err);
+        }
     }
 }
