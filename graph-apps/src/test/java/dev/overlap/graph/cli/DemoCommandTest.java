@@ -1,11 +1,7 @@
 package dev.overlap.graph.cli;
 
 import com.fasterxml.jackson.jr.ob.JSON;
-import dev.overlap.graph.app.AppResult;
-import dev.overlap.graph.app.AppSettings;
-import dev.overlap.graph.app.Algorithms;
 import dev.overlap.graph.app.GraphAlgorithms;
-import dev.overlap.graph.partition.DeviceGraph;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -65,65 +61,9 @@ class DemoCommandTest {
         return all;
     }
 
-    /** Only bsp is registered (as before the async provider exists), whatever the class path holds. */
-    private static GraphAlgorithms bspOnly(final String mode) {
-        if (mode.equals("bsp")) {
-            return Algorithms.forMode("bsp");
-        }
-        throw new IllegalArgumentException(mode + " is not built in this test");
-    }
-
-    /** A provider under another mode name that answers through the bsp one, optionally with a wrong BFS answer. */
-    private static final class Renamed implements GraphAlgorithms {
-        private final GraphAlgorithms bsp = Algorithms.forMode("bsp");
-        private final String mode;
-        private final boolean wrongBfs;
-        private final boolean pageRankUnsupported;
-
-        Renamed(final String mode, final boolean wrongBfs, final boolean pageRankUnsupported) {
-            this.mode = mode;
-            this.wrongBfs = wrongBfs;
-            this.pageRankUnsupported = pageRankUnsupported;
-        }
-
-        @Override
-        public String mode() {
-            return mode;
-        }
-
-        @Override
-        public AppResult bfs(final DeviceGraph g, final int source, final AppSettings settings) {
-            final AppResult r = bsp.bfs(g, source, settings);
-            if (wrongBfs) {
-                final int[] d = r.depths().clone();
-                d[source] = 1;
-                return AppResult.bfs(d, r.nanos(), r.counts());
-            }
-            return r;
-        }
-
-        @Override
-        public AppResult sssp(final DeviceGraph g, final int source, final AppSettings settings) {
-            return bsp.sssp(g, source, settings);
-        }
-
-        @Override
-        public AppResult pageRank(final DeviceGraph in, final int[] outDegrees, final AppSettings settings) {
-            if (pageRankUnsupported) {
-                throw new UnsupportedOperationException("no PageRank here");
-            }
-            return bsp.pageRank(in, outDegrees, settings);
-        }
-
-        @Override
-        public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices, final int workers) {
-            return bsp.stateBytesPerDevice(vertices, maxOwned, devices, workers);
-        }
-    }
-
     @Test
     void runsEveryAppVerifiesAndPrintsOneTable() {
-        final Run run = new Run(DemoCommandTest::bspOnly, args());
+        final Run run = new Run(TestProviders::bspOnly, args());
         assertEquals(0, run.exit, run.err);
         for (final String s : new String[] {"app", "graph", "mode", "time ms", "MTEPS", "vs seq", "visited/ideal",
             "local pushes", "remote pushes", "messages", "verified"}) {
@@ -148,7 +88,7 @@ class DemoCommandTest {
 
     @Test
     void jsonHasARowPerAppGraphAndMode() throws IOException {
-        final Run run = new Run(mode -> new Renamed(mode, false, false), args("--json", "--apps", "bfs,sssp,jacobi"));
+        final Run run = new Run(mode -> new TestProviders.Renamed(mode, false, false), args("--json", "--apps", "bfs,sssp,jacobi"));
         assertEquals(0, run.exit, run.err);
         final Map<String, Object> top = JSON.std.mapFrom(run.out.trim());
         assertEquals("passed", top.get("verified"));
@@ -175,7 +115,7 @@ class DemoCommandTest {
 
     @Test
     void aWrongAnswerFailsTheDemo() {
-        final Run run = new Run(mode -> new Renamed(mode, mode.equals("async"), false), args("--apps", "bfs"));
+        final Run run = new Run(mode -> new TestProviders.Renamed(mode, mode.equals("async"), false), args("--apps", "bfs"));
         assertEquals(1, run.exit, run.out);
         assertTrue(run.out.lines().anyMatch(l -> l.startsWith("bfs ") && l.contains(" async ") && l.endsWith(" NO")),
             run.out);
@@ -186,7 +126,7 @@ class DemoCommandTest {
 
     @Test
     void anAppAProviderDoesNotSupportIsSkippedWithANote() throws IOException {
-        final Run run = new Run(mode -> new Renamed(mode, false, mode.equals("async")), args("--apps", "pr", "--json",
+        final Run run = new Run(mode -> new TestProviders.Renamed(mode, false, mode.equals("async")), args("--apps", "pr", "--json",
             "--graphs", "kron:8"));
         assertEquals(0, run.exit, run.err);
         final Map<String, Object> top = JSON.std.mapFrom(run.out.trim());
