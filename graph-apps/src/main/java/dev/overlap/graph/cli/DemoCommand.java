@@ -67,16 +67,16 @@ public final class DemoCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--graphs", paramLabel = "SPEC[,SPEC...]", split = ",", defaultValue = "kron:16,grid:512x512",
+    @Option(names = "--graphs", paramLabel = "SPEC", split = ",", splitSynopsisLabel = ",", defaultValue = "kron:16,grid:512x512",
         converter = GraphInputOptions.SpecConverter.class,
         description = "generated graphs: kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH (default: ${DEFAULT-VALUE})")
     List<GraphSpec> graphs;
 
-    @Option(names = "--apps", paramLabel = "APP[,APP...]", split = ",", defaultValue = "bfs,pr,sssp,jacobi",
+    @Option(names = "--apps", paramLabel = "APP", split = ",", splitSynopsisLabel = ",", defaultValue = "bfs,pr,sssp,jacobi",
         description = "apps: bfs, pr, sssp, jacobi (default: ${DEFAULT-VALUE})")
     List<String> apps;
 
-    @Option(names = "--modes", paramLabel = "MODE[,MODE...]", split = ",", defaultValue = "bsp,async",
+    @Option(names = "--modes", paramLabel = "MODE", split = ",", splitSynopsisLabel = ",", defaultValue = "bsp,async",
         description = "execution modes of bfs/pr/sssp; one without a provider is skipped with a note "
             + "(default: ${DEFAULT-VALUE})")
     List<String> modes;
