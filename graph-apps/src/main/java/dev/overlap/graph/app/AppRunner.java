@@ -21,7 +21,7 @@ public final class AppRunner {
     private static final long SLACK = 8L << 20;
     private static final long MAX_DEVICE_BYTES = Integer.MAX_VALUE - 4095L;
 
-    /** How vertices are spread over the devices. */
+    /** How vertices are spread over the devices. Stateless constants; thread-safe. */
     public enum Partitioning {
         /** Contiguous id ranges balanced by edges ({@link Partition#byEdges}). */
         RANGE,

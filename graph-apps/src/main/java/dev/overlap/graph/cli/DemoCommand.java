@@ -51,6 +51,8 @@ import java.util.function.Function;
  * graph; the sequential reference is measured the same way. A mode without a provider is skipped with a one-line
  * note, and so is an app a provider does not support. Exit codes: 0 every answer verified, 1 a verification failed
  * (each failure in one line on standard error) or a runtime problem, 2 wrong arguments.
+ *
+ * <p>Not thread-safe: picocli fills and runs one instance per invocation, in one thread.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
     description = "The main job: BFS, PageRank and SSSP (bsp and async modes) and Jacobi (PROACT transfer modes, incl. "
@@ -233,12 +235,13 @@ public final class DemoCommand implements Callable<Integer> {
         final AppRunner runner = AppRunner.builder().devices(devices).threadsPerDevice(threads)
             .partitioning(meshOptions.partitioning()).warmups(warmups).runs(runs).build();
         final boolean jacobi = appSet.contains("jacobi");
-        final long steps = (long)graphs.size() * (1 + graphApps.size() * (1L + providers.size()))
+        final List<GraphSpec> graphRuns = graphApps.isEmpty() ? List.of() : graphs;
+        final long steps = (long)graphRuns.size() * (1 + graphApps.size() * (1L + providers.size()))
             + (jacobi ? 7 : 0);
         final List<Row> rows = new ArrayList<>();
         final List<Map<String, Object>> graphInfo = new ArrayList<>();
         try (Progress.Task task = ConsoleProgress.forConsole(quiet).start("overlap demo", steps, "steps", 1)) {
-            for (final GraphSpec gs : graphs) {
+            for (final GraphSpec gs : graphRuns) {
                 runGraph(gs, graphApps, providers, runner, rows, graphInfo, notes, task);
             }
             if (jacobi) {

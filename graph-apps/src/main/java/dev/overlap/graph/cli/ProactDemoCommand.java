@@ -19,6 +19,8 @@ import java.util.concurrent.Callable;
  * must end up with the whole region. Runs the PROACT transfer modes on the same kernel — no copy (the bound), bulk copy
  * after the kernel, polling transfer agents, triggered transfers — verifies every replica after every iteration,
  * and prints the times and the share of the copy time hidden under computation.
+ *
+ * <p>Not thread-safe: picocli fills and runs one instance per invocation, in one thread.
  */
 @Command(name = "proact-demo", mixinStandardHelpOptions = true,
     description = "Replicate a computed region across devices: bulk copy vs PROACT per-chunk transfers.")

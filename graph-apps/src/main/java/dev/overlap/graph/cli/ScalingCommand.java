@@ -43,6 +43,8 @@ import java.util.concurrent.Callable;
  *
  * <p>Exit codes: 0 done and verified, 1 a verification failed or a runtime problem (both files are still written,
  * with the failure in the {@code verified} column), 2 wrong arguments.
+ *
+ * <p>Not thread-safe: picocli fills and runs one instance per invocation, in one thread.
  */
 @Command(name = "scaling", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Strong scaling: run bfs, pr or sssp on 1..N devices, verify each, write DIR/scaling.csv and "

@@ -135,6 +135,16 @@ class DemoCommandTest {
     }
 
     @Test
+    void jacobiAloneGeneratesNoGraph() throws IOException {
+        final Run run = new Run(TestProviders::bspOnly, args("--apps", "jacobi", "--json"));
+        assertEquals(0, run.exit, run.err);
+        final Map<String, Object> top = JSON.std.mapFrom(run.out.trim());
+        assertEquals(List.of(), top.get("graphs"));
+        assertEquals(List.of(), top.get("notes"), "no mode is looked up when no graph app runs");
+        assertEquals(7, run.rows().size());
+    }
+
+    @Test
     void wrongArgumentsGiveTheReasonAndUsage() {
         final String[][] cases = {
             {"demo", "--apps", "bfs,dfs"},
