@@ -287,9 +287,6 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     private void validate(final CommandLine cl) {
-        if (graphs.isEmpty() && !apps.contains("jacobi")) {
-            throw new CommandLine.ParameterException(cl, "--graphs must name at least one graph");
-        }
         for (final String a : apps) {
             if (!KNOWN_APPS.contains(a.trim().toLowerCase(Locale.ROOT))) {
                 throw new CommandLine.ParameterException(cl, "--apps: unknown app '" + a + "': expected bfs, pr, sssp "
