@@ -16,9 +16,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The machine and the run: captured when a report run starts (so load average and commit are those of the
- * measurement, not of report generation) and stored beside the results as {@code run.json}.
+ * measurement, not of report generation) and stored beside the results as {@code run.json}. Also used by the graph
+ * comparison ({@code dev.overlap.bench.graph}) for its report header.
+ *
+ * <p>Not thread-safe: capture or read it in one thread, then share it read-only.
  */
-final class RunInfo {
+public final class RunInfo {
     /** File name beside the results. */
     static final String FILE = "run.json";
 
@@ -34,7 +37,7 @@ final class RunInfo {
      * @param when a note such as "at run start"
      * @return the captured info
      */
-    static RunInfo capture(final Path repo, final String when) {
+    public static RunInfo capture(final Path repo, final String when) {
         final RunInfo i = new RunInfo();
         i.values.put("captured", when);
         i.values.put("date", ZonedDateTime.now().truncatedTo(ChronoUnit.SECONDS)
@@ -80,6 +83,11 @@ final class RunInfo {
             throw new ReportException(file + ": cannot read the run information: " + e.getMessage(), e);
         }
         return i;
+    }
+
+    /** @return the captured values in capture order (read-only view) */
+    public Map<String, Object> asMap() {
+        return java.util.Collections.unmodifiableMap(values);
     }
 
     void write(final Path file) throws IOException {

@@ -3,10 +3,7 @@ package dev.overlap.graph.cli;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
-import dev.overlap.graph.app.GraphAlgorithms;
-import dev.overlap.graph.partition.DeviceGraph;
-import dev.overlap.graph.ref.SequentialBfs;
-import dev.overlap.graph.ref.Verification;
+import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.report.RunReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,8 +17,8 @@ public final class BfsCommand extends GraphAppCommand {
     String direction;
 
     @Override
-    String app() {
-        return "bfs";
+    GraphApp app() {
+        return GraphApp.BFS;
     }
 
     @Override
@@ -40,28 +37,11 @@ public final class BfsCommand extends GraphAppCommand {
     }
 
     @Override
-    AppResult run(final GraphAlgorithms algorithms, final DeviceGraph dg, final CsrGraph g, final int src,
-        final AppSettings settings) {
-        final AppResult r = algorithms.bfs(dg, src, settings);
-        return AppResult.bfs(r.depths(), r.nanos(), r.counts().withIdeal(reached(r.depths())));
-    }
-
-    @Override
-    Verification verify(final CsrGraph g, final int src, final AppSettings settings, final AppResult result) {
-        return Verification.depths(SequentialBfs.depths(g, src), result.depths());
-    }
-
-    @Override
-    long edgesTraversed(final CsrGraph g, final AppResult result) {
-        return edgesOfReached(g, result.depths());
-    }
-
-    @Override
     void extras(final RunReport.Builder report, final CsrGraph g, final AppResult result) {
         int max = 0;
         for (final int d : result.depths()) {
             max = Math.max(max, d);
         }
-        report.extra("reached", reached(result.depths())).extra("maxDepth", max).extra("direction", direction);
+        report.extra("reached", GraphApp.reached(result.depths())).extra("maxDepth", max).extra("direction", direction);
     }
 }

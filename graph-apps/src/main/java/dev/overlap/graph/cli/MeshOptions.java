@@ -19,6 +19,18 @@ public final class MeshOptions {
         + "vertices renumbered by decreasing degree for cache locality) (default: ${DEFAULT-VALUE})")
     PartitionKind partition;
 
+    /** @return the runner's partitioning for {@code --partition} */
+    dev.overlap.graph.app.AppRunner.Partitioning partitioning() {
+        switch (partition) {
+            case hash:
+                return dev.overlap.graph.app.AppRunner.Partitioning.HASH;
+            case degree:
+                return dev.overlap.graph.app.AppRunner.Partitioning.DEGREE;
+            default:
+                return dev.overlap.graph.app.AppRunner.Partitioning.RANGE;
+        }
+    }
+
     /** @return workers per device */
     int threads() {
         return threadsPerDevice != null ? threadsPerDevice

@@ -17,8 +17,8 @@ import java.io.IOException;
 @Command(name = "overlap", mixinStandardHelpOptions = true, version = "overlap 0.1.0",
     description = "Lock-free multi-device communication on JVM threads: readiness tracking, counter-based queues, "
         + "aggregation.",
-    subcommands = {DemoCommand.class, BfsCommand.class, PageRankCommand.class, SsspCommand.class, JacobiCommand.class,
-        ConvertCommand.class, GenerateCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {DemoCommand.class, ProactDemoCommand.class, BfsCommand.class, PageRankCommand.class, SsspCommand.class,
+        JacobiCommand.class, ScalingCommand.class, ConvertCommand.class, GenerateCommand.class, CommandLine.HelpCommand.class})
 public final class OverlapCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -3,10 +3,7 @@ package dev.overlap.graph.cli;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
-import dev.overlap.graph.app.GraphAlgorithms;
-import dev.overlap.graph.partition.DeviceGraph;
-import dev.overlap.graph.ref.PowerIteration;
-import dev.overlap.graph.ref.Verification;
+import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.report.RunReport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -36,13 +33,8 @@ public final class PageRankCommand extends GraphAppCommand {
     Integer iterations;
 
     @Override
-    String app() {
-        return "pr";
-    }
-
-    @Override
-    boolean hasSource() {
-        return false;
+    GraphApp app() {
+        return GraphApp.PAGERANK;
     }
 
     @Override
@@ -62,32 +54,6 @@ public final class PageRankCommand extends GraphAppCommand {
         } catch (final IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-    }
-
-    @Override
-    CsrGraph placed(final CsrGraph g) {
-        return g.transpose();
-    }
-
-    @Override
-    AppResult run(final GraphAlgorithms algorithms, final DeviceGraph dg, final CsrGraph g, final int src,
-        final AppSettings settings) {
-        final int[] outDegrees = new int[g.vertexCount()];
-        for (int v = 0; v < outDegrees.length; v++) {
-            outDegrees[v] = g.degree(v);
-        }
-        return algorithms.pageRank(dg, outDegrees, settings);
-    }
-
-    @Override
-    Verification verify(final CsrGraph g, final int src, final AppSettings settings, final AppResult result) {
-        if (settings.fixedIterations() > 0) {
-            final PowerIteration.Result ref = PowerIteration.fixed(g, settings.damping(), settings.fixedIterations());
-            return Verification.ranks(ref.ranks(), result.ranks(), 1e-9);
-        }
-        final double refTolerance = settings.tolerance() / 100;
-        final PowerIteration.Result ref = PowerIteration.ranks(g, settings.damping(), refTolerance, 100_000);
-        return Verification.ranks(ref.ranks(), result.ranks(), settings.tolerance() + refTolerance);
     }
 
     @Override

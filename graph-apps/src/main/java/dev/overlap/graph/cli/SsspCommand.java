@@ -2,11 +2,7 @@ package dev.overlap.graph.cli;
 
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.app.AppResult;
-import dev.overlap.graph.app.AppSettings;
-import dev.overlap.graph.app.GraphAlgorithms;
-import dev.overlap.graph.partition.DeviceGraph;
-import dev.overlap.graph.ref.Dijkstra;
-import dev.overlap.graph.ref.Verification;
+import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.report.RunReport;
 import picocli.CommandLine.Command;
 
@@ -19,47 +15,8 @@ import picocli.CommandLine.Command;
         + "random weights (1..255 kron/urand, 1..100 grid); unweighted files use weight 1.")
 public final class SsspCommand extends GraphAppCommand {
     @Override
-    String app() {
-        return "sssp";
-    }
-
-    @Override
-    boolean weighted() {
-        return true;
-    }
-
-    @Override
-    AppResult run(final GraphAlgorithms algorithms, final DeviceGraph dg, final CsrGraph g, final int src,
-        final AppSettings settings) {
-        for (long e = 0; e < g.edgeCount(); e++) {
-            if (g.weight(e) < 0) {
-                throw new IllegalStateException("edge " + e + " has negative weight " + g.weight(e)
-                    + ": shortest paths need weights >= 0");
-            }
-        }
-        final AppResult r = algorithms.sssp(dg, src, settings);
-        long reached = 0;
-        for (final long d : r.distances()) {
-            reached += d != Long.MAX_VALUE ? 1 : 0;
-        }
-        return AppResult.sssp(r.distances(), r.nanos(), r.counts().withIdeal(reached));
-    }
-
-    @Override
-    Verification verify(final CsrGraph g, final int src, final AppSettings settings, final AppResult result) {
-        return Verification.distances(Dijkstra.distances(g, src), result.distances());
-    }
-
-    @Override
-    long edgesTraversed(final CsrGraph g, final AppResult result) {
-        long m = 0;
-        final long[] d = result.distances();
-        for (int v = 0; v < d.length; v++) {
-            if (d[v] != Long.MAX_VALUE) {
-                m += g.degree(v);
-            }
-        }
-        return m;
+    GraphApp app() {
+        return GraphApp.SSSP;
     }
 
     @Override

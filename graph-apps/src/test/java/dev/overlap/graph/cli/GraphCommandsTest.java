@@ -207,7 +207,8 @@ class GraphCommandsTest {
     void helpListsTheSubcommands() {
         final Run run = new Run("--help");
         assertEquals(0, run.exit);
-        for (final String s : new String[] {"demo", "bfs", "pr", "sssp", "jacobi", "convert", "generate"}) {
+        for (final String s : new String[] {"demo", "proact-demo", "bfs", "pr", "sssp", "jacobi", "scaling", "convert",
+            "generate"}) {
             assertTrue(run.out.contains("  " + s), run.out);
         }
     }

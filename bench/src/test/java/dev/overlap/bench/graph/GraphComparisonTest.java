@@ -1,0 +1,195 @@
+package dev.overlap.bench.graph;
+
+import com.fasterxml.jackson.jr.ob.JSON;
+import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.Algorithms;
+import dev.overlap.graph.app.GraphAlgorithms;
+import dev.overlap.graph.partition.DeviceGraph;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class GraphComparisonTest {
+    @TempDir
+    Path dir;
+
+    private static final class Run {
+        final int exit;
+        final String out;
+        final String err;
+
+        Run(final Consumer<GraphComparison> setup, final String... args) {
+            final CommandLine cl = GraphComparison.commandLine();
+            setup.accept(cl.getCommand());
+            final StringWriter o = new StringWriter();
+            final StringWriter e = new StringWriter();
+            cl.setOut(new PrintWriter(o));
+            cl.setErr(new PrintWriter(e));
+            exit = cl.execute(args);
+            out = o.toString();
+            err = e.toString();
+        }
+    }
+
+    private String[] tiny(final String outDir, final String... more) {
+        final List<String> all = new ArrayList<>(List.of("--quick", "--warmups", "0", "--runs", "1", "--quiet", "--out",
+            dir.resolve(outDir).toString()));
+        if (!List.of(more).contains("--graphs")) {
+            all.add("--graphs=kron:8,grid:12x12");
+        }
+        all.addAll(List.of(more));
+        return all.toArray(new String[0]);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> rows(final Path json) throws IOException {
+        return (List<Map<String, Object>>)JSON.std.mapFrom(Files.readString(json)).get("rows");
+    }
+
+    /** The smoke run CI relies on: the real providers, every implementation, tiny graphs, seconds. */
+    @Test
+    void quickRunComparesEveryImplementationAndVerifiesEveryAnswer() throws IOException {
+        final Run run = new Run(c -> { }, tiny("smoke"));
+        assertEquals(0, run.exit, run.err + run.out);
+        final Path out = dir.resolve("smoke");
+        final List<Map<String, Object>> rows = rows(out.resolve("comparison.json"));
+        // java csr, overlap bsp and jgrapht for 3 apps on 2 graphs; overlap async too once it is registered.
+        assertTrue(rows.size() >= 18, rows.toString());
+        for (final String impl : new String[] {"java csr", "overlap bsp", "jgrapht 1.5.3"}) {
+            for (final String graph : new String[] {"kron:8", "grid:12x12"}) {
+                for (final String app : new String[] {"bfs", "pr", "sssp"}) {
+                    assertTrue(rows.stream().anyMatch(r -> r.get("implementation").equals(impl)
+                        && r.get("graph").equals(graph) && r.get("app").equals(app)), impl + " " + graph + " " + app);
+                }
+            }
+        }
+        for (final Map<String, Object> r : rows) {
+            assertEquals("passed", r.get("verified"), r.toString());
+            assertTrue(((Number)r.get("medianMs")).doubleValue() >= 0, r.toString());
+            assertEquals(!r.get("app").equals("pr"), r.containsKey("mteps"), r.toString());
+        }
+        final String md = Files.readString(out.resolve("comparison.md"));
+        assertTrue(md.startsWith("# Graph apps: Overlap vs plain Java vs JGraphT (quick smoke run, not a measurement)"),
+            md);
+        assertTrue(md.contains("| graph | app | implementation | threads | median ms | min ms | MTEPS | vs java csr "
+            + "| verified |"), md);
+        assertTrue(md.contains("exactly 20 iterations everywhere"), md);
+        final List<String> csv = Files.readAllLines(out.resolve("comparison.csv"));
+        assertEquals(rows.size() + 1, csv.size());
+        assertTrue(csv.get(0).startsWith("graph,app,implementation,threads,warmups,runs,medianMs"), csv.get(0));
+        assertTrue(run.out.contains("vs java csr"), run.out);
+        assertTrue(run.out.contains("wrote " + out + "/comparison.{md,csv,json}"), run.out);
+    }
+
+    @Test
+    void aMissingModeAndATooSmallHeapAreSkippedWithNotes() throws IOException {
+        final Run run = new Run(c -> {
+            c.lookup = mode -> {
+                if (mode.equals("bsp")) {
+                    return Algorithms.forMode("bsp");
+                }
+                throw new IllegalArgumentException(mode + " is not built in this test");
+            };
+            c.heapAvailable = () -> 1L << 10;
+        }, tiny("skips", "--apps", "bfs", "--graphs", "kron:8"));
+        assertEquals(0, run.exit, run.err);
+        assertTrue(run.out.contains("note: async mode not available (async is not built in this test): its rows are "
+            + "skipped"), run.out);
+        assertTrue(run.out.contains("note: jgrapht 1.5.3 skipped on kron:8: needs about "), run.out);
+        final List<Map<String, Object>> rows = rows(dir.resolve("skips").resolve("comparison.json"));
+        assertEquals(List.of("java csr", "overlap bsp"), rows.stream().map(r -> r.get("implementation")).toList());
+    }
+
+    /** Answers through bsp, with the SSSP source's distance wrong. */
+    private static final class WrongSssp implements GraphAlgorithms {
+        private final GraphAlgorithms bsp = Algorithms.forMode("bsp");
+
+        @Override
+        public String mode() {
+            return "async";
+        }
+
+        @Override
+        public AppResult bfs(final DeviceGraph g, final int source, final AppSettings settings) {
+            return bsp.bfs(g, source, settings);
+        }
+
+        @Override
+        public AppResult sssp(final DeviceGraph g, final int source, final AppSettings settings) {
+            final AppResult r = bsp.sssp(g, source, settings);
+            final long[] d = r.distances().clone();
+            d[source] = 7;
+            return AppResult.sssp(d, r.nanos(), r.counts());
+        }
+
+        @Override
+        public AppResult pageRank(final DeviceGraph in, final int[] outDegrees, final AppSettings settings) {
+            return bsp.pageRank(in, outDegrees, settings);
+        }
+
+        @Override
+        public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices, final int workers) {
+            return bsp.stateBytesPerDevice(vertices, maxOwned, devices, workers);
+        }
+    }
+
+    @Test
+    void aWrongAnswerExitsOneAndIsMarkedInTheFiles() throws IOException {
+        final Run run = new Run(c -> c.lookup = mode -> new WrongSssp(), tiny("wrong", "--apps", "sssp", "--impls",
+            "async,java"));
+        assertEquals(1, run.exit, run.out);
+        assertTrue(run.err.contains("overlap bench-graphs: verification FAILED: kron:8 sssp overlap async: vertex "),
+            run.err);
+        assertTrue(run.err.contains("has distance 7, Dijkstra says 0"), run.err);
+        final List<Map<String, Object>> rows = rows(dir.resolve("wrong").resolve("comparison.json"));
+        assertTrue(rows.stream().anyMatch(r -> r.get("verified").equals("FAILED")), rows.toString());
+        assertTrue(Files.readString(dir.resolve("wrong").resolve("comparison.md")).contains("| FAILED |"));
+    }
+
+    @Test
+    void wrongArgumentsGiveTheReasonAndUsage() throws IOException {
+        final Path file = dir.resolve("a-file");
+        Files.writeString(file, "x");
+        final String[][] cases = {
+            {"--threads", "3", "--devices", "2"},
+            {"--impls", "bsp,networkx"},
+            {"--apps", "bfs,dfs"},
+            {"--graphs", "ring:3"},
+            {"--runs", "0"},
+            {"--warmups", "-1"},
+            {"--pr-iterations", "0"},
+            {"--devices", "0"},
+            {"--out", file.toString()},
+            {"--bogus"},
+        };
+        final String[] reasons = {
+            "--threads 3 is not a multiple of --devices 2", "--impls: unknown implementation 'networkx': expected bsp, "
+                + "async, java or jgrapht", "--apps: unknown app 'dfs': expected bfs, pr or sssp", "--graphs: unknown "
+                + "generator 'ring'", "--runs must be in 1..1000, was 0", "--warmups must be in 0..100, was -1",
+            "--pr-iterations must be in 1..10000, was 0", "--devices must be in 1..64, was 0",
+            "exists and is not a directory", "Unknown option: '--bogus'",
+        };
+        for (int i = 0; i < cases.length; i++) {
+            final Run run = new Run(c -> { }, cases[i]);
+            assertEquals(2, run.exit, String.join(" ", cases[i]) + ": " + run.err);
+            assertTrue(run.err.contains(reasons[i]), String.join(" ", cases[i]) + ": " + run.err);
+            assertTrue(run.err.contains("Usage: overlap bench-graphs"), run.err);
+        }
+        assertFalse(Files.exists(dir.resolve("graph-comparison")));
+    }
+}

@@ -1,0 +1,268 @@
+package dev.overlap.graph.app;
+
+import dev.overlap.core.Mesh;
+import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.partition.Partition;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Runs a {@link GraphApp} on a fresh mesh the way every command measures it: partition the graph, size each device's
+ * memory for its slice plus the model's state, build the mesh, place the graph, run {@code warmups} untimed runs
+ * and {@code runs} timed ones on the placed graph, close everything. The time of a run is the provider's own
+ * ({@link AppResult#nanos()}: state initialisation and supersteps; not placement).
+ *
+ * <p>Thread-safety: immutable; {@link #measure} may be called from several threads, each call builds and closes its
+ * own mesh (on a small machine, one at a time is what measures anything).
+ */
+public final class AppRunner {
+    private static final long SLACK = 8L << 20;
+    private static final long MAX_DEVICE_BYTES = Integer.MAX_VALUE - 4095L;
+
+    /** How vertices are spread over the devices. Stateless constants; thread-safe. */
+    public enum Partitioning {
+        /** Contiguous id ranges balanced by edges ({@link Partition#byEdges}). */
+        RANGE,
+        /** {@code hash(v) mod devices} ({@link Partition#byHash}). */
+        HASH,
+        /** Edge-balanced ranges renumbered by decreasing degree ({@link Partition#byEdgesDegreeOrdered}). */
+        DEGREE;
+
+        /** @return the partition of {@code g} over {@code devices} devices */
+        public Partition of(final CsrGraph g, final int devices) {
+            switch (this) {
+                case HASH:
+                    return Partition.byHash(g, devices);
+                case DEGREE:
+                    return Partition.byEdgesDegreeOrdered(g, devices);
+                default:
+                    return Partition.byEdges(g, devices);
+            }
+        }
+    }
+
+    private final int devices;
+    private final int threadsPerDevice;
+    private final Partitioning partitioning;
+    private final int warmups;
+    private final int runs;
+
+    private AppRunner(final Builder b) {
+        this.devices = b.devices;
+        this.threadsPerDevice = b.threadsPerDevice;
+        this.partitioning = b.partitioning;
+        this.warmups = b.warmups;
+        this.runs = b.runs;
+    }
+
+    /** @return a builder: 2 devices, 1 worker each, range partitioning, no warm-up, 1 run */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return devices */
+    public int devices() {
+        return devices;
+    }
+
+    /** @return workers per device */
+    public int threadsPerDevice() {
+        return threadsPerDevice;
+    }
+
+    /**
+     * Measures one app on one graph.
+     *
+     * @param g          the host graph (weighted for SSSP, or unit weights are placed)
+     * @param app        the app
+     * @param algorithms the execution model
+     * @param source     source vertex of traversals (ignored by PageRank)
+     * @param settings   knobs
+     * @return the times and the last run's answer
+     * @throws IllegalStateException when a device would need more than 2 GiB (the message says to add devices)
+     * @throws IllegalArgumentException for a source outside the graph
+     */
+    public Measurement measure(final CsrGraph g, final GraphApp app, final GraphAlgorithms algorithms, final int source,
+        final AppSettings settings) {
+        Objects.requireNonNull(g, "g");
+        Objects.requireNonNull(app, "app");
+        Objects.requireNonNull(algorithms, "algorithms");
+        Objects.requireNonNull(settings, "settings");
+        if (g.vertexCount() == 0) {
+            throw new IllegalArgumentException("the graph has no vertices");
+        }
+        if (app.hasSource() && (source < 0 || source >= g.vertexCount())) {
+            throw new IllegalArgumentException("source " + source + " is outside 0.." + (g.vertexCount() - 1));
+        }
+        final Partition p = partitioning.of(g, devices);
+        final CsrGraph toPlace = app.placed(g);
+        final long perDevice = bytesPerDevice(toPlace, p, app, algorithms);
+        try (Mesh mesh = Mesh.builder().name("overlap-" + app.id()).devices(devices).threadsPerDevice(threadsPerDevice)
+            .memoryPerDevice(perDevice).build()) {
+            final long placeStart = System.nanoTime();
+            try (DeviceGraph dg = DeviceGraph.place(mesh, toPlace, p, app.weighted())) {
+                final double placeMillis = (System.nanoTime() - placeStart) / 1e6;
+                for (int w = 0; w < warmups; w++) {
+                    app.run(algorithms, dg, g, source, settings);
+                }
+                AppResult result = null;
+                final double[] times = new double[runs];
+                for (int r = 0; r < runs; r++) {
+                    result = app.run(algorithms, dg, g, source, settings);
+                    times[r] = result.nanos() / 1e6;
+                }
+                return new Measurement(result, times, placeMillis, devices, threadsPerDevice);
+            }
+        }
+    }
+
+    private long bytesPerDevice(final CsrGraph toPlace, final Partition p, final GraphApp app,
+        final GraphAlgorithms algorithms) {
+        long perDevice = 0;
+        int maxOwned = 0;
+        for (int d = 0; d < devices; d++) {
+            perDevice = Math.max(perDevice, DeviceGraph.bytesNeeded(toPlace, p, d, app.weighted()));
+            maxOwned = Math.max(maxOwned, p.size(d));
+        }
+        perDevice += algorithms.stateBytesPerDevice(toPlace.vertexCount(), maxOwned, devices, threadsPerDevice) + SLACK;
+        if (perDevice > MAX_DEVICE_BYTES) {
+            throw new IllegalStateException("the graph needs " + (perDevice >> 20) + " MiB per device on " + devices
+                + " devices, more than a device holds (2 GiB): use more --devices");
+        }
+        return perDevice;
+    }
+
+    @Override
+    public String toString() {
+        return "AppRunner{" + devices + " devices x " + threadsPerDevice + " workers, " + partitioning + ", " + warmups
+            + " warm-up + " + runs + " runs}";
+    }
+
+    /** Times of the timed runs and the answer of the last. Immutable; thread-safe. */
+    public static final class Measurement {
+        private final AppResult result;
+        private final double[] runMillis;
+        private final double placeMillis;
+        private final int devices;
+        private final int threadsPerDevice;
+
+        Measurement(final AppResult result, final double[] runMillis, final double placeMillis, final int devices,
+            final int threadsPerDevice) {
+            this.result = result;
+            this.runMillis = runMillis;
+            this.placeMillis = placeMillis;
+            this.devices = devices;
+            this.threadsPerDevice = threadsPerDevice;
+        }
+
+        /** @return the last timed run's answer and work counts */
+        public AppResult result() {
+            return result;
+        }
+
+        /** @return every timed run's milliseconds, in run order (a copy) */
+        public double[] runMillis() {
+            return runMillis.clone();
+        }
+
+        /** @return the median of {@link #runMillis()} (the upper median for an even count) */
+        public double medianMillis() {
+            return median(runMillis);
+        }
+
+        /** @return the fastest run */
+        public double bestMillis() {
+            double b = Double.POSITIVE_INFINITY;
+            for (final double t : runMillis) {
+                b = Math.min(b, t);
+            }
+            return b;
+        }
+
+        /** @return milliseconds to place the graph into device memory */
+        public double placeMillis() {
+            return placeMillis;
+        }
+
+        /** @return devices of the mesh */
+        public int devices() {
+            return devices;
+        }
+
+        /** @return workers per device */
+        public int threadsPerDevice() {
+            return threadsPerDevice;
+        }
+    }
+
+    /** @return the median of {@code values} (the upper median for an even count) */
+    public static double median(final double[] values) {
+        if (values.length == 0) {
+            throw new IllegalArgumentException("no values");
+        }
+        final double[] s = values.clone();
+        Arrays.sort(s);
+        return s[s.length / 2];
+    }
+
+    /** Validating builder; not thread-safe. */
+    public static final class Builder {
+        private int devices = 2;
+        private int threadsPerDevice = 1;
+        private Partitioning partitioning = Partitioning.RANGE;
+        private int warmups;
+        private int runs = 1;
+
+        private Builder() {
+        }
+
+        /** @param n devices, 1..64 */
+        public Builder devices(final int n) {
+            if (n < 1 || n > 64) {
+                throw new IllegalArgumentException("devices must be in 1..64, was " + n);
+            }
+            this.devices = n;
+            return this;
+        }
+
+        /** @param n workers per device, 1..1024 */
+        public Builder threadsPerDevice(final int n) {
+            if (n < 1 || n > 1024) {
+                throw new IllegalArgumentException("threads per device must be in 1..1024, was " + n);
+            }
+            this.threadsPerDevice = n;
+            return this;
+        }
+
+        /** @param p vertex partitioning */
+        public Builder partitioning(final Partitioning p) {
+            this.partitioning = Objects.requireNonNull(p, "partitioning");
+            return this;
+        }
+
+        /** @param n untimed runs before the timed ones, 0..1000 */
+        public Builder warmups(final int n) {
+            if (n < 0 || n > 1000) {
+                throw new IllegalArgumentException("warm-up runs must be in 0..1000, was " + n);
+            }
+            this.warmups = n;
+            return this;
+        }
+
+        /** @param n timed runs, 1..1000 */
+        public Builder runs(final int n) {
+            if (n < 1 || n > 1000) {
+                throw new IllegalArgumentException("runs must be in 1..1000, was " + n);
+            }
+            this.runs = n;
+            return this;
+        }
+
+        /** @return the runner */
+        public AppRunner build() {
+            return new AppRunner(this);
+        }
+    }
+}
