@@ -28,6 +28,7 @@ public class LongCounterQueueOverflowTest {
     static final long MARK = 0x7A5EL << 48;
 
     abstract static class Base {
+        final UnsafeBuffer region = Regions.take(LongCounterQueue.requiredBytes(4, 2));
         final LongCounterQueue queue;
         int accepted1;
         int accepted2;
@@ -39,8 +40,7 @@ public class LongCounterQueueOverflowTest {
         boolean drainMiscounted;
 
         Base(final Publication publication) {
-            queue = new LongCounterQueue(new UnsafeBuffer(new byte[LongCounterQueue.requiredBytes(4, 2)]), 4, 2,
-                publication);
+            queue = new LongCounterQueue(region, 4, 2, publication);
         }
 
         void producer1() {
@@ -99,6 +99,7 @@ public class LongCounterQueueOverflowTest {
             r.r1 = accepted1 + accepted2;
             r.r2 = seen.count;
             r.r3 = flags;
+            Regions.give(region);
         }
     }
 

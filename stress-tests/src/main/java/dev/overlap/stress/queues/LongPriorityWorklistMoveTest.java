@@ -30,8 +30,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class LongPriorityWorklistMoveTest {
     private static final long MARK = 0x5A5AL << 32;
 
-    final LongPriorityWorklist worklist =
-        new LongPriorityWorklist(new UnsafeBuffer(new byte[LongPriorityWorklist.requiredBytes(4)]), 4, 1, 2);
+    final UnsafeBuffer region = Regions.take(LongPriorityWorklist.requiredBytes(4));
+    final LongPriorityWorklist worklist = new LongPriorityWorklist(region, 4, 1, 2);
     final long[] got1 = new long[2];
     final long[] got2 = new long[2];
     final long[] got3 = new long[2];
@@ -88,6 +88,7 @@ public class LongPriorityWorklistMoveTest {
         r.r1 = seen.mask;
         r.r2 = seen.count;
         r.r3 = rekeyed;
+        Regions.give(region);
     }
 
     private static long keyOf(final int item) {
