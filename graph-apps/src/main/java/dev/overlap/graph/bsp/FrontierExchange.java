@@ -36,10 +36,24 @@ final class FrontierExchange implements AutoCloseable {
     private final IntArray[][][] staging;
     private final int[][][] staged;
     private final int[] sizes;
+    /** Entries per staging buffer of this exchange. */
+    private final int stage;
     private int current;
 
     FrontierExchange(final Mesh mesh, final Partition p) {
+        this(mesh, p, STAGE);
+    }
+
+    /**
+     * @param stage entries per staging buffer (a full buffer is flushed): {@link #STAGE} in the apps; jcstress uses a
+     *              tiny one so that thousands of exchanges fit in device memory and a few pushes fill a buffer
+     */
+    FrontierExchange(final Mesh mesh, final Partition p, final int stage) {
+        if (stage < 1) {
+            throw new IllegalArgumentException("stage must be at least 1, was " + stage);
+        }
         this.mesh = mesh;
+        this.stage = stage;
         this.devices = p.devices();
         this.lo = p.bounds();
         final int workers = mesh.device(0).workerCount();
@@ -56,7 +70,7 @@ final class FrontierExchange implements AutoCloseable {
             counters[d] = dev.allocateInts(16);
             for (int w = 0; w < workers; w++) {
                 for (int t = 0; t < devices; t++) {
-                    staging[d][w][t] = dev.allocateInts(STAGE);
+                    staging[d][w][t] = dev.allocateInts(stage);
                 }
             }
         }
@@ -101,7 +115,7 @@ final class FrontierExchange implements AutoCloseable {
         final int k = fill[PAD + dest];
         staging[device][worker][dest].set(k, localIndex);
         fill[PAD + dest] = k + 1;
-        if (k + 1 == STAGE) {
+        if (k + 1 == stage) {
             send(device, worker, dest, c);
         }
     }

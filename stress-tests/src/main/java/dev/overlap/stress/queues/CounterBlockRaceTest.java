@@ -21,6 +21,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  */
 public class CounterBlockRaceTest {
     abstract static class Base {
+        final UnsafeBuffer region = Regions.take(IntCounterQueue.requiredBytes(8, 2));
         final IntCounterQueue queue;
         final int[] out1 = new int[4];
         final int[] out2 = new int[4];
@@ -28,8 +29,7 @@ public class CounterBlockRaceTest {
         int n2;
 
         Base(final Publication publication) {
-            queue = new IntCounterQueue(new UnsafeBuffer(new byte[IntCounterQueue.requiredBytes(8, 2)]), 8, 2,
-                publication);
+            queue = new IntCounterQueue(region, 8, 2, publication);
         }
 
         void arbiter(final III_Result r) {
@@ -49,6 +49,7 @@ public class CounterBlockRaceTest {
             r.r1 = seen.mask;
             r.r2 = seen.count;
             r.r3 = seen.orderViolations;
+            Regions.give(region);
         }
     }
 

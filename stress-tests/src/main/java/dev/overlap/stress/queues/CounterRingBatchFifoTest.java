@@ -27,6 +27,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(expect = FORBIDDEN, desc = "lost, duplicated, unwritten, stale or reordered")
 @State
 public class CounterRingBatchFifoTest {
+    final UnsafeBuffer region = Regions.take(LongCounterRing.requiredBytes(4, 2));
     final LongCounterRing ring;
     final long[] in1 = {11, 12};
     final long[] in2 = {21, 22};
@@ -36,8 +37,7 @@ public class CounterRingBatchFifoTest {
     int n2;
 
     public CounterRingBatchFifoTest() {
-        ring = new LongCounterRing(new UnsafeBuffer(new byte[LongCounterRing.requiredBytes(4, 2)]), 4, 2,
-            Publication.ORDERED);
+        ring = new LongCounterRing(region, 4, 2, Publication.ORDERED);
         final long[] stale = {9, 9, 9};
         for (int i = 0; i < 2; i++) {
             ring.offer(stale, 0, 3);
@@ -79,5 +79,6 @@ public class CounterRingBatchFifoTest {
         r.r1 = seen.mask;
         r.r2 = seen.count;
         r.r3 = seen.orderViolations;
+        Regions.give(region);
     }
 }

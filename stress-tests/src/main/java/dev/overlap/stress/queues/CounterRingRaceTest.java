@@ -21,9 +21,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * The arbiter drains the rest. Result: (bit mask of values seen, how many were seen).
  */
 public class CounterRingRaceTest {
-    static IntCounterRing wrappedRing(final Publication publication) {
-        final IntCounterRing ring = new IntCounterRing(
-            new UnsafeBuffer(new byte[IntCounterRing.requiredBytes(2, 1)]), 2, 1, publication);
+    static IntCounterRing wrappedRing(final UnsafeBuffer region, final Publication publication) {
+        final IntCounterRing ring = new IntCounterRing(region, 2, 1, publication);
         for (int i = 0; i < 3; i++) {
             ring.offer(9);
             ring.poll(-1);
@@ -37,7 +36,8 @@ public class CounterRingRaceTest {
     @Outcome(expect = FORBIDDEN, desc = "lost, duplicated, unwritten or stale item")
     @State
     public static class Ordered {
-        final IntCounterRing ring = wrappedRing(Publication.ORDERED);
+        final UnsafeBuffer region = Regions.take(IntCounterRing.requiredBytes(2, 1));
+        final IntCounterRing ring = wrappedRing(region, Publication.ORDERED);
         final Seen a = new Seen();
         final Seen b = new Seen();
 
@@ -68,6 +68,7 @@ public class CounterRingRaceTest {
             }
             r.r1 = a.mask;
             r.r2 = a.count;
+            Regions.give(region);
         }
     }
 
@@ -77,7 +78,8 @@ public class CounterRingRaceTest {
     @Outcome(expect = FORBIDDEN, desc = "lost, duplicated, unwritten or stale item")
     @State
     public static class Windowed {
-        final IntCounterRing ring = wrappedRing(Publication.WINDOWED);
+        final UnsafeBuffer region = Regions.take(IntCounterRing.requiredBytes(2, 1));
+        final IntCounterRing ring = wrappedRing(region, Publication.WINDOWED);
         final Seen a = new Seen();
         final Seen b = new Seen();
 
@@ -108,6 +110,7 @@ public class CounterRingRaceTest {
             }
             r.r1 = a.mask;
             r.r2 = a.count;
+            Regions.give(region);
         }
     }
 }

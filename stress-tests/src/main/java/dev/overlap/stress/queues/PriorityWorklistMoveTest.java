@@ -26,8 +26,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class PriorityWorklistMoveTest {
     private static final long EMPTY = Long.MIN_VALUE;
-    final IntPriorityWorklist worklist =
-        new IntPriorityWorklist(new UnsafeBuffer(new byte[IntPriorityWorklist.requiredBytes(4)]), 4, 1, 2);
+    final UnsafeBuffer region = Regions.take(IntPriorityWorklist.requiredBytes(4));
+    final IntPriorityWorklist worklist = new IntPriorityWorklist(region, 4, 1, 2);
     long got1 = EMPTY;
     long got2 = EMPTY;
 
@@ -78,6 +78,7 @@ public class PriorityWorklistMoveTest {
         r.r1 = seen.mask;
         r.r2 = seen.count;
         r.r3 = rekeyed;
+        Regions.give(region);
     }
 
     private static int keyOf(final int item) {

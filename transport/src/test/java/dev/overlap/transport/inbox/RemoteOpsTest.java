@@ -5,13 +5,14 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 class RemoteOpsTest {
     private final UnsafeBuffer m0 = new UnsafeBuffer(ByteBuffer.allocateDirect(1 << 16));
@@ -120,13 +121,16 @@ class RemoteOpsTest {
                 ep.get(GlobalAddress.of(1, 256), dst, 0, 100);
                 final UnsafeBuffer asyncDst = new UnsafeBuffer(new byte[8]);
                 final CompletableFuture<Void> f = ep.getAsync(GlobalAddress.of(1, 64), asyncDst, 0, 8);
-                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (!f.isDone()) {
-                    ep.poll();
-                    if (System.nanoTime() > deadline) {
-                        fail("async get not completed within 30 s");
+                // Wait (no clock: the 30 s bound only guards against a hang) until the owner has applied all three
+                // gets; the applied count is published after the reply, so the next poll must complete the future.
+                assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+                    while (t.inbox(1).applied(ep.id()) < 3) {
+                        Thread.onSpinWait();
                     }
-                }
+                }, "the owner did not apply the async get");
+                assertFalse(f.isDone(), "completed only by a poll (or another wait) of its endpoint");
+                assertEquals(1, ep.poll(), "the poll completes the async get");
+                assertTrue(f.isDone());
                 assertEquals(4242, asyncDst.getLong(0));
             } finally {
                 owner.close();
