@@ -11,6 +11,7 @@ import dev.overlap.transport.inbox.Transport;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -90,6 +91,8 @@ public final class DistributedWorklist implements AutoCloseable {
     private final AtomicBoolean checking = new AtomicBoolean();
     private final AtomicReference<TaskFailedException> failure = new AtomicReference<>();
     private final AtomicLong[] budgets;
+    private final AtomicInteger roundArrivals = new AtomicInteger();
+    private final int totalWorkers;
     private volatile boolean finished;
     private volatile boolean stopRequested;
     private volatile long sweepEpoch;
@@ -132,6 +135,7 @@ public final class DistributedWorklist implements AutoCloseable {
                 workers += mesh.device(d).workerCount();
             }
             this.hostParticipant = workers;
+            this.totalWorkers = workers;
             this.detector = new QuiescenceDetector(workers + 1);
             this.contexts = new TaskContext[devices][];
             int p = 0;
@@ -316,6 +320,7 @@ public final class DistributedWorklist implements AutoCloseable {
             for (int d = 0; d < devices; d++) {
                 budgets[d].set(queues[d].size());
             }
+            roundArrivals.set(0);
             for (int d = 0; d < devices; d++) {
                 launches[d] = mesh.device(d).launch(mesh.device(d).workerCount(), (wc, block) -> round(wc));
             }
@@ -332,6 +337,7 @@ public final class DistributedWorklist implements AutoCloseable {
                     final long epoch = ++sweepEpoch;
                     sweeps++;
                     while (!finished && !allAcked(epoch)) {
+                        roundArrivals.set(0);
                         for (int d = 0; d < devices; d++) {
                             launches[d] = mesh.device(d).launch(mesh.device(d).workerCount(),
                                 (wc, block) -> sweep(wc, epoch));
@@ -371,6 +377,7 @@ public final class DistributedWorklist implements AutoCloseable {
                 }
             }
             c.flushRemote();
+            endOfRound(c);
         } catch (Throwable t) {
             fail(c, TaskFailedException.NO_TASK, t);
         }
@@ -378,16 +385,31 @@ public final class DistributedWorklist implements AutoCloseable {
 
     private void sweep(final WorkerContext wc, final long epoch) {
         final TaskContext c = contexts[wc.deviceId()][wc.workerIndex()];
-        if (c.ackedSweep == epoch || finished) {
-            return;
-        }
         try {
             c.bind(wc, runSequence);
-            runIdle(c, idleFunction);
-            c.flushRemote();
-            c.ackedSweep = epoch;
+            if (c.ackedSweep != epoch && !finished) {
+                runIdle(c, idleFunction);
+                c.flushRemote();
+                c.ackedSweep = epoch;
+            }
+            endOfRound(c);
         } catch (Throwable t) {
             fail(c, TaskFailedException.NO_TASK, t);
+        }
+    }
+
+    /**
+     * The end of a discrete round: a barrier over every worker of every device, during which a worker keeps
+     * draining its inbox. Without it a worker could wait forever for space in the inbox of a device whose workers
+     * already ended their round (the host starts the next round only after all of them); with it every full inbox
+     * has a drainer until every sender is through, and handlers never block, so the round always ends.
+     */
+    private void endOfRound(final TaskContext c) {
+        roundArrivals.incrementAndGet();
+        while (roundArrivals.get() < totalWorkers && !finished) {
+            if (c.endpoint().poll() == 0) {
+                Thread.yield();
+            }
         }
     }
 
