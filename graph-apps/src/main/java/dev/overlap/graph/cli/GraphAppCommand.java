@@ -70,8 +70,8 @@ abstract class GraphAppCommand implements Callable<Integer> {
     void configure(final AppSettings.Builder settings) {
     }
 
-    /** @return the graph to place: the graph itself, or its reverse for pull algorithms */
-    CsrGraph placed(final CsrGraph g) {
+    /** @return the graph to place for {@code algorithms}: the graph itself, or its reverse for pull algorithms */
+    CsrGraph placed(final CsrGraph g, final GraphAlgorithms algorithms) {
         return g;
     }
 
@@ -107,7 +107,7 @@ abstract class GraphAppCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(cl, e.getMessage());
         }
         if (algorithms.mode().equals("bsp") && !output.quiet) {
-            for (final String async : new String[] {"--queue", "--kernel", "--batch-bytes", "--wait"}) {
+            for (final String async : new String[] {"--queue", "--kernel", "--batch-bytes", "--wait", "--fetch", "--delta"}) {
                 if (cl.getParseResult().hasMatchedOption(async)) {
                     cl.getErr().println("overlap " + app() + ": note: " + async + " applies to --mode async; the bsp "
                         + "baseline ignores it");
@@ -127,14 +127,14 @@ abstract class GraphAppCommand implements Callable<Integer> {
         final Partition p = meshOptions.partition == MeshOptions.PartitionKind.hash ? Partition.byHash(g, devices)
             : meshOptions.partition == MeshOptions.PartitionKind.degree ? Partition.byEdgesDegreeOrdered(g, devices)
             : Partition.byEdges(g, devices);
-        final CsrGraph toPlace = placed(g);
+        final CsrGraph toPlace = placed(g, algorithms);
         long perDevice = 0;
         int maxOwned = 0;
         for (int d = 0; d < devices; d++) {
             perDevice = Math.max(perDevice, DeviceGraph.bytesNeeded(toPlace, p, d, weighted()));
             maxOwned = Math.max(maxOwned, p.size(d));
         }
-        perDevice += algorithms.stateBytesPerDevice(g.vertexCount(), maxOwned, devices, threads) + SLACK;
+        perDevice += algorithms.stateBytesPerDevice(g.vertexCount(), maxOwned, devices, threads, settings) + SLACK;
         if (perDevice > MAX_DEVICE_BYTES) {
             throw new IllegalStateException("the graph needs " + (perDevice >> 20) + " MiB per device on " + devices
                 + " devices, more than a device holds (2 GiB): use more --devices");

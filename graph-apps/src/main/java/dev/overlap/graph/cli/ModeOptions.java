@@ -5,8 +5,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
- * Execution model and the knobs of the asynchronous (Atos) apps. Picocli mixin. The queue, kernel, batch and wait
- * options apply to {@code --mode async}; the BSP baselines accept and ignore them.
+ * Execution model and the knobs of the asynchronous (Atos) apps. Picocli mixin. The queue, kernel, batch, wait and
+ * fetch options apply to {@code --mode async}; the BSP baselines accept and ignore them (with a note).
  */
 public final class ModeOptions {
     @Option(names = "--mode", paramLabel = "MODE", defaultValue = "bsp", description = "async (Atos worklist) or bsp (bulk-synchronous "
@@ -21,13 +21,17 @@ public final class ModeOptions {
         + "(default: ${DEFAULT-VALUE})")
     String kernel;
 
-    @Option(names = "--batch-bytes", paramLabel = "BYTES", defaultValue = "65536", description = "async aggregation batch in bytes "
-        + "(default: ${DEFAULT-VALUE})")
+    @Option(names = "--batch-bytes", paramLabel = "BYTES", defaultValue = "65536", description = "async aggregation batch in bytes, "
+        + "0 for eager sends (default: ${DEFAULT-VALUE})")
     int batchBytes;
 
     @Option(names = "--wait", paramLabel = "POLLS", defaultValue = "64", description = "async: polls before a partial batch is sent "
         + "(default: ${DEFAULT-VALUE})")
     int waitPolls;
+
+    @Option(names = "--fetch", paramLabel = "N", defaultValue = "32", description = "async: tasks a worker takes per pop "
+        + "(1 = Atos thread worker, 32 = warp) (default: ${DEFAULT-VALUE})")
+    int fetch;
 
     /** @return a settings builder with the mode knobs applied */
     AppSettings.Builder settings(final CommandLine cl) {
@@ -61,6 +65,11 @@ public final class ModeOptions {
             b.batchBytes(batchBytes).waitPolls(waitPolls);
         } catch (final IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, "--batch-bytes/--wait: " + e.getMessage());
+        }
+        try {
+            b.fetch(fetch);
+        } catch (final IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, "--fetch: " + e.getMessage());
         }
         return b;
     }

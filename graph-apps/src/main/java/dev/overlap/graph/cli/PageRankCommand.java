@@ -57,16 +57,29 @@ public final class PageRankCommand extends GraphAppCommand {
                 if (iterations < 1) {
                     throw new IllegalArgumentException("--iterations must be >= 1, was " + iterations);
                 }
-                settings.fixedIterations(iterations);
+                if (isAsync()) {
+                    if (!output.quiet) {
+                        spec.commandLine().getErr().println("overlap pr: note: async PageRank has no iterations; it "
+                            + "ignores --iterations and runs to --tolerance " + tolerance + " (verified against it)");
+                        spec.commandLine().getErr().flush();
+                    }
+                } else {
+                    settings.fixedIterations(iterations);
+                }
             }
         } catch (final IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
     }
 
+    private boolean isAsync() {
+        return "async".equalsIgnoreCase(modeOptions.mode);
+    }
+
+    /** Pull models gather over in-edges (the reverse graph); push models scatter over the graph itself. */
     @Override
-    CsrGraph placed(final CsrGraph g) {
-        return g.transpose();
+    CsrGraph placed(final CsrGraph g, final GraphAlgorithms algorithms) {
+        return algorithms.pageRankEdges() == GraphAlgorithms.PageRankEdges.OUT ? g : g.transpose();
     }
 
     @Override

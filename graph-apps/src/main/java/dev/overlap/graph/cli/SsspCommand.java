@@ -8,6 +8,7 @@ import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.ref.Dijkstra;
 import dev.overlap.graph.ref.Verification;
 import dev.overlap.graph.report.RunReport;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
@@ -18,6 +19,10 @@ import picocli.CommandLine.Command;
     description = "Single-source shortest paths across the devices; verified against Dijkstra. Generated graphs get "
         + "random weights (1..255 kron/urand, 1..100 grid); unweighted files use weight 1.")
 public final class SsspCommand extends GraphAppCommand {
+    @CommandLine.Option(names = "--delta", paramLabel = "D", defaultValue = "0", description = "async priority "
+        + "worklist: distance bucket width (delta-stepping); 0 = the mean edge weight (default: ${DEFAULT-VALUE})")
+    int delta;
+
     @Override
     String app() {
         return "sssp";
@@ -26,6 +31,15 @@ public final class SsspCommand extends GraphAppCommand {
     @Override
     boolean weighted() {
         return true;
+    }
+
+    @Override
+    void configure(final AppSettings.Builder settings) {
+        try {
+            settings.delta(delta);
+        } catch (final IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--delta: " + e.getMessage());
+        }
     }
 
     @Override
