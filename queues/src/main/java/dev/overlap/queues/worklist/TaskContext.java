@@ -33,6 +33,14 @@ abstract class TaskContextFields extends TaskContextPad {
  * worker's aggregators, batched or eager as the worklist was built), issue one-sided remote atomics, and stop the
  * run. One context per worker thread, reused for every task (no allocation per task).
  *
+ * <p><b>Local pushes are staged.</b> {@link #push} only appends to the worker's staging array; the worker publishes
+ * the staged tasks to its device's queue when the fetch it is running ends (after the last of its tasks, or after
+ * the idle function), or when {@value #STAGE} are staged: with <em>one</em> reservation on a FIFO ring, with one
+ * reservation for the entries below the threshold on a priority worklist. A single push on the counter ring costs
+ * a reservation CAS, a window count and a publication CAS; a task that pushes one or two neighbours (BFS on a
+ * mesh-like graph) would pay them for every push. Staged tasks are counted as created when they are published,
+ * which is before the pushing tasks are counted completed, so termination detection is unchanged.
+ *
  * <p><b>Thread-safety.</b> Confined to its worker thread while a run is in progress; do not keep it past the
  * function call. <b>Memory ordering.</b> Everything a function did before pushing a task happens-before the function
  * run on that task (on any device). Every task is counted by the termination detector <em>before</em> it becomes
@@ -42,13 +50,20 @@ public final class TaskContext extends TaskContextFields {
     long p10, p11, p12, p13, p14, p15, p16, p17;
     long p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
 
+    /** Local pushes a worker stages before it publishes them. */
+    public static final int STAGE = 256;
+
     private final DistributedWorklist worklist;
     private final LocalQueue localQueue;
+    private final int[] staged;
+    private final long[] stagedEntries;
+    private int stagedCount;
     private final int device;
     private final int worker;
     final int participant;
     int[] taskBuffer = new int[1];
     int[] priorityBuffer = new int[1];
+    long[] entryBuffer = new long[1];
     private WorkerContext workerContext;
     private Endpoint endpoint;
     private IntAggregator[] intAggregators;
@@ -63,6 +78,8 @@ public final class TaskContext extends TaskContextFields {
         this.device = device;
         this.worker = worker;
         this.participant = participant;
+        this.staged = worklist.isPriority() ? null : new int[STAGE];
+        this.stagedEntries = worklist.isPriority() ? new long[STAGE] : null;
     }
 
     /** Binds the worker's thread state at its first poll of a run. */
@@ -122,15 +139,44 @@ public final class TaskContext extends TaskContextFields {
     }
 
     /**
-     * Pushes a task onto this device's queue.
+     * Pushes a task onto this device's queue (stages it; published when the current fetch ends).
      *
      * @param priority its priority, >= 0, lower is more urgent (ignored by a FIFO worklist)
      */
     public void push(final int task, final int priority) {
         checkPriority(priority);
-        worklist.detector.created(participant, 1);
-        localQueue.push(task, priority);
+        int n = stagedCount;
+        if (n == STAGE) {
+            publishStaged();
+            n = 0;
+        }
+        final int[] s = staged;
+        if (s != null) {
+            s[n] = task;
+        } else {
+            stagedEntries[n] = IntPriorityWorklist.entry(task, priority);
+        }
+        stagedCount = n + 1;
         localPushes++;
+    }
+
+    /** Counts the staged tasks created and publishes them to the device's queue with one reservation. */
+    void publishStaged() {
+        final int n = stagedCount;
+        if (n > 0) {
+            worklist.detector.created(participant, n);
+            if (staged != null) {
+                localQueue.pushAll(staged, n);
+            } else {
+                localQueue.pushEntries(stagedEntries, n);
+            }
+            stagedCount = 0;
+        }
+    }
+
+    /** Forgets the staged tasks (never counted, never visible): after a failed function, whose run is discarded. */
+    void discardStaged() {
+        stagedCount = 0;
     }
 
     /** Pushes a task onto {@code device}'s queue (priority 0). */
@@ -221,6 +267,7 @@ public final class TaskContext extends TaskContextFields {
         if (taskBuffer.length < fetch) {
             taskBuffer = new int[fetch];
             priorityBuffer = new int[fetch];
+            entryBuffer = new long[fetch];
         }
     }
 
