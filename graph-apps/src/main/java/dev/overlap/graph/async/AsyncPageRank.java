@@ -21,33 +21,52 @@ import org.agrona.concurrent.AtomicBuffer;
  * model as {@link dev.overlap.graph.ref.PowerIteration} (damping {@code a}, a vertex without out-edges links to every
  * vertex, ranks sum to 1).
  *
- * <p><b>Algorithm.</b> Every vertex starts with rank 0 and residual {@code (1-a)/n}. A task {@code v} takes its
- * residual {@code r} (atomic exchange with 0), adds it to {@code rank[v]} and adds {@code a*r/outdeg(v)} to the
- * residual of every out-neighbour {@code w} (a CAS on the IEEE bits, on this device's memory or straight on the
- * owner's: one address space), pushing {@code w} to its owner exactly when its residual crossed the threshold
- * {@code eps} from below ({@code old < eps <= new}). Residuals only grow between the exchanges that empty them, so
- * <em>a vertex whose residual is at least {@code eps} is always queued or being run</em>, and a quiescent worklist
- * means every residual is below {@code eps}. The idle function (Atos' {@code f2}) is the scan that starts each pass:
- * a worker's first idle poll pushes the vertices of its share of the device whose residual is at least {@code eps}
- * (all of them in the first pass); later calls find nothing the crossing rule has not already pushed and return at
- * once. A task that finds its residual below {@code eps} (a duplicate of a scan and a crossing) does nothing.
+ * <p><b>Algorithm.</b> It solves {@code y = b + M y} with {@code b = (1-a)/n} everywhere and
+ * {@code M = a A^T D^-1} over the out-edges (dangling vertices pass nothing on; see below), keeping an estimate
+ * {@code x} and the residual {@code r = b + M x - x}, so that {@code y = x + (I - M)^-1 r} at every quiescent
+ * moment. A task {@code v} takes its residual {@code rv} (atomic exchange with 0), adds it to {@code x[v]} and adds
+ * {@code a*rv/outdeg(v)} to the residual of every out-neighbour {@code w} (a CAS on the IEEE bits, on this device's
+ * memory or straight on the owner's: one address space), pushing {@code w} to its owner exactly when
+ * {@code |r[w]|} crossed its threshold {@code t[w] = eps * max(1, outdeg(w))} from below. Every rise of
+ * {@code |r[w]|} to {@code t[w]} or more pushes {@code w}, so <em>a vertex whose residual is at least its threshold
+ * in magnitude is always queued or being run</em>, and a quiescent worklist means every residual is below its
+ * threshold. The idle function (Atos' {@code f2}) is the scan that starts each pass: a worker's first idle poll
+ * pushes the vertices of its share of the device whose residual is at least their threshold; later calls find
+ * nothing the crossing rule has not already pushed and return at once. A task that finds its residual below its
+ * threshold (a duplicate of a scan and a crossing, or a residual that shrank again) does nothing.
  *
- * <p><b>Dangling vertices.</b> A vertex without out-edges keeps its residual as rank and pushes nothing: the run
- * computes {@code y = (1-a)/n (I - a A^T D^-1)^-1 1} without the dangling links. Because dangling rank is spread
- * uniformly, exactly like the teleport, the PageRank vector is {@code x = y / |y|_1} (substitute {@code x = c y}
- * into the PageRank equation: the dangling and teleport terms are both multiples of the uniform vector). So the
- * answer is the computed ranks normalised to sum 1, with no O(n) broadcast per dangling vertex.
+ * <p><b>Degree-scaled thresholds</b> (Andersen, Chung and Lang's push rule): expanding {@code v} costs
+ * {@code outdeg(v)} atomics, so a vertex waits until its residual pays for them. With one threshold for all, a hub
+ * of a scale-free graph crosses it again after every few in-neighbour pushes and is expanded over and over with
+ * small residuals (kron:18 did 3.6x the edge work of power iteration that way). Each vertex's factor
+ * {@code max(1, outdeg)} sits next to its residual (16 bytes per vertex, one cache line), so the crossing test
+ * costs no extra memory access.
  *
- * <p><b>Error bound and {@code eps}.</b> With {@code R} the sum of the residuals left and {@code S} the sum of the
- * computed ranks, the exact {@code y} exceeds the computed one by {@code (I - a A^T D^-1)^-1 r >= 0}, whose L1 norm
- * is at most {@code E = R / (1-a)}; after normalising, the L1 distance to the exact PageRank is at most
- * {@code 2E / (S + E) <= 2R / ((1-a) S)}. Since {@code R < n eps} and {@code S} is 1 without dangling vertices, the
- * first pass uses {@code eps = tolerance (1-a) / (2n)}; the host then computes {@code R}, {@code S} and the bound,
- * and while the bound exceeds {@link AppSettings#tolerance()} (many dangling vertices make {@code S} small) it lowers
- * {@code eps} in proportion and runs another pass (the idle scans pick up the residuals between the two thresholds).
- * The reported ranks are therefore within the tolerance of the exact PageRank (up to floating-point rounding, orders
- * of magnitude below). Async PageRank has no iterations: {@link AppSettings#fixedIterations()} and
- * {@link AppSettings#maxIterations()} do not apply; {@code iterations} reports the passes.
+ * <p><b>Warm start.</b> Starting from {@code x = 0} ({@code r = b}) every pass must build the whole rank mass, which
+ * only grows by a factor {@code a} per round, whatever the graph: about {@code log(1/eps)/log(1/a)} expansions of
+ * every vertex. Instead {@code x} starts at {@code (1-a)/n + a*outdeg(v)/m}, the PageRank of an undirected graph up
+ * to the correction this first step misses (exact for isolated vertices), and one parallel scatter pass computes
+ * the residual of that start exactly; residuals are then signed and small, and on near-regular (mesh-like) graphs
+ * nearly zero away from the border. The start only changes the work, never the answer: the invariant above holds for
+ * any {@code x}.
+ *
+ * <p><b>Dangling vertices.</b> A vertex without out-edges passes nothing on, so the run computes the solution
+ * {@code y} of the system without the dangling links. Because dangling rank is spread uniformly, exactly like the
+ * teleport, the PageRank vector is {@code y / |y|_1} (substitute {@code x = c y} into the PageRank equation: the
+ * dangling and teleport terms are both multiples of the uniform vector). So the answer is the computed ranks
+ * normalised to sum 1, with no O(n) broadcast per dangling vertex.
+ *
+ * <p><b>Error bound and {@code eps}.</b> With {@code R = sum |r|}, {@code S = sum x} and {@code X = sum |x|} after a
+ * pass, {@code |y - x|_1 <= E = R / (1-a)} (the column sums of {@code M} are at most {@code a}), and the L1 distance
+ * of {@code x / S} to the exact PageRank {@code y / |y|_1} is at most {@code E (1 + X/S) / (S - E)}
+ * ({@code = 2E / (S - E)} when {@code x >= 0}). Since {@code R < eps F} with {@code F = sum max(1, outdeg)} and
+ * {@code S} is about 1 (less with dangling vertices), the first pass uses {@code eps = tolerance (1-a) / (2F)}; the
+ * host then computes the bound and, while it
+ * exceeds {@link AppSettings#tolerance()}, lowers {@code eps} in proportion and runs another pass (the idle scans
+ * pick up the residuals between the two thresholds). The reported ranks are therefore within the tolerance of the
+ * exact PageRank (up to floating-point rounding, orders of magnitude below). Async PageRank has no iterations:
+ * {@link AppSettings#fixedIterations()} and {@link AppSettings#maxIterations()} do not apply; {@code iterations}
+ * reports the passes.
  *
  * <p><b>Priority.</b> With {@link AppSettings.Queue#PRIORITY} a pushed vertex's priority is its pusher's plus one
  * (the number of pushes since a scan), so the worklist approaches a round-by-round order; FIFO does that by itself
@@ -55,19 +74,22 @@ import org.agrona.concurrent.AtomicBuffer;
  *
  * <p><b>Counts.</b> {@code visited} = expansions (tasks that moved a residual), {@code ideal} = {@code n} (so
  * {@code normalizedWork} is the mean number of expansions per vertex), {@code edgesScanned} = out-edges of the
- * expansions, {@code remoteAtomics} = residual additions on other devices' memory.
+ * expansions and of the start's scatter, {@code remoteAtomics} = residual additions on other devices' memory.
  *
  * <p>Thread-safety: one run at a time per mesh, driven by the calling host thread.
  */
 final class AsyncPageRank {
     private static final int MAX_PASSES = 64;
+    private static final int SCATTER_PER_BLOCK = 2048;
+    /** Edges whose residuals a scatter loads before it CASes them. */
+    private static final int CHUNK = 64;
     private static final int STRIDE = 16;
 
     private AsyncPageRank() {
     }
 
     static long stateBytesPerDevice(final int maxOwned) {
-        return 2 * (Math.max(1L, maxOwned) * 8 + 256);
+        return 3 * (Math.max(1L, maxOwned) * 8 + 256);
     }
 
     static AppResult run(final DeviceGraph g, final int[] outDegrees, final AppSettings settings) {
@@ -97,14 +119,21 @@ final class AsyncPageRank {
             wl = Worklists.build(mesh, settings, AsyncBfs.maxOwned(p), 1, 1);
             for (int d = 0; d < devices; d++) {
                 rank[d] = mesh.device(d).allocateDoubles(Math.max(1, p.size(d)));
-                residual[d] = mesh.device(d).allocateDoubles(Math.max(1, p.size(d)));
+                residual[d] = mesh.device(d).allocateDoubles(2L * Math.max(1, p.size(d)));
             }
             final Kernel kernel = new Kernel(g, owners, rank, residual, counters, damping, workers,
                 settings.queue() == AppSettings.Queue.PRIORITY);
             final Worklists.Traffic traffic = new Worklists.Traffic();
             final long start = System.nanoTime();
-            init(mesh, rank, residual, (1 - damping) / n);
-            double eps = Math.min(Math.min(tolerance, 1.0) * looseness, 1.0) * (1 - damping) / (2.0 * n);
+            warmStart(g, kernel, rank, residual, damping);
+            double factors = 0;
+            for (int d = 0; d < devices; d++) {
+                factors += g.localEdges(d);
+                for (int i = 0, size = p.size(d); i < size; i++) {
+                    factors += g.offsets(d).get(i + 1) == g.offsets(d).get(i) ? 1 : 0;
+                }
+            }
+            double eps = Math.min(Math.min(tolerance, 1.0) * looseness, 1.0) * (1 - damping) / (2.0 * factors);
             int passes = 0;
             double ranks;
             for (;;) {
@@ -113,14 +142,17 @@ final class AsyncPageRank {
                 traffic.add(st);
                 passes++;
                 ranks = 0;
+                double absRanks = 0;
                 double left = 0;
                 for (int d = 0; d < devices; d++) {
                     for (int i = 0, size = p.size(d); i < size; i++) {
-                        ranks += rank[d].get(i);
-                        left += residual[d].get(i);
+                        final double x = rank[d].get(i);
+                        ranks += x;
+                        absRanks += Math.abs(x);
+                        left += Math.abs(residual[d].get(2 * i));
                     }
                 }
-                final double bound = ranks > 0 ? 2 * left / ((1 - damping) * ranks) : Double.POSITIVE_INFINITY;
+                final double bound = bound(ranks, absRanks, left, damping);
                 if (bound <= tolerance) {
                     break;
                 }
@@ -175,19 +207,54 @@ final class AsyncPageRank {
         }
     }
 
-    private static void init(final Mesh mesh, final DoubleArray[] rank, final DoubleArray[] residual,
-        final double initial) {
-        final KernelLaunch[] launches = new KernelLaunch[rank.length];
-        for (int d = 0; d < rank.length; d++) {
+    /**
+     * @return the L1 bound on the distance between {@code x / S} and the exact PageRank, for rank sum {@code S},
+     *         rank L1 norm {@code X} and residual L1 norm {@code R} (infinite when {@code S <= E})
+     */
+    static double bound(final double s, final double x, final double r, final double damping) {
+        final double e = r / (1 - damping);
+        return s > e ? e * (1 + x / s) / (s - e) : Double.POSITIVE_INFINITY;
+    }
+
+    /**
+     * The warm start: {@code x = (1-a)/n + a*outdeg/m}, {@code r = b - x} and the threshold factors on every device,
+     * then (after a join, so every residual is set) each device scatters {@code a*x[u]/outdeg(u)} of its vertices into their out-neighbours'
+     * residuals, which makes {@code r = b + M x - x} exactly.
+     */
+    private static void warmStart(final DeviceGraph g, final Kernel kernel, final DoubleArray[] rank,
+        final DoubleArray[] residual, final double damping) {
+        final Mesh mesh = g.mesh();
+        final int devices = rank.length;
+        final int n = g.partition().vertexCount();
+        long edges = 0;
+        for (int d = 0; d < devices; d++) {
+            edges += g.localEdges(d);
+        }
+        final double teleport = (1 - damping) / n;
+        final double perEdge = edges == 0 ? 0 : damping / edges;
+        final KernelLaunch[] launches = new KernelLaunch[devices];
+        for (int d = 0; d < devices; d++) {
             final DoubleArray x = rank[d];
             final DoubleArray r = residual[d];
-            final int size = x.length();
+            final dev.overlap.core.LongArray off = g.offsets(d);
+            final int size = g.partition().size(d);
             launches[d] = mesh.device(d).launch(Math.max(1, (size + 65535) >> 16), (ctx, b) -> {
                 for (int i = b << 16, end = Math.min(size, (b + 1) << 16); i < end; i++) {
-                    x.set(i, 0);
-                    r.set(i, initial);
+                    final long deg = off.get(i + 1) - off.get(i);
+                    final double x0 = teleport + perEdge * deg;
+                    x.set(i, x0);
+                    r.set(2 * i, teleport - x0);
+                    r.set(2 * i + 1, Math.max(1, deg));
                 }
             });
+        }
+        AsyncBfs.join(launches);
+        for (int d = 0; d < devices; d++) {
+            final int dev = d;
+            final int size = g.partition().size(d);
+            launches[d] = mesh.device(d).launch(Math.max(1, (size + SCATTER_PER_BLOCK - 1) / SCATTER_PER_BLOCK),
+                (ctx, b) -> kernel.scatterStart(dev, ctx.workerIndex(), b * SCATTER_PER_BLOCK,
+                    Math.min(size, (b + 1) * SCATTER_PER_BLOCK)));
         }
         AsyncBfs.join(launches);
     }
@@ -209,6 +276,8 @@ final class AsyncPageRank {
         private final double damping;
         private final boolean priority;
         private final int workers;
+        /** Per worker: the scatter's chunk buffers. */
+        private final Scratch[] scratch;
         /** Per worker (padded): the pass whose scan it has done; written and read by that worker only. */
         private final long[] scanned;
         /** Set by the host between passes; the worklist run publishes it to the workers. */
@@ -246,6 +315,10 @@ final class AsyncPageRank {
             this.priority = priority;
             this.workers = workers;
             this.scanned = new long[(devices * workers + 1) * STRIDE];
+            this.scratch = new Scratch[devices * workers];
+            for (int i = 0; i < scratch.length; i++) {
+                scratch[i] = new Scratch();
+            }
         }
 
         /** Host, between runs: the next pass uses threshold {@code eps}. */
@@ -270,7 +343,8 @@ final class AsyncPageRank {
             final int base = resBase[d];
             final double threshold = eps;
             for (int v = from; v < to; v++) {
-                if (Double.longBitsToDouble(rb.getLongVolatile(base + (v << 3))) >= threshold) {
+                final int at = base + (v << 4);
+                if (Math.abs(Double.longBitsToDouble(rb.getLongVolatile(at))) >= threshold * rb.getDouble(at + 8)) {
                     ctx.push(v, 0);
                 }
             }
@@ -281,8 +355,8 @@ final class AsyncPageRank {
             final int d = ctx.device();
             final double threshold = eps;
             final AtomicBuffer mine = resBuf[d];
-            final int ri = resBase[d] + (v << 3);
-            if (Double.longBitsToDouble(mine.getLongVolatile(ri)) < threshold) {
+            final int ri = resBase[d] + (v << 4);
+            if (Math.abs(Double.longBitsToDouble(mine.getLongVolatile(ri))) < threshold * mine.getDouble(ri + 8)) {
                 return;
             }
             final double r = Double.longBitsToDouble(mine.getAndSetLong(ri, 0L));
@@ -298,29 +372,95 @@ final class AsyncPageRank {
             }
             final double share = damping * r / (end - begin);
             final int prio = priority ? Math.min(ctx.priority() + 1, Integer.MAX_VALUE - 1) : 0;
-            final AtomicBuffer tb = tgtBuf[d];
-            final int tBase = tgtBase[d];
-            long atomics = 0;
-            for (int at = tBase + (begin << 2), stop = tBase + (end << 2); at < stop; at += 4) {
-                final int w = tb.getInt(at);
-                final int o = owners.of(w);
-                final int lw = w - lo[o];
-                final double old = add(resBuf[o], resBase[o] + (lw << 3), share);
-                if (old < threshold && old + share >= threshold) {
-                    if (o == d) {
-                        ctx.push(lw, prio);
-                    } else {
-                        ctx.pushTo(o, lw, prio);
-                    }
-                }
-                if (o != d) {
-                    atomics++;
-                }
-            }
+            final long atomics = scatter(d, worker, begin, end, share, threshold, ctx, prio);
             counters.add(d, worker, WorkerCounters.EDGES, end - begin);
             if (atomics != 0) {
                 counters.add(d, worker, WorkerCounters.REMOTE_ATOMICS, atomics);
             }
+        }
+
+        /**
+         * Adds {@code share} to the residuals of the targets of device {@code d}'s edges {@code [begin, end)} and,
+         * with a context, pushes those whose residual crossed its threshold.
+         *
+         * <p>In chunks of {@value #CHUNK} edges: first plain loads of every target's residual (independent loads, so
+         * their cache misses overlap), then the CASes with those values as the expected ones. A CAS is a full fence
+         * on x86: CASing straight away would make every edge wait out its own miss; this way the CASes mostly hit
+         * lines the loads brought in (a failed CAS re-reads and retries, so a stale load costs a retry, never an
+         * error).
+         *
+         * @return the additions on other devices' memory
+         */
+        private long scatter(final int d, final int worker, final int begin, final int end, final double share,
+            final double threshold, final TaskContext ctx, final int prio) {
+            final Scratch sc = scratch[d * workers + worker];
+            final int[] dev = sc.dev;
+            final int[] slot = sc.slot;
+            final long[] bits = sc.bits;
+            final AtomicBuffer tb = tgtBuf[d];
+            final int tBase = tgtBase[d];
+            long atomics = 0;
+            for (int e = begin; e < end; e += CHUNK) {
+                final int n = Math.min(CHUNK, end - e);
+                for (int j = 0, at = tBase + (e << 2); j < n; j++, at += 4) {
+                    final int w = tb.getInt(at);
+                    final int o = owners.of(w);
+                    final int wi = resBase[o] + ((w - lo[o]) << 4);
+                    dev[j] = o;
+                    slot[j] = wi;
+                    bits[j] = resBuf[o].getLong(wi);
+                }
+                for (int j = 0; j < n; j++) {
+                    final int o = dev[j];
+                    final int wi = slot[j];
+                    final AtomicBuffer rb = resBuf[o];
+                    long b = bits[j];
+                    double old = Double.longBitsToDouble(b);
+                    while (!rb.compareAndSetLong(wi, b, Double.doubleToRawLongBits(old + share))) {
+                        b = rb.getLongVolatile(wi);
+                        old = Double.longBitsToDouble(b);
+                    }
+                    if (o != d) {
+                        atomics++;
+                    }
+                    if (ctx != null) {
+                        final double t = threshold * rb.getDouble(wi + 8);
+                        if (Math.abs(old) < t && Math.abs(old + share) >= t) {
+                            final int lw = (wi - resBase[o]) >> 4;
+                            if (o == d) {
+                                ctx.push(lw, prio);
+                            } else {
+                                ctx.pushTo(o, lw, prio);
+                            }
+                        }
+                    }
+                }
+            }
+            return atomics;
+        }
+
+        /**
+         * The warm start's scatter of device {@code d}'s vertices {@code [from, to)}: adds {@code a*x[u]/outdeg(u)}
+         * to every out-neighbour's residual. Runs as a plain kernel before the worklist, pushes nothing.
+         */
+        void scatterStart(final int d, final int worker, final int from, final int to) {
+            final AtomicBuffer ob = offBuf[d];
+            final AtomicBuffer xb = rankBuf[d];
+            long edges = 0;
+            long atomics = 0;
+            for (int u = from; u < to; u++) {
+                final int oi = offBase[d] + (u << 3);
+                final int begin = (int)ob.getLong(oi);
+                final int end = (int)ob.getLong(oi + 8);
+                if (begin == end) {
+                    continue;
+                }
+                final double share = damping * xb.getDouble(rankBase[d] + (u << 3)) / (end - begin);
+                atomics += scatter(d, worker, begin, end, share, 0, null, 0);
+                edges += end - begin;
+            }
+            counters.add(d, worker, WorkerCounters.EDGES, edges);
+            counters.add(d, worker, WorkerCounters.REMOTE_ATOMICS, atomics);
         }
 
         /** Atomically adds {@code x} to the double at {@code index}; @return the previous value. */
@@ -333,5 +473,12 @@ final class AsyncPageRank {
                 }
             }
         }
+    }
+
+    /** One worker's chunk buffers for {@link Kernel#scatter}; confined to that worker. */
+    private static final class Scratch {
+        final int[] dev = new int[CHUNK];
+        final int[] slot = new int[CHUNK];
+        final long[] bits = new long[CHUNK];
     }
 }
