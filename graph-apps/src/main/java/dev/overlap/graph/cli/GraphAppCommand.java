@@ -66,6 +66,11 @@ abstract class GraphAppCommand implements Callable<Integer> {
         return true;
     }
 
+    /** @return the async worklist {@code --queue auto} picks for this app (FIFO unless overridden) */
+    AppSettings.Queue autoQueue() {
+        return AppSettings.Queue.FIFO;
+    }
+
     /** Adds app-specific settings; throws ParameterException for bad values. */
     void configure(final AppSettings.Builder settings) {
     }
@@ -97,7 +102,7 @@ abstract class GraphAppCommand implements Callable<Integer> {
         if (runs < 1 || runs > 1000) {
             throw new CommandLine.ParameterException(cl, "--runs must be in 1..1000, was " + runs);
         }
-        final AppSettings.Builder sb = modeOptions.settings(cl);
+        final AppSettings.Builder sb = modeOptions.settings(cl, autoQueue());
         configure(sb);
         final AppSettings settings = sb.build();
         final GraphAlgorithms algorithms;

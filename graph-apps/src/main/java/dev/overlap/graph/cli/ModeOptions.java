@@ -13,8 +13,8 @@ public final class ModeOptions {
         + "baseline) (default: ${DEFAULT-VALUE})")
     String mode;
 
-    @Option(names = "--queue", paramLabel = "QUEUE", defaultValue = "fifo", description = "async worklist: fifo or priority "
-        + "(default: ${DEFAULT-VALUE})")
+    @Option(names = "--queue", paramLabel = "QUEUE", defaultValue = "auto", description = "async worklist: fifo, priority, or "
+        + "auto: priority for sssp (delta-stepping), fifo for bfs and pr (default: ${DEFAULT-VALUE})")
     String queue;
 
     @Option(names = "--kernel", paramLabel = "KERNEL", defaultValue = "persistent", description = "async kernels: persistent or discrete "
@@ -33,8 +33,11 @@ public final class ModeOptions {
         + "(1 = Atos thread worker, 32 = warp) (default: ${DEFAULT-VALUE})")
     int fetch;
 
-    /** @return a settings builder with the mode knobs applied */
-    AppSettings.Builder settings(final CommandLine cl) {
+    /**
+     * @param autoQueue the queue {@code --queue auto} stands for in this app
+     * @return a settings builder with the mode knobs applied
+     */
+    AppSettings.Builder settings(final CommandLine cl, final AppSettings.Queue autoQueue) {
         final String m = mode.toLowerCase(java.util.Locale.ROOT);
         if (!m.equals("bsp") && !m.equals("async")) {
             throw new CommandLine.ParameterException(cl, "--mode must be async or bsp, was '" + mode + "'");
@@ -47,8 +50,12 @@ public final class ModeOptions {
             case "priority":
                 b.queue(AppSettings.Queue.PRIORITY);
                 break;
+            case "auto":
+                b.queue(autoQueue);
+                break;
             default:
-                throw new CommandLine.ParameterException(cl, "--queue must be fifo or priority, was '" + queue + "'");
+                throw new CommandLine.ParameterException(cl, "--queue must be fifo, priority or auto, was '" + queue
+                    + "'");
         }
         switch (kernel.toLowerCase(java.util.Locale.ROOT)) {
             case "persistent":

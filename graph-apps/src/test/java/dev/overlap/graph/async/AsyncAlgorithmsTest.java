@@ -315,7 +315,7 @@ class AsyncAlgorithmsTest {
                 assertTrue(v.passed(), "delta " + delta + ": " + v.detail());
             }
         }
-        assertEquals(5, AsyncSssp.delta(g(5, 5), AppSettings.defaults()));
+        assertEquals(8, AsyncSssp.delta(g(5, 5), AppSettings.defaults()), "2 x 5 / (4 edges / 3 vertices)");
         assertEquals(3, AsyncSssp.delta(g(5, 5), AppSettings.builder().delta(3).build()));
     }
 

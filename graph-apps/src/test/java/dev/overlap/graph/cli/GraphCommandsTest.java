@@ -230,7 +230,7 @@ class GraphCommandsTest {
         final String[] reasons = {
             "Missing required argument", "mutually exclusive", "unknown generator 'ring'", "--devices must be in 1..64",
             "--fetch: fetch must be in 1..65536", "--delta: delta must be >= 0", "--mode must be async or bsp",
-            "--queue must be fifo or priority", "--kernel must be persistent or discrete", "--source 99999 is outside",
+            "--queue must be fifo, priority or auto", "--kernel must be persistent or discrete", "--source 99999 is outside",
             "--direction must be top-down or optimizing", "batch bytes must be 0 (eager) or in", "damping must be in (0, 1)",
             "--iterations must be >= 1", "--source does not apply", "Invalid value for option '--partition'", "--transfer must be inline",
             "--size must be in", "Missing required parameter", "OUT must end in .bcsr",
