@@ -8,9 +8,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  * The Atos priority worklist ({@code DistributedPriorityQueues}, Listing 4) for {@code int} items with {@code int}
  * priorities (lower key = more urgent), in device memory: a <em>near</em> ring for keys below a threshold and a
  * <em>far</em> ring for the rest. When the near ring drains, one popper becomes the mover: it raises the threshold
- * by {@code delta}, pops a batch of far entries and re-queues each in near (key below the new threshold) or far
- * (still too large). Entries are {@code (key, item)} packed in one {@code long}, so an item keeps its priority
- * through every move. Both rings are {@link LongCounterRing}s ({@link Publication#ORDERED}).
+ * by {@code delta} and makes one pass over the entries far held when the pass began, {@value #MOVE_BATCH} at a
+ * time, re-queueing each in near (key below the new threshold) or far (still too large) — Atos' move of a whole
+ * band between discrete iterations. A pass that moved nothing raises the threshold to the smallest key it saw, so
+ * empty bands are skipped instead of crossed one {@code delta} per pass. (Moving only one batch per raise
+ * would let the threshold outrun the keys whenever far holds more than a batch, and the worklist would degrade into
+ * FIFO order.) Entries are {@code (key, item)} packed in one {@code long}, so an item keeps its priority through
+ * every move. Both rings are {@link LongCounterRing}s ({@link Publication#ORDERED}).
  *
  * <p><b>Guarantees.</b> Nothing is lost, duplicated or invented, including across threshold moves: the far ring
  * has {@value #MOVE_BATCH} slots of headroom that user pushes may not use, so a mover can always re-queue what it
@@ -123,6 +127,42 @@ public final class IntPriorityWorklist {
     }
 
     /**
+     * Pushes {@code entries[0 .. n)} ({@link #entry}s): those below the threshold (read once) to near with one
+     * reservation, the others (and what near refuses) to far. Reorders {@code entries} (near candidates first).
+     *
+     * @return how many were pushed: all but the suffix of {@code entries} (in its new order) from the return value
+     *         on, which found both bands full
+     */
+    public int pushAll(final long[] entries, final int n) {
+        java.util.Objects.checkFromIndexSize(0, n, entries.length);
+        final long threshold = buffer.getLongVolatile(THRESHOLD);
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            final long e = entries[i];
+            if (key(e) < threshold) {
+                entries[i] = entries[k];
+                entries[k++] = e;
+            }
+        }
+        int i = k == 0 ? 0 : near.offer(entries, 0, k);
+        for (; i < n; i++) {
+            if (!far.offerWithin(entries[i], capacity)) {
+                // keep the unpushed ones as a suffix
+                int unpushed = i;
+                for (int j = i + 1; j < n; j++) {
+                    if (far.offerWithin(entries[j], capacity)) {
+                        final long t = entries[unpushed];
+                        entries[unpushed++] = entries[j];
+                        entries[j] = t;
+                    }
+                }
+                return unpushed;
+            }
+        }
+        return n;
+    }
+
+    /**
      * Pops an entry: from near; when near is empty, moves the next band of far entries first.
      *
      * @param ifEmpty returned when the worklist is empty (choose a value no {@link #entry} of yours can equal)
@@ -130,11 +170,22 @@ public final class IntPriorityWorklist {
      */
     public long poll(final long ifEmpty) {
         final long[] one = single.get();
+        return poll(one, 0, 1) == 1 ? one[0] : ifEmpty;
+    }
+
+    /**
+     * Pops up to {@code max} entries from near with one reservation; when near is empty, moves the next band of far
+     * entries first. Answers 0 under the same rule as {@link #poll(long)}.
+     *
+     * @return how many entries were written to {@code dst[off ..]} (0 when the worklist is empty)
+     */
+    public int poll(final long[] dst, final int off, final int max) {
         int spins = 0;
         for (;;) {
             final long move = buffer.getLongVolatile(MOVE_SEQUENCE);
-            if (near.poll(one, 0, 1) == 1) {
-                return one[0];
+            final int got = near.poll(dst, off, max);
+            if (got > 0) {
+                return got;
             }
             if ((move & 1) != 0) {
                 CounterSequencer.spin(spins++);
@@ -144,7 +195,7 @@ public final class IntPriorityWorklist {
                 // No move since `move` was read, so nothing left far in between: near and far were both empty
                 // when near was found empty.
                 if (buffer.getLongVolatile(MOVE_SEQUENCE) == move) {
-                    return ifEmpty;
+                    return 0;
                 }
                 continue;
             }
@@ -158,19 +209,37 @@ public final class IntPriorityWorklist {
         }
     }
 
-    /** Mover only (odd move sequence). Raises the threshold, then re-queues a batch of far entries. */
+    /**
+     * Mover only (odd move sequence). Raises the threshold, then passes once over the entries far holds now,
+     * {@value #MOVE_BATCH} at a time (the far ring's headroom), re-queueing each in near or far. When nothing moved,
+     * raises the threshold to the smallest key seen, so that the next raise moves the band starting there.
+     */
     private void moveBand() {
         final long threshold = buffer.getLongVolatile(THRESHOLD) + delta;
         buffer.putLongVolatile(THRESHOLD, threshold);
-        final int n = far.poll(moved, 0, MOVE_BATCH);
-        for (int i = 0; i < n; i++) {
-            final long e = moved[i];
-            if (key(e) < threshold && near.offer(e)) {
-                continue;
+        int left = far.size();
+        boolean movedAny = false;
+        long smallest = Long.MAX_VALUE;
+        while (left > 0) {
+            final int n = far.poll(moved, 0, Math.min(MOVE_BATCH, left));
+            if (n == 0) {
+                break;
             }
-            if (!far.offerWithin(e, capacity + MOVE_BATCH)) {
-                throw new IllegalStateException("far band has no headroom left: worklist invariant broken");
+            left -= n;
+            for (int i = 0; i < n; i++) {
+                final long e = moved[i];
+                if (key(e) < threshold && near.offer(e)) {
+                    movedAny = true;
+                    continue;
+                }
+                if (!far.offerWithin(e, capacity + MOVE_BATCH)) {
+                    throw new IllegalStateException("far band has no headroom left: worklist invariant broken");
+                }
+                smallest = Math.min(smallest, key(e));
             }
+        }
+        if (!movedAny && smallest != Long.MAX_VALUE && smallest > threshold) {
+            buffer.putLongVolatile(THRESHOLD, smallest);
         }
     }
 

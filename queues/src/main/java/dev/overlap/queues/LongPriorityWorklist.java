@@ -6,9 +6,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The Atos priority worklist for {@code long} items with {@code long} priorities (lower key = more urgent): the
- * same near/far bands and threshold moves as {@link IntPriorityWorklist}, with each entry stored as two
- * consecutive longs {@code (key, item)} pushed all-or-nothing and popped two at a time (so every published prefix
- * holds whole entries and an item keeps its key through every move).
+ * same near/far bands and threshold moves (a whole band per raise) as {@link IntPriorityWorklist}, with each entry
+ * stored as two consecutive longs {@code (key, item)} pushed all-or-nothing and popped two at a time (so every
+ * published prefix holds whole entries and an item keeps its key through every move).
  *
  * <p><b>Guarantees</b> are those of {@link IntPriorityWorklist}: nothing lost, duplicated or re-keyed; "empty" only
  * when both bands were empty with no move in progress; "full" ({@code false}) is back-pressure.
@@ -143,21 +143,39 @@ public final class LongPriorityWorklist {
         }
     }
 
-    /** Mover only. Raises the threshold, then re-queues a batch of far entries. */
+    /**
+     * Mover only. Raises the threshold, then passes once over the entries far holds now, {@value #MOVE_BATCH} at a
+     * time, re-queueing each in near or far; when nothing moved, raises the threshold to the smallest key seen (as
+     * {@link IntPriorityWorklist} does).
+     */
     private void moveBand() {
         final long threshold = buffer.getLongVolatile(THRESHOLD) + delta;
         buffer.putLongVolatile(THRESHOLD, threshold);
-        final int n = far.poll(moved, 0, moved.length);
-        if ((n & 1) != 0) {
-            throw new IllegalStateException("far band split an entry: worklist invariant broken");
+        int left = far.size();
+        boolean movedAny = false;
+        long smallest = Long.MAX_VALUE;
+        while (left > 0) {
+            final int n = far.poll(moved, 0, Math.min(moved.length, left));
+            if (n == 0) {
+                break;
+            }
+            if ((n & 1) != 0) {
+                throw new IllegalStateException("far band split an entry: worklist invariant broken");
+            }
+            left -= n;
+            for (int i = 0; i < n; i += 2) {
+                if (moved[i] < threshold && near.offerAll(moved, i, 2)) {
+                    movedAny = true;
+                    continue;
+                }
+                if (!far.offerAllWithin(moved, i, 2, 2 * (capacity + MOVE_BATCH))) {
+                    throw new IllegalStateException("far band has no headroom left: worklist invariant broken");
+                }
+                smallest = Math.min(smallest, moved[i]);
+            }
         }
-        for (int i = 0; i < n; i += 2) {
-            if (moved[i] < threshold && near.offerAll(moved, i, 2)) {
-                continue;
-            }
-            if (!far.offerAllWithin(moved, i, 2, 2 * (capacity + MOVE_BATCH))) {
-                throw new IllegalStateException("far band has no headroom left: worklist invariant broken");
-            }
+        if (!movedAny && smallest != Long.MAX_VALUE && smallest > threshold) {
+            buffer.putLongVolatile(THRESHOLD, smallest);
         }
     }
 

@@ -35,6 +35,71 @@ public class IntPriorityWorklistTest {
     }
 
     @Test
+    void aRaiseMovesTheWholeBandNotOneBatch() {
+        // 1000 far entries with keys 0..9 in no particular order, threshold 0, delta 1: every raise must move the
+        // whole band of its key before the threshold rises again, so pops come out in key order.
+        final IntPriorityWorklist w = worklist(2048, 0, 1);
+        for (int i = 0; i < 1000; i++) {
+            assertTrue(w.push(i, (i * 7) % 10));
+        }
+        int lastKey = -1;
+        int count = 0;
+        long e;
+        while ((e = w.poll(Long.MIN_VALUE)) != Long.MIN_VALUE) {
+            assertTrue(IntPriorityWorklist.key(e) >= lastKey, "key " + IntPriorityWorklist.key(e) + " after "
+                + lastKey);
+            lastKey = IntPriorityWorklist.key(e);
+            count++;
+        }
+        assertEquals(1000, count);
+        assertEquals(10, w.threshold());
+    }
+
+    @Test
+    void emptyBandsAreSkippedNotCrossedOneDeltaAtATime() {
+        final IntPriorityWorklist w = worklist(64, 0, 1);
+        assertTrue(w.push(1, 1_000_000));
+        assertTrue(w.push(2, 1_000_005));
+        final long first = w.poll(Long.MIN_VALUE);
+        assertEquals(1, IntPriorityWorklist.item(first));
+        // one pass found no key in the band [0, 1) and jumped to the smallest key; the next raise moved it
+        assertEquals(1_000_001, w.threshold());
+        assertEquals(2, IntPriorityWorklist.item(w.poll(Long.MIN_VALUE)));
+    }
+
+    @Test
+    void batchPushAndPollKeepEntriesAndBands() {
+        final IntPriorityWorklist w = worklist(8, 10, 10);
+        final long[] in = new long[12];
+        for (int i = 0; i < in.length; i++) {
+            in[i] = IntPriorityWorklist.entry(i, i * 3);
+        }
+        // keys 0..9 go near (4 of them), the rest far; near holds 8 and far 8, so 12 fit
+        assertEquals(12, w.pushAll(in, 12));
+        final long[] extra = new long[8];
+        for (int i = 0; i < extra.length; i++) {
+            extra[i] = IntPriorityWorklist.entry(100 + i, 50);
+        }
+        final int pushed = w.pushAll(extra, extra.length);
+        assertEquals(0, pushed, "far is full and the keys are not near: nothing fits");
+        final long[] out = new long[16];
+        final java.util.Set<Integer> seen = new java.util.HashSet<>();
+        int n;
+        int lastBand = -1;
+        while ((n = w.poll(out, 0, 5)) > 0) {
+            assertTrue(n <= 5);
+            for (int i = 0; i < n; i++) {
+                final int item = IntPriorityWorklist.item(out[i]);
+                assertEquals(item * 3, IntPriorityWorklist.key(out[i]), "re-keyed");
+                assertTrue(seen.add(item), "duplicate " + item);
+                assertTrue(IntPriorityWorklist.key(out[i]) / 10 >= lastBand - 0, "band order");
+                lastBand = Math.max(lastBand, IntPriorityWorklist.key(out[i]) / 10);
+            }
+        }
+        assertEquals(12, seen.size());
+    }
+
+    @Test
     void fullIsBackPressure() {
         final IntPriorityWorklist w = worklist(2, 10, 1);
         assertTrue(w.push(1, 1));

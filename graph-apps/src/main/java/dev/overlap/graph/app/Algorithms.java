@@ -13,8 +13,7 @@ public final class Algorithms {
     /**
      * @param mode {@code bsp} or {@code async}
      * @return the provider
-     * @throws IllegalArgumentException when no provider implements the mode (for {@code async}: it needs the
-     *                                  distributed worklist, which is not built yet)
+     * @throws IllegalArgumentException when no provider implements the mode (the message lists those found)
      */
     public static GraphAlgorithms forMode(final String mode) {
         final String m = mode.toLowerCase(Locale.ROOT);
@@ -24,9 +23,6 @@ public final class Algorithms {
                 return a;
             }
             known.add(a.mode());
-        }
-        if (m.equals("async")) {
-            throw new IllegalArgumentException("async mode needs the distributed worklist (not built yet); use --mode bsp");
         }
         throw new IllegalArgumentException("unknown mode '" + mode + "': available " + known);
     }

@@ -97,8 +97,8 @@ public final class AppRunner {
             throw new IllegalArgumentException("source " + source + " is outside 0.." + (g.vertexCount() - 1));
         }
         final Partition p = partitioning.of(g, devices);
-        final CsrGraph toPlace = app.placed(g);
-        final long perDevice = bytesPerDevice(toPlace, p, app, algorithms);
+        final CsrGraph toPlace = app.placed(g, algorithms);
+        final long perDevice = bytesPerDevice(toPlace, p, app, algorithms, settings);
         try (Mesh mesh = Mesh.builder().name("overlap-" + app.id()).devices(devices).threadsPerDevice(threadsPerDevice)
             .memoryPerDevice(perDevice).build()) {
             final long placeStart = System.nanoTime();
@@ -119,14 +119,15 @@ public final class AppRunner {
     }
 
     private long bytesPerDevice(final CsrGraph toPlace, final Partition p, final GraphApp app,
-        final GraphAlgorithms algorithms) {
+        final GraphAlgorithms algorithms, final AppSettings settings) {
         long perDevice = 0;
         int maxOwned = 0;
         for (int d = 0; d < devices; d++) {
             perDevice = Math.max(perDevice, DeviceGraph.bytesNeeded(toPlace, p, d, app.weighted()));
             maxOwned = Math.max(maxOwned, p.size(d));
         }
-        perDevice += algorithms.stateBytesPerDevice(toPlace.vertexCount(), maxOwned, devices, threadsPerDevice) + SLACK;
+        perDevice += algorithms.stateBytesPerDevice(toPlace.vertexCount(), maxOwned, devices, threadsPerDevice, settings)
+            + SLACK;
         if (perDevice > MAX_DEVICE_BYTES) {
             throw new IllegalStateException("the graph needs " + (perDevice >> 20) + " MiB per device on " + devices
                 + " devices, more than a device holds (2 GiB): use more --devices");

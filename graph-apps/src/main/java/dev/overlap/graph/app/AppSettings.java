@@ -4,8 +4,8 @@ import java.util.Objects;
 
 /**
  * Knobs of a graph app run, as given on the command line. The BSP baselines use {@code pageRank*} and
- * {@code direction}; the queue, kernel, batch and wait settings are for the asynchronous (Atos) apps and are carried
- * here so they can plug in without changing the command line. Immutable; thread-safe.
+ * {@code direction}; the queue, kernel, batch, wait, fetch and delta settings are for the asynchronous (Atos) apps.
+ * Immutable; thread-safe.
  */
 public final class AppSettings {
     /** Worklist discipline of the async apps. */
@@ -31,6 +31,8 @@ public final class AppSettings {
     private final double tolerance;
     private final int maxIterations;
     private final int fixedIterations;
+    private final int fetch;
+    private final int delta;
 
     private AppSettings(final Builder b) {
         this.queue = b.queue;
@@ -42,6 +44,8 @@ public final class AppSettings {
         this.tolerance = b.tolerance;
         this.maxIterations = b.maxIterations;
         this.fixedIterations = b.fixedIterations;
+        this.fetch = b.fetch;
+        this.delta = b.delta;
     }
 
     /** @return a builder with the defaults */
@@ -64,7 +68,7 @@ public final class AppSettings {
         return kernel;
     }
 
-    /** @return aggregation batch size in bytes (async) */
+    /** @return aggregation batch size in bytes, 0 for eager sends (every remote task its own message) (async) */
     public int batchBytes() {
         return batchBytes;
     }
@@ -99,6 +103,16 @@ public final class AppSettings {
         return fixedIterations;
     }
 
+    /** @return tasks a worker takes per pop (async; 1 = Atos thread worker, 32 = warp) */
+    public int fetch() {
+        return fetch;
+    }
+
+    /** @return SSSP priority bucket width (delta-stepping's delta), or 0 to derive it from the weights (async) */
+    public int delta() {
+        return delta;
+    }
+
     /** Validating builder; not thread-safe. */
     public static final class Builder {
         private Queue queue = Queue.FIFO;
@@ -110,6 +124,8 @@ public final class AppSettings {
         private double tolerance = 1e-4;
         private int maxIterations = 1000;
         private int fixedIterations;
+        private int fetch = 32;
+        private int delta;
 
         private Builder() {
         }
@@ -126,10 +142,13 @@ public final class AppSettings {
             return this;
         }
 
-        /** @param bytes batch size, 8 .. 64 MiB */
+        /**
+         * @param bytes batch size including the 8-byte batch header, 16 .. 64 MiB, or 0 for eager sends
+         */
         public Builder batchBytes(final int bytes) {
-            if (bytes < 8 || bytes > (64 << 20)) {
-                throw new IllegalArgumentException("batch bytes must be in 8.." + (64 << 20) + ", was " + bytes);
+            if (bytes != 0 && (bytes < 16 || bytes > (64 << 20))) {
+                throw new IllegalArgumentException("batch bytes must be 0 (eager) or in 16.." + (64 << 20) + ", was "
+                    + bytes);
             }
             this.batchBytes = bytes;
             return this;
@@ -183,6 +202,24 @@ public final class AppSettings {
                 throw new IllegalArgumentException("iterations must be >= 0, was " + n);
             }
             this.fixedIterations = n;
+            return this;
+        }
+
+        /** @param tasks tasks per pop, 1..65536 */
+        public Builder fetch(final int tasks) {
+            if (tasks < 1 || tasks > (1 << 16)) {
+                throw new IllegalArgumentException("fetch must be in 1.." + (1 << 16) + ", was " + tasks);
+            }
+            this.fetch = tasks;
+            return this;
+        }
+
+        /** @param d SSSP priority bucket width, >= 1, or 0 to derive it from the weights */
+        public Builder delta(final int d) {
+            if (d < 0) {
+                throw new IllegalArgumentException("delta must be >= 0 (0 = from the weights), was " + d);
+            }
+            this.delta = d;
             return this;
         }
 

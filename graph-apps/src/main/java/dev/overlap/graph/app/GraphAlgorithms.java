@@ -3,7 +3,7 @@ package dev.overlap.graph.app;
 import dev.overlap.graph.partition.DeviceGraph;
 
 /**
- * One execution model of the graph apps on a mesh ({@code bsp}, later {@code async}): a service provider found
+ * One execution model of the graph apps on a mesh ({@code bsp}, {@code async}): a service provider found
  * with {@link java.util.ServiceLoader} (register in {@code META-INF/services/dev.overlap.graph.app.GraphAlgorithms}),
  * selected by {@link #mode()} through {@link Algorithms#forMode}. Every method returns answers in original vertex
  * ids; the caller verifies them.
@@ -11,6 +11,14 @@ import dev.overlap.graph.partition.DeviceGraph;
  * <p>Implementations must be thread-safe to the extent that one run happens at a time per mesh.
  */
 public interface GraphAlgorithms {
+    /** Which edges {@link #pageRank} wants placed on the mesh. */
+    enum PageRankEdges {
+        /** In-edges (the reverse graph): a pull formulation gathers from the vertices linking to {@code v}. */
+        IN,
+        /** Out-edges (the graph itself): a push formulation scatters to the vertices {@code v} links to. */
+        OUT
+    }
+
     /** @return the {@code --mode} name, lower case ({@code bsp}, {@code async}) */
     String mode();
 
@@ -31,13 +39,22 @@ public interface GraphAlgorithms {
     AppResult sssp(DeviceGraph g, int source, AppSettings settings);
 
     /**
-     * @param in         the reverse graph on the mesh (in-edges: {@code in.targets} of {@code v} are the vertices
-     *                   linking to {@code v}); for a symmetric graph the graph itself
+     * @return the edges {@link #pageRank} needs placed; {@link PageRankEdges#IN} unless the model pushes
+     */
+    default PageRankEdges pageRankEdges() {
+        return PageRankEdges.IN;
+    }
+
+    /**
+     * @param g          the graph on the mesh in the orientation {@link #pageRankEdges()} asks for: for
+     *                   {@link PageRankEdges#IN} the reverse graph ({@code g.targets} of {@code v} are the vertices
+     *                   linking to {@code v}), for {@link PageRankEdges#OUT} the graph itself; for a symmetric graph
+     *                   both are the graph itself
      * @param outDegrees out-degree of every vertex, original ids
      * @param settings   damping, tolerance, iteration limits
      * @return ranks summing to 1
      */
-    AppResult pageRank(DeviceGraph in, int[] outDegrees, AppSettings settings);
+    AppResult pageRank(DeviceGraph g, int[] outDegrees, AppSettings settings);
 
     /**
      * @return bytes each device needs for this model's state on top of the placed graph, for a graph of
@@ -45,4 +62,13 @@ public interface GraphAlgorithms {
      *         workers per device and {@code devices} devices
      */
     long stateBytesPerDevice(int vertices, int maxOwned, int devices, int workers);
+
+    /**
+     * As {@link #stateBytesPerDevice(int, int, int, int)} for a run with {@code settings} (which may change the
+     * state, e.g. the inbox rings of a larger batch); by default the same.
+     */
+    default long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices, final int workers,
+        final AppSettings settings) {
+        return stateBytesPerDevice(vertices, maxOwned, devices, workers);
+    }
 }

@@ -62,9 +62,17 @@ public enum GraphApp {
         return this != PAGERANK;
     }
 
-    /** @return the graph to place on the mesh: the reverse graph for PageRank (it pulls along in-edges) */
-    public CsrGraph placed(final CsrGraph g) {
-        return this == PAGERANK ? g.transpose() : g;
+    /**
+     * @return the graph to place on the mesh for {@code algorithms}: for PageRank the reverse graph when the model
+     *         pulls along in-edges ({@link GraphAlgorithms#pageRankEdges()}), the graph itself when it pushes
+     */
+    public CsrGraph placed(final CsrGraph g, final GraphAlgorithms algorithms) {
+        return this == PAGERANK && algorithms.pageRankEdges() == GraphAlgorithms.PageRankEdges.IN ? g.transpose() : g;
+    }
+
+    /** @return the async worklist {@code --queue auto} picks: priority for SSSP (delta-stepping), else FIFO */
+    public AppSettings.Queue autoQueue() {
+        return this == SSSP ? AppSettings.Queue.PRIORITY : AppSettings.Queue.FIFO;
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.app.WorkerCounters;
 import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.partition.Owners;
 import dev.overlap.graph.partition.Partition;
 
 /**

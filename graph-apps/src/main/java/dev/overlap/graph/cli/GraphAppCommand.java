@@ -67,7 +67,7 @@ abstract class GraphAppCommand implements Callable<Integer> {
         if (runs < 1 || runs > 1000) {
             throw new CommandLine.ParameterException(cl, "--runs must be in 1..1000, was " + runs);
         }
-        final AppSettings.Builder sb = modeOptions.settings(cl);
+        final AppSettings.Builder sb = modeOptions.settings(cl, app.autoQueue());
         configure(sb);
         final AppSettings settings = sb.build();
         final GraphAlgorithms algorithms;
@@ -77,7 +77,8 @@ abstract class GraphAppCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(cl, e.getMessage());
         }
         if (algorithms.mode().equals("bsp") && !output.quiet) {
-            for (final String async : new String[] {"--queue", "--kernel", "--batch-bytes", "--wait"}) {
+            for (final String async : new String[] {"--queue", "--kernel", "--batch-bytes", "--wait", "--fetch",
+                "--delta"}) {
                 if (cl.getParseResult().hasMatchedOption(async)) {
                     cl.getErr().println("overlap " + app + ": note: " + async + " applies to --mode async; the bsp "
                         + "baseline ignores it");

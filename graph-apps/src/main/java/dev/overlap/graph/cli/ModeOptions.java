@@ -5,32 +5,39 @@ import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
- * Execution model and the knobs of the asynchronous (Atos) apps. Picocli mixin. The queue, kernel, batch and wait
- * options apply to {@code --mode async}; the BSP baselines accept and ignore them.
+ * Execution model and the knobs of the asynchronous (Atos) apps. Picocli mixin. The queue, kernel, batch, wait and
+ * fetch options apply to {@code --mode async}; the BSP baselines accept and ignore them (with a note).
  */
 public final class ModeOptions {
     @Option(names = "--mode", paramLabel = "MODE", defaultValue = "bsp", description = "async (Atos worklist) or bsp (bulk-synchronous "
         + "baseline) (default: ${DEFAULT-VALUE})")
     String mode;
 
-    @Option(names = "--queue", paramLabel = "QUEUE", defaultValue = "fifo", description = "async worklist: fifo or priority "
-        + "(default: ${DEFAULT-VALUE})")
+    @Option(names = "--queue", paramLabel = "QUEUE", defaultValue = "auto", description = "async worklist: fifo, priority, or "
+        + "auto: priority for sssp (delta-stepping), fifo for bfs and pr (default: ${DEFAULT-VALUE})")
     String queue;
 
     @Option(names = "--kernel", paramLabel = "KERNEL", defaultValue = "persistent", description = "async kernels: persistent or discrete "
         + "(default: ${DEFAULT-VALUE})")
     String kernel;
 
-    @Option(names = "--batch-bytes", paramLabel = "BYTES", defaultValue = "65536", description = "async aggregation batch in bytes "
-        + "(default: ${DEFAULT-VALUE})")
+    @Option(names = "--batch-bytes", paramLabel = "BYTES", defaultValue = "65536", description = "async aggregation batch in bytes, "
+        + "0 for eager sends (default: ${DEFAULT-VALUE})")
     int batchBytes;
 
     @Option(names = "--wait", paramLabel = "POLLS", defaultValue = "64", description = "async: polls before a partial batch is sent "
         + "(default: ${DEFAULT-VALUE})")
     int waitPolls;
 
-    /** @return a settings builder with the mode knobs applied */
-    AppSettings.Builder settings(final CommandLine cl) {
+    @Option(names = "--fetch", paramLabel = "N", defaultValue = "32", description = "async: tasks a worker takes per pop "
+        + "(1 = Atos thread worker, 32 = warp) (default: ${DEFAULT-VALUE})")
+    int fetch;
+
+    /**
+     * @param autoQueue the queue {@code --queue auto} stands for in this app
+     * @return a settings builder with the mode knobs applied
+     */
+    AppSettings.Builder settings(final CommandLine cl, final AppSettings.Queue autoQueue) {
         final String m = mode.toLowerCase(java.util.Locale.ROOT);
         if (!m.equals("bsp") && !m.equals("async")) {
             throw new CommandLine.ParameterException(cl, "--mode must be async or bsp, was '" + mode + "'");
@@ -43,8 +50,12 @@ public final class ModeOptions {
             case "priority":
                 b.queue(AppSettings.Queue.PRIORITY);
                 break;
+            case "auto":
+                b.queue(autoQueue);
+                break;
             default:
-                throw new CommandLine.ParameterException(cl, "--queue must be fifo or priority, was '" + queue + "'");
+                throw new CommandLine.ParameterException(cl, "--queue must be fifo, priority or auto, was '" + queue
+                    + "'");
         }
         switch (kernel.toLowerCase(java.util.Locale.ROOT)) {
             case "persistent":
@@ -61,6 +72,11 @@ public final class ModeOptions {
             b.batchBytes(batchBytes).waitPolls(waitPolls);
         } catch (final IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, "--batch-bytes/--wait: " + e.getMessage());
+        }
+        try {
+            b.fetch(fetch);
+        } catch (final IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, "--fetch: " + e.getMessage());
         }
         return b;
     }

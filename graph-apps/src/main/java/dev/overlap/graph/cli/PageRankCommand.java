@@ -49,7 +49,15 @@ public final class PageRankCommand extends GraphAppCommand {
                 if (iterations < 1) {
                     throw new IllegalArgumentException("--iterations must be >= 1, was " + iterations);
                 }
-                settings.fixedIterations(iterations);
+                if ("async".equalsIgnoreCase(modeOptions.mode)) {
+                    if (!output.quiet) {
+                        spec.commandLine().getErr().println("overlap pr: note: async PageRank has no iterations; it "
+                            + "ignores --iterations and runs to --tolerance " + tolerance + " (verified against it)");
+                        spec.commandLine().getErr().flush();
+                    }
+                } else {
+                    settings.fixedIterations(iterations);
+                }
             }
         } catch (final IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

@@ -265,7 +265,7 @@ public final class ScalingCommand implements Callable<Integer> {
     }
 
     private AppSettings settings(final CommandLine cl) {
-        final AppSettings.Builder b = modeOptions.settings(cl);
+        final AppSettings.Builder b = modeOptions.settings(cl, app.autoQueue());
         switch (direction) {
             case "top-down":
                 b.direction(AppSettings.Direction.TOP_DOWN);

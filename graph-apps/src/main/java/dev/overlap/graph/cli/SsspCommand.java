@@ -2,8 +2,10 @@ package dev.overlap.graph.cli;
 
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.report.RunReport;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
@@ -14,6 +16,19 @@ import picocli.CommandLine.Command;
     description = "Single-source shortest paths across the devices; verified against Dijkstra. Generated graphs get "
         + "random weights (1..255 kron/urand, 1..100 grid); unweighted files use weight 1.")
 public final class SsspCommand extends GraphAppCommand {
+    @CommandLine.Option(names = "--delta", paramLabel = "D", defaultValue = "0", description = "async priority "
+        + "worklist: distance bucket width (delta-stepping); 0 = 2 x mean weight / mean degree (default: ${DEFAULT-VALUE})")
+    int delta;
+
+    @Override
+    void configure(final AppSettings.Builder settings) {
+        try {
+            settings.delta(delta);
+        } catch (final IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--delta: " + e.getMessage());
+        }
+    }
+
     @Override
     GraphApp app() {
         return GraphApp.SSSP;

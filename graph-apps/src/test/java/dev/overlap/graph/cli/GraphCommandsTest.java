@@ -97,6 +97,45 @@ class GraphCommandsTest {
     }
 
     @Test
+    void asyncModeRunsEveryAppAndVerifies() throws IOException {
+        for (final String g : new String[] {"kron:10", "grid:30x30"}) {
+            Run run = new Run(args("bfs", "--generate", g, "--mode", "async", "--json", "--runs", "2"));
+            assertEquals(0, run.exit, run.err);
+            Map<String, Object> m = run.json();
+            assertEquals("async", m.get("mode"));
+            assertEquals("passed", m.get("verified"));
+            assertTrue(((Number)m.get("visited")).longValue() >= ((Number)m.get("ideal")).longValue(), run.out);
+            assertTrue(((Number)m.get("mteps")).doubleValue() > 0);
+            assertTrue(((Number)m.get("remotePushes")).longValue() > 0, run.out);
+            run = new Run(args("sssp", "--generate", g, "--mode", "async", "--queue", "priority", "--json"));
+            assertEquals(0, run.exit, run.err);
+            assertEquals("passed", run.json().get("verified"));
+            run = new Run(args("pr", "--generate", g, "--mode", "async", "--json", "--tolerance", "1e-6"));
+            assertEquals(0, run.exit, run.err);
+            m = run.json();
+            assertEquals("passed", m.get("verified"));
+            assertTrue(((Number)m.get("remoteAtomics")).longValue() > 0, run.out);
+        }
+        Run run = new Run(args("bfs", "--generate", "grid:20x20", "--mode", "async", "--kernel", "discrete",
+            "--batch-bytes", "0", "--fetch", "1", "--source", "0"));
+        assertEquals(0, run.exit, run.err);
+        assertTrue(run.out.contains("maxDepth          38"), run.out);
+        assertTrue(run.out.contains("verified          passed"), run.out);
+        run = new Run(args("sssp", "--generate", "kron:9", "--mode", "async", "--queue", "priority", "--delta", "16",
+            "--json"));
+        assertEquals(0, run.exit, run.err);
+        assertEquals("passed", run.json().get("verified"));
+        run = new Run("pr", "--generate", "kron:9", "--mode", "async", "--iterations", "20", "--devices", "2",
+            "--threads-per-device", "1", "--json");
+        assertEquals(0, run.exit, run.err);
+        assertTrue(run.err.contains("async PageRank has no iterations"), run.err);
+        assertEquals("passed", run.json().get("verified"));
+        run = new Run("bfs", "--generate", "kron:8", "--devices", "1", "--fetch", "4");
+        assertEquals(0, run.exit, run.err);
+        assertTrue(run.err.contains("note: --fetch applies to --mode async"), run.err);
+    }
+
+    @Test
     void jacobiProfilesSavesAndReusesTheChoice() throws IOException {
         final Path profile = dir.resolve("jacobi.json");
         Run run = new Run(args("jacobi", "--size", "4096", "--transfer", "profile", "--profile", profile.toString(),
@@ -171,7 +210,8 @@ class GraphCommandsTest {
             {"bfs", "--generate", "kron:10", "--graph", "x.el"},
             {"bfs", "--generate", "ring:10"},
             {"bfs", "--generate", "kron:10", "--devices", "0"},
-            {"bfs", "--generate", "kron:10", "--mode", "async"},
+            {"bfs", "--generate", "kron:10", "--mode", "async", "--fetch", "0"},
+            {"sssp", "--generate", "kron:10", "--mode", "async", "--delta", "-1"},
             {"bfs", "--generate", "kron:10", "--mode", "turbo"},
             {"bfs", "--generate", "kron:10", "--queue", "lifo"},
             {"bfs", "--generate", "kron:10", "--kernel", "fused"},
@@ -189,9 +229,9 @@ class GraphCommandsTest {
         };
         final String[] reasons = {
             "Missing required argument", "mutually exclusive", "unknown generator 'ring'", "--devices must be in 1..64",
-            "async mode needs the distributed worklist (not built yet)", "--mode must be async or bsp",
-            "--queue must be fifo or priority", "--kernel must be persistent or discrete", "--source 99999 is outside",
-            "--direction must be top-down or optimizing", "batch bytes must be in", "damping must be in (0, 1)",
+            "--fetch: fetch must be in 1..65536", "--delta: delta must be >= 0", "--mode must be async or bsp",
+            "--queue must be fifo, priority or auto", "--kernel must be persistent or discrete", "--source 99999 is outside",
+            "--direction must be top-down or optimizing", "batch bytes must be 0 (eager) or in", "damping must be in (0, 1)",
             "--iterations must be >= 1", "--source does not apply", "Invalid value for option '--partition'", "--transfer must be inline",
             "--size must be in", "Missing required parameter", "OUT must end in .bcsr",
         };

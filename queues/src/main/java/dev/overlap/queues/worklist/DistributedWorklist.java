@@ -279,7 +279,7 @@ public final class DistributedWorklist implements AutoCloseable {
         }
         try {
             c.bind(wc, runSequence);
-            final int n = queues[c.device()].pop(c.taskBuffer, c.priorityBuffer, fetch);
+            final int n = queues[c.device()].pop(c.taskBuffer, c.priorityBuffer, c.entryBuffer, fetch);
             if (n > 0) {
                 runTasks(c, n);
                 if ((c.sincePoll += n) >= POLL_EVERY) {
@@ -366,7 +366,7 @@ public final class DistributedWorklist implements AutoCloseable {
                 if (before <= 0) {
                     break;
                 }
-                final int n = q.pop(c.taskBuffer, c.priorityBuffer, (int)Math.min(fetch, before));
+                final int n = q.pop(c.taskBuffer, c.priorityBuffer, c.entryBuffer, (int)Math.min(fetch, before));
                 if (n == 0) {
                     break;
                 }
@@ -426,13 +426,14 @@ public final class DistributedWorklist implements AutoCloseable {
                 }
                 f.run(tasks[i], c);
             }
+            c.publishStaged();
         } catch (Throwable t) {
-            fail(c, tasks[i], t);
+            c.discardStaged();
+            fail(c, i < n ? tasks[i] : TaskFailedException.NO_TASK, t);
             return;
         } finally {
             c.priority = 0;
         }
-        c.flushLocal();
         detector.completed(c.participant, n);
         c.tasks += n;
     }
@@ -440,8 +441,9 @@ public final class DistributedWorklist implements AutoCloseable {
     private void runIdle(final TaskContext c, final IdleFunction idle) {
         try {
             idle.onIdle(c);
-            c.flushLocal();
+            c.publishStaged();
         } catch (Throwable t) {
+            c.discardStaged();
             fail(c, TaskFailedException.IDLE_FUNCTION, t);
         }
     }
@@ -550,8 +552,9 @@ public final class DistributedWorklist implements AutoCloseable {
         }
         final int[] sink = new int[256];
         final int[] sinkPriorities = new int[256];
+        final long[] sinkEntries = new long[256];
         for (final LocalQueue q : queues) {
-            while (q.pop(sink, sinkPriorities, sink.length) > 0) {
+            while (q.pop(sink, sinkPriorities, sinkEntries, sink.length) > 0) {
                 Thread.onSpinWait();
             }
         }

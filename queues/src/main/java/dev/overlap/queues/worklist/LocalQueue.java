@@ -15,9 +15,6 @@ import org.agrona.DirectBuffer;
  * termination detector, so they are never forgotten. Thread-safe: any thread may push and pop.
  */
 abstract class LocalQueue {
-    /** Entry value no task can have: priorities are non-negative. */
-    static final long EMPTY = Long.MIN_VALUE;
-
     private final Object overflowLock = new Object();
     private long[] overflow = new long[64];
     private int overflowCount;
@@ -39,8 +36,14 @@ abstract class LocalQueue {
         }
     }
 
-    /** Pushes {@code n} tasks with their priorities (one reservation on a FIFO ring); never fails. */
-    abstract void pushAll(int[] tasks, int[] priorities, int n);
+    /** Pushes {@code tasks[0 .. n)} with priority 0; never fails (what the ring refuses spills). */
+    abstract void pushAll(int[] tasks, int n);
+
+    /**
+     * Pushes {@code entries[0 .. n)} ({@link IntPriorityWorklist#entry} packed task and priority); never fails. May
+     * reorder {@code entries}.
+     */
+    abstract void pushEntries(long[] entries, int n);
 
     /** Pushes {@code count} items of an inbox batch (ints for FIFO, packed entries for priority); never fails. */
     abstract void pushBatch(DirectBuffer items, int offset, int count);
@@ -50,10 +53,11 @@ abstract class LocalQueue {
      *
      * @param tasks      receives the tasks
      * @param priorities receives their priorities (left untouched by a FIFO queue)
+     * @param entries    scratch of at least {@code max} entries for a priority queue's batch pop (unused by FIFO)
      * @return how many were popped; 0 when both the ring and the overflow were empty
      */
-    final int pop(final int[] tasks, final int[] priorities, final int max) {
-        final int n = popRing(tasks, priorities, max);
+    final int pop(final int[] tasks, final int[] priorities, final long[] entries, final int max) {
+        final int n = popRing(tasks, priorities, entries, max);
         if (n > 0 || overflowSize == 0) {
             return n;
         }
@@ -74,7 +78,7 @@ abstract class LocalQueue {
 
     abstract boolean tryPush(int task, int priority);
 
-    abstract int popRing(int[] tasks, int[] priorities, int max);
+    abstract int popRing(int[] tasks, int[] priorities, long[] entries, int max);
 
     abstract long ringSize();
 
@@ -120,10 +124,17 @@ abstract class LocalQueue {
         }
 
         @Override
-        void pushAll(final int[] tasks, final int[] priorities, final int n) {
+        void pushAll(final int[] tasks, final int n) {
             final int pushed = ring.offer(tasks, 0, n);
             for (int i = pushed; i < n; i++) {
                 spill(tasks[i] & 0xffffffffL);
+            }
+        }
+
+        @Override
+        void pushEntries(final long[] entries, final int n) {
+            for (int i = 0; i < n; i++) {
+                push(IntPriorityWorklist.item(entries[i]), 0);
             }
         }
 
@@ -143,7 +154,7 @@ abstract class LocalQueue {
         }
 
         @Override
-        int popRing(final int[] tasks, final int[] priorities, final int max) {
+        int popRing(final int[] tasks, final int[] priorities, final long[] entries, final int max) {
             return ring.poll(tasks, 0, max);
         }
 
@@ -161,6 +172,8 @@ abstract class LocalQueue {
     /** Priority: an {@link IntPriorityWorklist}; remote batches carry packed (task, priority) entries. */
     private static final class Priority extends LocalQueue {
         private final IntPriorityWorklist worklist;
+        /** Staging for inbox batches; only used under the inbox drain lock, which serialises handler calls. */
+        private long[] staging = new long[256];
 
         Priority(final IntPriorityWorklist worklist) {
             this.worklist = worklist;
@@ -172,35 +185,38 @@ abstract class LocalQueue {
         }
 
         @Override
-        void pushAll(final int[] tasks, final int[] priorities, final int n) {
+        void pushAll(final int[] tasks, final int n) {
             for (int i = 0; i < n; i++) {
-                if (!worklist.push(tasks[i], priorities[i])) {
-                    spill(IntPriorityWorklist.entry(tasks[i], priorities[i]));
-                }
+                push(tasks[i], 0);
+            }
+        }
+
+        @Override
+        void pushEntries(final long[] entries, final int n) {
+            for (int i = worklist.pushAll(entries, n); i < n; i++) {
+                spill(entries[i]);
             }
         }
 
         @Override
         void pushBatch(final DirectBuffer items, final int offset, final int count) {
-            for (int i = 0; i < count; i++) {
-                final long e = items.getLong(offset + 8 * i);
-                if (!worklist.push(IntPriorityWorklist.item(e), IntPriorityWorklist.key(e))) {
-                    spill(e);
-                }
+            if (staging.length < count) {
+                staging = new long[Integer.highestOneBit(count - 1) << 1];
             }
+            final long[] s = staging;
+            for (int i = 0; i < count; i++) {
+                s[i] = items.getLong(offset + 8 * i);
+            }
+            pushEntries(s, count);
         }
 
         @Override
-        int popRing(final int[] tasks, final int[] priorities, final int max) {
-            int n = 0;
-            while (n < max) {
-                final long e = worklist.poll(EMPTY);
-                if (e == EMPTY) {
-                    break;
-                }
-                tasks[n] = IntPriorityWorklist.item(e);
-                priorities[n] = IntPriorityWorklist.key(e);
-                n++;
+        int popRing(final int[] tasks, final int[] priorities, final long[] entries, final int max) {
+            final int n = worklist.poll(entries, 0, max);
+            for (int i = 0; i < n; i++) {
+                final long e = entries[i];
+                tasks[i] = IntPriorityWorklist.item(e);
+                priorities[i] = IntPriorityWorklist.key(e);
             }
             return n;
         }

@@ -34,9 +34,13 @@ abstract class TaskContextFields extends TaskContextPad {
  * worker's aggregators, batched or eager as the worklist was built), issue one-sided remote atomics, and stop the
  * run. One context per worker thread, reused for every task (no allocation per task).
  *
- * <p>Local pushes are staged in the worker and published together, with one ring reservation, when the batch of
- * tasks the worker popped is done (or the idle function returns, or {@value #STAGE} are staged): other workers of
- * the device see them then.
+ * <p><b>Local pushes are staged.</b> {@link #push} only appends to the worker's staging array; the worker publishes
+ * the staged tasks to its device's queue when the fetch it is running ends (after the last of its tasks, or after
+ * the idle function), or when {@value #STAGE} are staged: with <em>one</em> reservation on a FIFO ring, with one
+ * reservation for the entries below the threshold on a priority worklist. A single push on the counter ring costs
+ * a reservation CAS, a window count and a publication CAS; a task that pushes one or two neighbours (BFS on a
+ * mesh-like graph) would pay them for every push. Staged tasks are counted as created when they are published,
+ * which is before the pushing tasks are counted completed, so termination detection is unchanged.
  *
  * <p><b>Thread-safety.</b> Confined to its worker thread while a run is in progress; do not keep it past the
  * function call. <b>Memory ordering.</b> Everything a function did before pushing a task happens-before the function
@@ -47,18 +51,20 @@ public final class TaskContext extends TaskContextFields {
     long p10, p11, p12, p13, p14, p15, p16, p17;
     long p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
 
-    private static final int STAGE = 256;
+    /** Local pushes a worker stages before it publishes them. */
+    public static final int STAGE = 256;
+
     private final DistributedWorklist worklist;
     private final LocalQueue localQueue;
+    private final int[] staged;
+    private final long[] stagedEntries;
+    private int stagedCount;
     private final int device;
     private final int worker;
     final int participant;
     int[] taskBuffer = new int[1];
     int[] priorityBuffer = new int[1];
-    /** Local pushes of the running batch, published together (one ring reservation) when the batch ends. */
-    private int[] stagedTasks = new int[STAGE];
-    private int[] stagedPriorities = new int[STAGE];
-    private int staged;
+    long[] entryBuffer = new long[1];
     private WorkerContext workerContext;
     private Endpoint endpoint;
     private IntAggregator[] intAggregators;
@@ -73,6 +79,8 @@ public final class TaskContext extends TaskContextFields {
         this.device = device;
         this.worker = worker;
         this.participant = participant;
+        this.staged = worklist.isPriority() ? null : new int[STAGE];
+        this.stagedEntries = worklist.isPriority() ? new long[STAGE] : null;
     }
 
     /** Binds the worker's thread state at its first poll of a run. */
@@ -132,35 +140,44 @@ public final class TaskContext extends TaskContextFields {
     }
 
     /**
-     * Pushes a task onto this device's queue.
+     * Pushes a task onto this device's queue (stages it; published when the current fetch ends).
      *
      * @param priority its priority, >= 0, lower is more urgent (ignored by a FIFO worklist)
      */
     public void push(final int task, final int priority) {
         checkPriority(priority);
-        int n = staged;
-        if (n == stagedTasks.length) {
-            flushLocal();
+        int n = stagedCount;
+        if (n == STAGE) {
+            publishStaged();
             n = 0;
         }
-        stagedTasks[n] = task;
-        stagedPriorities[n] = priority;
-        staged = n + 1;
+        final int[] s = staged;
+        if (s != null) {
+            s[n] = task;
+        } else {
+            stagedEntries[n] = IntPriorityWorklist.entry(task, priority);
+        }
+        stagedCount = n + 1;
         localPushes++;
     }
 
-    /**
-     * Publishes the staged local pushes with one reservation: counted created first (they are invisible until the
-     * ring holds them), then pushed. Called before the popped batch is counted complete, before an idle function
-     * returns, and whenever the stage fills.
-     */
-    void flushLocal() {
-        final int n = staged;
+    /** Counts the staged tasks created and publishes them to the device's queue with one reservation. */
+    void publishStaged() {
+        final int n = stagedCount;
         if (n > 0) {
             worklist.detector.created(participant, n);
-            localQueue.pushAll(stagedTasks, stagedPriorities, n);
-            staged = 0;
+            if (staged != null) {
+                localQueue.pushAll(staged, n);
+            } else {
+                localQueue.pushEntries(stagedEntries, n);
+            }
+            stagedCount = 0;
         }
+    }
+
+    /** Forgets the staged tasks (never counted, never visible): after a failed function, whose run is discarded. */
+    void discardStaged() {
+        stagedCount = 0;
     }
 
     /** Pushes a task onto {@code device}'s queue (priority 0). */
@@ -251,6 +268,7 @@ public final class TaskContext extends TaskContextFields {
         if (taskBuffer.length < fetch) {
             taskBuffer = new int[fetch];
             priorityBuffer = new int[fetch];
+            entryBuffer = new long[fetch];
         }
     }
 
@@ -295,7 +313,6 @@ public final class TaskContext extends TaskContextFields {
      * what the aggregators hold; never waits (the devices' workers are gone, so the host drains the inboxes itself).
      */
     void hostFlush() {
-        staged = 0;
         if (endpoint != null) {
             endpoint.flush();
         }

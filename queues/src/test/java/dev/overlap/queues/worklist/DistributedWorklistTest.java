@@ -120,6 +120,40 @@ class DistributedWorklistTest {
     }
 
     /**
+     * Local pushes are staged and published once per fetch: a task that pushes several stages' worth, and tasks
+     * that push one each across fetch boundaries, must lose and duplicate nothing, in either kernel mode.
+     */
+    @ParameterizedTest
+    @MethodSource("configurations")
+    void stagedLocalPushesBeyondOneStageRunExactlyOnce(final KernelMode mode, final WorkerShape shape,
+        final AggregatorConfig remote) {
+        final int wide = 3 * TaskContext.STAGE + 17;
+        final int chain = 2_000;
+        final int n = wide + 1 + chain;
+        try (DistributedWorklist wl = builder().remote(remote).build()) {
+            final AtomicIntegerArray seen = new AtomicIntegerArray(n);
+            wl.seed(1, 0);
+            final WorklistStats stats = wl.run(shape, mode, (t, ctx) -> {
+                seen.incrementAndGet(t);
+                if (t == 0) {
+                    for (int c = 1; c <= wide; c++) {
+                        ctx.push(c);
+                    }
+                    ctx.push(wide + 1);
+                } else if (t > wide && t + 1 < n) {
+                    ctx.push(t + 1);
+                }
+            });
+            for (int t = 0; t < n; t++) {
+                assertEquals(1, seen.get(t), "task " + t + " ran " + seen.get(t) + " times");
+            }
+            assertEquals(n, stats.tasks());
+            assertEquals(n, stats.tasks(1));
+            assertEquals(n - 1, stats.localPushes());
+        }
+    }
+
+    /**
      * Chains that hop to another device at every step, so queues are empty most of the time and the only task is
      * in an aggregator, a ring or a function: the run must never end before every chain has reached its length.
      */

@@ -1,0 +1,63 @@
+package dev.overlap.graph.async;
+
+import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.GraphAlgorithms;
+import dev.overlap.graph.partition.DeviceGraph;
+
+/**
+ * The asynchronous Atos apps ({@code --mode async}) on the distributed worklist of {@code queues}: push BFS with the
+ * remote atomic-min ({@link AsyncBfs}), SSSP with the priority worklist, delta-stepping style ({@link AsyncSssp}),
+ * and push PageRank with residuals ({@link AsyncPageRank}). No barriers: workers pop vertices, update their
+ * neighbours' state with atomics on the owning device's memory, and push the neighbours that changed to their owners
+ * (locally, or through the worker's aggregator: batched, or eager when {@link AppSettings#batchBytes()} is 0).
+ * {@link AppSettings} chooses the queue (FIFO or priority), the kernels (persistent or discrete), the tasks per pop
+ * ({@link AppSettings#fetch()}, 32 = Atos' warp worker) and the batching.
+ *
+ * <p>Stateless; thread-safe to the extent of one run at a time per mesh (every run builds and closes its own
+ * worklist).
+ */
+public final class AsyncAlgorithms implements GraphAlgorithms {
+    @Override
+    public String mode() {
+        return "async";
+    }
+
+    @Override
+    public AppResult bfs(final DeviceGraph g, final int source, final AppSettings settings) {
+        return AsyncBfs.run(g, source, settings);
+    }
+
+    @Override
+    public AppResult sssp(final DeviceGraph g, final int source, final AppSettings settings) {
+        return AsyncSssp.run(g, source, settings);
+    }
+
+    /** Push PageRank scatters along out-edges. */
+    @Override
+    public PageRankEdges pageRankEdges() {
+        return PageRankEdges.OUT;
+    }
+
+    /**
+     * @param g the graph itself on the mesh (out-edges; see {@link #pageRankEdges()}); a reverse graph is refused
+     * @throws IllegalArgumentException when the placed degrees are not {@code outDegrees}
+     */
+    @Override
+    public AppResult pageRank(final DeviceGraph g, final int[] outDegrees, final AppSettings settings) {
+        return AsyncPageRank.run(g, outDegrees, settings);
+    }
+
+    @Override
+    public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices, final int workers) {
+        return stateBytesPerDevice(vertices, maxOwned, devices, workers, null);
+    }
+
+    @Override
+    public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices, final int workers,
+        final AppSettings settings) {
+        final long state = Math.max(Math.max(AsyncBfs.stateBytesPerDevice(maxOwned),
+            AsyncSssp.stateBytesPerDevice(maxOwned)), AsyncPageRank.stateBytesPerDevice(maxOwned));
+        return state + Worklists.bytesPerDevice(maxOwned, devices, workers, settings);
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * The asynchronous (Atos) graph apps on the distributed worklist: BFS, SSSP and PageRank as task functions over
+ * vertices, with atomics on the owning device's memory and pushes to the owner instead of supersteps and barriers.
+ * Registered as the {@code async} {@link dev.overlap.graph.app.GraphAlgorithms} provider.
+ */
+package dev.overlap.graph.async;
