@@ -57,7 +57,7 @@ public final class AsyncAlgorithms implements GraphAlgorithms {
     public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices, final int workers,
         final AppSettings settings) {
         final long state = Math.max(Math.max(AsyncBfs.stateBytesPerDevice(maxOwned),
-            AsyncSssp.stateBytesPerDevice(maxOwned)), AsyncPageRank.stateBytesPerDevice(maxOwned));
+            AsyncSssp.stateBytesPerDevice(maxOwned)), AsyncPageRank.stateBytesPerDevice(vertices, maxOwned, devices));
         return state + Worklists.bytesPerDevice(maxOwned, devices, workers, settings);
     }
 }

@@ -35,11 +35,26 @@ import org.agrona.concurrent.AtomicBuffer;
  * nothing the crossing rule has not already pushed and return at once. A task that finds its residual below its
  * threshold (a duplicate of a scan and a crossing, or a residual that shrank again) does nothing.
  *
+ * <p><b>Two kernels.</b> With several workers per device every residual update is a CAS, straight on the owner's
+ * memory for a remote target ({@link AtomicKernel}). A CAS is a full fence, and on a line another core also updates
+ * it waits for the line to come over: on kron:16 two devices of one worker each ran twice <em>slower</em> than one.
+ * With one worker per device ({@link SoloKernel}, the common configuration) no residual slot has two writers: a
+ * device adds to its own vertices' residuals with plain stores, and accumulates what it owes another device's
+ * vertex in an array in its own memory ({@code owed}), never touching the other device's residual lines; the owner,
+ * when it runs the vertex, reads what each device owes it (one read of a remote line per device and expansion, not
+ * one atomic per edge) and keeps, in its own memory, how much of it it has already taken. The residual of a vertex
+ * is its own part plus everything owed and not yet taken. A vertex is pushed when its own part reaches its threshold,
+ * or when a device's debt to it has grown by the threshold since that device last looked, and only if it is not
+ * queued already (a flag beside its residual, set by the pusher, cleared by the owner when it runs the vertex). So a
+ * quiescent worklist leaves every part below its threshold, not every sum, and without fences a push can be missed
+ * in a race with the owner's clear: the host's error bound below, computed from the exact sums, decides whether
+ * another pass (whose scan sees the sums) is needed.
+ *
  * <p><b>Degree-scaled thresholds</b> (Andersen, Chung and Lang's push rule): expanding {@code v} costs
- * {@code outdeg(v)} atomics, so a vertex waits until its residual pays for them. With one threshold for all, a hub
+ * {@code outdeg(v)} updates, so a vertex waits until its residual pays for them. With one threshold for all, a hub
  * of a scale-free graph crosses it again after every few in-neighbour pushes and is expanded over and over with
  * small residuals (kron:18 did 3.6x the edge work of power iteration that way). Each vertex's factor
- * {@code max(1, outdeg)} sits next to its residual (16 bytes per vertex, one cache line), so the crossing test
+ * {@code max(1, outdeg)} sits next to its residual (and next to what other devices owe it), so the crossing test
  * costs no extra memory access.
  *
  * <p><b>Warm start.</b> Starting from {@code x = 0} ({@code r = b}) every pass must build the whole rank mass, which
@@ -80,13 +95,15 @@ import org.agrona.concurrent.AtomicBuffer;
  *
  * <p><b>Counts.</b> {@code visited} = expansions (tasks that moved a residual), {@code ideal} = {@code n} (so
  * {@code normalizedWork} is the mean number of expansions per vertex), {@code edgesScanned} = out-edges of the
- * expansions and of the start's scatter, {@code remoteAtomics} = residual additions on other devices' memory.
+ * expansions and of the start's scatter, {@code remoteAtomics} = residual CASes on other devices' memory (the
+ * atomic kernel) or reads of what other devices owe (the solo kernel).
  *
  * <p>Thread-safety: one run at a time per mesh, driven by the calling host thread.
  */
 final class AsyncPageRank {
     private static final int MAX_PASSES = 64;
     private static final int SCATTER_PER_BLOCK = 2048;
+    private static final int INIT_PER_BLOCK = 1 << 16;
     /** Edges whose residuals a scatter loads before it CASes them. */
     private static final int CHUNK = 64;
     private static final int STRIDE = 16;
@@ -94,8 +111,12 @@ final class AsyncPageRank {
     private AsyncPageRank() {
     }
 
-    static long stateBytesPerDevice(final int maxOwned) {
-        return 3 * (Math.max(1L, maxOwned) * 8 + 256);
+    /** @return device bytes of either kernel's state for a device owning {@code maxOwned} of {@code vertices} */
+    static long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices) {
+        final long owned = Math.max(1L, maxOwned);
+        final long atomic = 8 * owned + 16 * owned;
+        final long solo = 8 * owned + 16 * owned + 32L * Math.max(1, vertices) + 8 * owned * Math.max(0, devices - 1);
+        return Math.max(atomic, solo) + 4096L * (devices + 2);
     }
 
     static AppResult run(final DeviceGraph g, final int[] outDegrees, final AppSettings settings) {
@@ -115,30 +136,25 @@ final class AsyncPageRank {
         checkOutEdges(g, outDegrees);
         final double damping = settings.damping();
         final double tolerance = settings.tolerance();
-        final Owners owners = new Owners(p.bounds());
         final int workers = mesh.device(0).workerCount();
         final WorkerCounters counters = new WorkerCounters(devices, workers);
-        final DoubleArray[] rank = new DoubleArray[devices];
-        final DoubleArray[] residual = new DoubleArray[devices];
+        double factors = 0;
+        for (int d = 0; d < devices; d++) {
+            factors += g.localEdges(d);
+            for (int i = 0, size = p.size(d); i < size; i++) {
+                factors += g.offsets(d).get(i + 1) == g.offsets(d).get(i) ? 1 : 0;
+            }
+        }
         DistributedWorklist wl = null;
+        Kernel kernel = null;
         try {
             wl = Worklists.build(mesh, settings, AsyncBfs.maxOwned(p), 1, 1);
-            for (int d = 0; d < devices; d++) {
-                rank[d] = mesh.device(d).allocateDoubles(Math.max(1, p.size(d)));
-                residual[d] = mesh.device(d).allocateDoubles(2L * Math.max(1, p.size(d)));
-            }
-            final Kernel kernel = new Kernel(g, owners, rank, residual, counters, damping, workers,
-                settings.queue() == AppSettings.Queue.PRIORITY);
+            final boolean priority = settings.queue() == AppSettings.Queue.PRIORITY;
+            kernel = workers == 1 ? new SoloKernel(g, counters, damping, priority)
+                : new AtomicKernel(g, counters, damping, workers, priority);
             final Worklists.Traffic traffic = new Worklists.Traffic();
             final long start = System.nanoTime();
-            warmStart(g, kernel, rank, residual, damping);
-            double factors = 0;
-            for (int d = 0; d < devices; d++) {
-                factors += g.localEdges(d);
-                for (int i = 0, size = p.size(d); i < size; i++) {
-                    factors += g.offsets(d).get(i + 1) == g.offsets(d).get(i) ? 1 : 0;
-                }
-            }
+            warmStart(g, kernel, damping);
             double eps = Math.min(Math.min(tolerance, 1.0) * looseness, 1.0) * (1 - damping) / factors;
             int passes = 0;
             double ranks;
@@ -152,8 +168,8 @@ final class AsyncPageRank {
                 double leftSum = 0;
                 for (int d = 0; d < devices; d++) {
                     for (int i = 0, size = p.size(d); i < size; i++) {
-                        ranks += rank[d].get(i);
-                        final double r = residual[d].get(2 * i);
+                        ranks += kernel.rank(d, i);
+                        final double r = kernel.residual(d, i);
                         left += Math.abs(r);
                         leftSum += r;
                     }
@@ -162,7 +178,7 @@ final class AsyncPageRank {
                 double spread = 0;
                 for (int d = 0; d < devices; d++) {
                     for (int i = 0, size = p.size(d); i < size; i++) {
-                        spread += Math.abs(residual[d].get(2 * i) - mean);
+                        spread += Math.abs(kernel.residual(d, i) - mean);
                     }
                 }
                 final double bound = bound(ranks, Math.min(left, spread), damping);
@@ -180,14 +196,13 @@ final class AsyncPageRank {
             for (int d = 0; d < devices; d++) {
                 final int lo = p.lo(d);
                 for (int i = 0, size = p.size(d); i < size; i++) {
-                    out[p.original(lo + i)] = rank[d].get(i) / ranks;
+                    out[p.original(lo + i)] = kernel.rank(d, i) / ranks;
                 }
             }
             return AppResult.pageRank(out, nanos, traffic.counts(passes, n, counters));
         } finally {
-            if (!mesh.isClosed()) {
-                AsyncBfs.free(mesh, rank);
-                AsyncBfs.free(mesh, residual);
+            if (kernel != null && !mesh.isClosed()) {
+                kernel.free();
             }
             if (wl != null) {
                 wl.close();
@@ -232,30 +247,22 @@ final class AsyncPageRank {
     }
 
     /**
-     * The warm start: {@code x = 1/n}, {@code r = b - x} and the threshold factors on every device,
-     * then (after a join, so every residual is set) each device scatters {@code a*x[u]/outdeg(u)} of its vertices into their out-neighbours'
-     * residuals, which makes {@code r = b + M x - x} exactly.
+     * The warm start: {@code x = 1/n} and {@code r = b - x} (and the threshold factors) on every device, then,
+     * after a join so that every residual is set, each device scatters {@code a*x[u]/outdeg(u)} of its vertices
+     * into their out-neighbours' residuals, which makes {@code r = b + M x - x} exactly.
      */
-    private static void warmStart(final DeviceGraph g, final Kernel kernel, final DoubleArray[] rank,
-        final DoubleArray[] residual, final double damping) {
+    private static void warmStart(final DeviceGraph g, final Kernel kernel, final double damping) {
         final Mesh mesh = g.mesh();
-        final int devices = rank.length;
+        final int devices = g.devices();
         final int n = g.partition().vertexCount();
         final double x0 = 1.0 / n;
         final double r0 = (1 - damping) / n - x0;
         final KernelLaunch[] launches = new KernelLaunch[devices];
         for (int d = 0; d < devices; d++) {
-            final DoubleArray x = rank[d];
-            final DoubleArray r = residual[d];
-            final dev.overlap.core.LongArray off = g.offsets(d);
-            final int size = g.partition().size(d);
-            launches[d] = mesh.device(d).launch(Math.max(1, (size + 65535) >> 16), (ctx, b) -> {
-                for (int i = b << 16, end = Math.min(size, (b + 1) << 16); i < end; i++) {
-                    x.set(i, x0);
-                    r.set(2 * i, r0);
-                    r.set(2 * i + 1, Math.max(1, off.get(i + 1) - off.get(i)));
-                }
-            });
+            final int dev = d;
+            final int slots = kernel.initSlots(d);
+            launches[d] = mesh.device(d).launch(Math.max(1, (slots + INIT_PER_BLOCK - 1) / INIT_PER_BLOCK),
+                (ctx, b) -> kernel.init(dev, b * INIT_PER_BLOCK, Math.min(slots, (b + 1) * INIT_PER_BLOCK), x0, r0));
         }
         AsyncBfs.join(launches);
         for (int d = 0; d < devices; d++) {
@@ -268,76 +275,113 @@ final class AsyncPageRank {
         AsyncBfs.join(launches);
     }
 
-    /** The task and idle functions; raw buffers and byte offsets per device as in {@link AsyncBfs.Kernel}. */
-    static final class Kernel implements TaskFunction, IdleFunction {
-        private final Owners owners;
-        private final int[] lo;
-        private final int[] size;
-        private final AtomicBuffer[] offBuf;
-        private final int[] offBase;
-        private final AtomicBuffer[] tgtBuf;
-        private final int[] tgtBase;
-        private final AtomicBuffer[] rankBuf;
-        private final int[] rankBase;
-        private final AtomicBuffer[] resBuf;
-        private final int[] resBase;
-        private final WorkerCounters counters;
-        private final double damping;
-        private final boolean priority;
-        private final int workers;
-        /** Per worker: the scatter's chunk buffers. */
-        private final Scratch[] scratch;
+    /**
+     * What both kernels share: the CSR slices and the ranks per device (raw buffers and byte offsets, as in
+     * {@link AsyncBfs.Kernel}), the pass threshold and the idle scan. The task function and the residual layout are
+     * the subclasses'.
+     */
+    abstract static class Kernel implements TaskFunction, IdleFunction {
+        final Mesh mesh;
+        final int devices;
+        final Owners owners;
+        final int[] lo;
+        final int[] size;
+        final AtomicBuffer[] offBuf;
+        final int[] offBase;
+        final AtomicBuffer[] tgtBuf;
+        final int[] tgtBase;
+        final DoubleArray[] rank;
+        final AtomicBuffer[] rankBuf;
+        final int[] rankBase;
+        final WorkerCounters counters;
+        final double damping;
+        final boolean priority;
+        final int workers;
         /** Per worker (padded): the pass whose scan it has done; written and read by that worker only. */
         private final long[] scanned;
         /** Set by the host between passes; the worklist run publishes it to the workers. */
-        private double eps;
+        double eps;
         private long pass;
 
-        Kernel(final DeviceGraph g, final Owners owners, final DoubleArray[] rank, final DoubleArray[] residual,
-            final WorkerCounters counters, final double damping, final int workers, final boolean priority) {
-            final int devices = g.devices();
-            this.owners = owners;
+        Kernel(final DeviceGraph g, final WorkerCounters counters, final double damping, final int workers,
+            final boolean priority) {
+            this.mesh = g.mesh();
+            this.devices = g.devices();
+            final Partition p = g.partition();
+            this.owners = new Owners(p.bounds());
             this.lo = new int[devices];
             this.size = new int[devices];
             this.offBuf = new AtomicBuffer[devices];
             this.offBase = new int[devices];
             this.tgtBuf = new AtomicBuffer[devices];
             this.tgtBase = new int[devices];
+            this.rank = new DoubleArray[devices];
             this.rankBuf = new AtomicBuffer[devices];
             this.rankBase = new int[devices];
-            this.resBuf = new AtomicBuffer[devices];
-            this.resBase = new int[devices];
             for (int d = 0; d < devices; d++) {
-                lo[d] = g.partition().lo(d);
-                size[d] = g.partition().size(d);
+                lo[d] = p.lo(d);
+                size[d] = p.size(d);
                 offBuf[d] = g.offsets(d).memory().buffer();
                 offBase[d] = (int)g.offsets(d).offset();
                 tgtBuf[d] = g.targets(d).memory().buffer();
                 tgtBase[d] = (int)g.targets(d).offset();
-                rankBuf[d] = rank[d].memory().buffer();
-                rankBase[d] = (int)rank[d].offset();
-                resBuf[d] = residual[d].memory().buffer();
-                resBase[d] = (int)residual[d].offset();
             }
             this.counters = counters;
             this.damping = damping;
             this.priority = priority;
             this.workers = workers;
             this.scanned = new long[(devices * workers + 1) * STRIDE];
-            this.scratch = new Scratch[devices * workers];
-            for (int i = 0; i < scratch.length; i++) {
-                scratch[i] = new Scratch();
+        }
+
+        /** Allocates the ranks (called first by subclass constructors, which free everything if they fail). */
+        final void allocateRanks() {
+            for (int d = 0; d < devices; d++) {
+                rank[d] = mesh.device(d).allocateDoubles(Math.max(1, size[d]));
+                rankBuf[d] = rank[d].memory().buffer();
+                rankBase[d] = (int)rank[d].offset();
             }
         }
 
+        /** @return {@code max(1, outdeg)} of device {@code d}'s vertex {@code v}, from its offsets */
+        final double factor(final int d, final int v) {
+            final int oi = offBase[d] + (v << 3);
+            return Math.max(1, offBuf[d].getLong(oi + 8) - offBuf[d].getLong(oi));
+        }
+
         /** Host, between runs: the next pass uses threshold {@code eps}. */
-        void startPass(final double threshold) {
+        final void startPass(final double threshold) {
             this.eps = threshold;
             this.pass++;
         }
 
+        /** @return the rank of device {@code d}'s vertex {@code i} (host, between runs) */
+        final double rank(final int d, final int i) {
+            return rankBuf[d].getDouble(rankBase[d] + (i << 3));
+        }
+
+        /** @return slots the warm start's first kernel initialises on device {@code d} */
+        abstract int initSlots(int d);
+
+        /** Warm start, first kernel: sets slots {@code [from, to)} of device {@code d}. */
+        abstract void init(int d, int from, int to, double x0, double r0);
+
+        /** Warm start, second kernel: scatters {@code a*x[u]/outdeg(u)} for device {@code d}'s {@code [from, to)}. */
+        abstract void scatterStart(int d, int worker, int from, int to);
+
+        /** @return the whole residual of device {@code d}'s vertex {@code v} (host between runs, or its owner) */
+        abstract double residual(int d, int v);
+
+        /** Frees the device arrays; host only, after the last run. */
+        void free() {
+            AsyncBfs.free(mesh, rank);
+        }
+
+        /**
+         * Atos' {@code f2}: the first idle poll of a worker in a pass pushes the vertices of its share of the device
+         * whose residual is at least their threshold; later calls return at once (the crossing rules push the rest).
+         */
         @Override
-        public void onIdle(final TaskContext ctx) {
+        public final void onIdle(final TaskContext ctx) {
             final int d = ctx.device();
             final int w = ctx.worker();
             final int slot = (d * workers + w + 1) * STRIDE;
@@ -348,15 +392,84 @@ final class AsyncPageRank {
             final int owned = size[d];
             final int from = (int)((long)owned * w / workers);
             final int to = (int)((long)owned * (w + 1) / workers);
-            final AtomicBuffer rb = resBuf[d];
-            final int base = resBase[d];
             final double threshold = eps;
             for (int v = from; v < to; v++) {
-                final int at = base + (v << 4);
-                if (Math.abs(Double.longBitsToDouble(rb.getLongVolatile(at))) >= threshold * rb.getDouble(at + 8)) {
+                if (Math.abs(residual(d, v)) >= threshold * factor(d, v) && scanPush(d, v)) {
                     ctx.push(v, 0);
                 }
             }
+        }
+
+        /** @return whether the idle scan should push device {@code d}'s vertex {@code v} (above its threshold) */
+        boolean scanPush(final int d, final int v) {
+            return true;
+        }
+
+        /** @return the priority of the tasks a task pushes */
+        final int childPriority(final TaskContext ctx) {
+            return priority ? Math.min(ctx.priority() + 1, Integer.MAX_VALUE - 1) : 0;
+        }
+    }
+
+    /**
+     * Several workers per device: residuals {@code [r, factor]} (16 bytes per vertex) updated with CAS, on the
+     * owner's memory for remote targets; see the class comment.
+     */
+    static final class AtomicKernel extends Kernel {
+        private final DoubleArray[] residual;
+        private final AtomicBuffer[] resBuf;
+        private final int[] resBase;
+        /** Per worker: the scatter's chunk buffers. */
+        private final Scratch[] scratch;
+
+        AtomicKernel(final DeviceGraph g, final WorkerCounters counters, final double damping, final int workers,
+            final boolean priority) {
+            super(g, counters, damping, workers, priority);
+            this.residual = new DoubleArray[devices];
+            this.resBuf = new AtomicBuffer[devices];
+            this.resBase = new int[devices];
+            try {
+                allocateRanks();
+                for (int d = 0; d < devices; d++) {
+                    residual[d] = mesh.device(d).allocateDoubles(2L * Math.max(1, size[d]));
+                    resBuf[d] = residual[d].memory().buffer();
+                    resBase[d] = (int)residual[d].offset();
+                }
+            } catch (RuntimeException e) {
+                free();
+                throw e;
+            }
+            this.scratch = new Scratch[devices * workers];
+            for (int i = 0; i < scratch.length; i++) {
+                scratch[i] = new Scratch();
+            }
+        }
+
+        @Override
+        void free() {
+            super.free();
+            AsyncBfs.free(mesh, residual);
+        }
+
+        @Override
+        int initSlots(final int d) {
+            return size[d];
+        }
+
+        @Override
+        void init(final int d, final int from, final int to, final double x0, final double r0) {
+            final AtomicBuffer xb = rankBuf[d];
+            final AtomicBuffer rb = resBuf[d];
+            for (int i = from; i < to; i++) {
+                xb.putDouble(rankBase[d] + (i << 3), x0);
+                rb.putDouble(resBase[d] + (i << 4), r0);
+                rb.putDouble(resBase[d] + (i << 4) + 8, factor(d, i));
+            }
+        }
+
+        @Override
+        double residual(final int d, final int v) {
+            return Double.longBitsToDouble(resBuf[d].getLongVolatile(resBase[d] + (v << 4)));
         }
 
         @Override
@@ -380,8 +493,7 @@ final class AsyncPageRank {
                 return;
             }
             final double share = damping * r / (end - begin);
-            final int prio = priority ? Math.min(ctx.priority() + 1, Integer.MAX_VALUE - 1) : 0;
-            final long atomics = scatter(d, worker, begin, end, share, threshold, ctx, prio);
+            final long atomics = scatter(d, worker, begin, end, share, threshold, ctx, childPriority(ctx));
             counters.add(d, worker, WorkerCounters.EDGES, end - begin);
             if (atomics != 0) {
                 counters.add(d, worker, WorkerCounters.REMOTE_ATOMICS, atomics);
@@ -448,10 +560,7 @@ final class AsyncPageRank {
             return atomics;
         }
 
-        /**
-         * The warm start's scatter of device {@code d}'s vertices {@code [from, to)}: adds {@code a*x[u]/outdeg(u)}
-         * to every out-neighbour's residual. Runs as a plain kernel before the worklist, pushes nothing.
-         */
+        @Override
         void scatterStart(final int d, final int worker, final int from, final int to) {
             final AtomicBuffer ob = offBuf[d];
             final AtomicBuffer xb = rankBuf[d];
@@ -484,7 +593,260 @@ final class AsyncPageRank {
         }
     }
 
-    /** One worker's chunk buffers for {@link Kernel#scatter}; confined to that worker. */
+    /**
+     * One worker per device: no atomic read-modify-writes (see the class comment). Device {@code d} holds, for its
+     * own vertices, the slots {@code [r, factor:int, queued:int]} (16 bytes; only {@code d} writes {@code r}) and
+     * {@code taken[d][s]} (how much of what device {@code s} owes it it has taken, 8 bytes per vertex and device;
+     * only {@code d} touches them), and for every other device {@code e}'s vertices the slots
+     * {@code [owed, signalled, factor, -]} (32 bytes; only {@code d} writes them). {@code owed} is cumulative and
+     * published with release stores, so its owner reads whole values; a vertex's residual is
+     * {@code r + sum over s of (owed - taken)}. {@code queued} is set by whoever pushes the vertex (its owner, or a
+     * device whose debt to it grew by its threshold) and cleared by the owner when it runs the vertex: one task per
+     * vertex at a time, as the crossing rule gives the atomic kernel.
+     */
+    static final class SoloKernel extends Kernel {
+        private final DoubleArray[] local;
+        private final AtomicBuffer[] localBuf;
+        private final int[] localBase;
+        /** {@code [d][e]}: what device {@code d} owes device {@code e}'s vertices, in {@code d}'s memory. */
+        private final DoubleArray[][] owed;
+        private final AtomicBuffer[][] owedBuf;
+        private final int[][] owedBase;
+        /** {@code [d][s]}: how much of what {@code s} owes {@code d} has been taken, in {@code d}'s memory. */
+        private final DoubleArray[][] taken;
+        private final AtomicBuffer[][] takenBuf;
+        private final int[][] takenBase;
+
+        SoloKernel(final DeviceGraph g, final WorkerCounters counters, final double damping, final boolean priority) {
+            super(g, counters, damping, 1, priority);
+            this.local = new DoubleArray[devices];
+            this.localBuf = new AtomicBuffer[devices];
+            this.localBase = new int[devices];
+            this.owed = new DoubleArray[devices][devices];
+            this.owedBuf = new AtomicBuffer[devices][devices];
+            this.owedBase = new int[devices][devices];
+            this.taken = new DoubleArray[devices][devices];
+            this.takenBuf = new AtomicBuffer[devices][devices];
+            this.takenBase = new int[devices][devices];
+            try {
+                allocateRanks();
+                for (int d = 0; d < devices; d++) {
+                    local[d] = mesh.device(d).allocateDoubles(2L * Math.max(1, size[d]));
+                    localBuf[d] = local[d].memory().buffer();
+                    localBase[d] = (int)local[d].offset();
+                    for (int e = 0; e < devices; e++) {
+                        if (e == d) {
+                            continue;
+                        }
+                        owed[d][e] = mesh.device(d).allocateDoubles(4L * Math.max(1, size[e]));
+                        owedBuf[d][e] = owed[d][e].memory().buffer();
+                        owedBase[d][e] = (int)owed[d][e].offset();
+                        taken[d][e] = mesh.device(d).allocateDoubles(Math.max(1, size[d]));
+                        takenBuf[d][e] = taken[d][e].memory().buffer();
+                        takenBase[d][e] = (int)taken[d][e].offset();
+                    }
+                }
+            } catch (RuntimeException e) {
+                free();
+                throw e;
+            }
+        }
+
+        @Override
+        void free() {
+            super.free();
+            AsyncBfs.free(mesh, local);
+            for (int d = 0; d < devices; d++) {
+                for (int e = 0; e < devices; e++) {
+                    if (owed[d][e] != null) {
+                        mesh.device(d).free(owed[d][e]);
+                        owed[d][e] = null;
+                    }
+                    if (taken[d][e] != null) {
+                        mesh.device(d).free(taken[d][e]);
+                        taken[d][e] = null;
+                    }
+                }
+            }
+        }
+
+        /** Device {@code d} initialises its own vertices, then its slots for every other device's vertices. */
+        @Override
+        int initSlots(final int d) {
+            int slots = size[d];
+            for (int e = 0; e < devices; e++) {
+                slots += e == d ? 0 : size[e];
+            }
+            return slots;
+        }
+
+        @Override
+        void init(final int d, final int from, final int to, final double x0, final double r0) {
+            int i = from;
+            if (i < size[d]) {
+                final AtomicBuffer xb = rankBuf[d];
+                final AtomicBuffer lb = localBuf[d];
+                for (final int end = Math.min(to, size[d]); i < end; i++) {
+                    xb.putDouble(rankBase[d] + (i << 3), x0);
+                    final int li = localBase[d] + (i << 4);
+                    lb.putDouble(li, r0);
+                    lb.putInt(li + 8, (int)factor(d, i));
+                    lb.putInt(li + 12, 0);
+                    for (int s = 0; s < devices; s++) {
+                        if (s != d) {
+                            takenBuf[d][s].putDouble(takenBase[d][s] + (i << 3), 0);
+                        }
+                    }
+                }
+            }
+            int base = size[d];
+            for (int e = 0; e < devices && i < to; e++) {
+                if (e == d) {
+                    continue;
+                }
+                final AtomicBuffer ob = owedBuf[d][e];
+                for (final int end = Math.min(to, base + size[e]); i < end; i++) {
+                    final int at = owedBase[d][e] + ((i - base) << 5);
+                    ob.putDouble(at, 0);
+                    ob.putDouble(at + 8, 0);
+                    ob.putDouble(at + 16, factor(e, i - base));
+                }
+                base += size[e];
+            }
+        }
+
+        @Override
+        double residual(final int d, final int v) {
+            double r = localBuf[d].getDouble(localBase[d] + (v << 4));
+            for (int s = 0; s < devices; s++) {
+                if (s != d) {
+                    r += Double.longBitsToDouble(owedBuf[s][d].getLongVolatile(owedBase[s][d] + (v << 5)))
+                        - takenBuf[d][s].getDouble(takenBase[d][s] + (v << 3));
+                }
+            }
+            return r;
+        }
+
+        /** The scan marks what it pushes queued, like every other push of this kernel. */
+        @Override
+        boolean scanPush(final int d, final int v) {
+            final AtomicBuffer lb = localBuf[d];
+            final int qi = localBase[d] + (v << 4) + 12;
+            if (lb.getIntVolatile(qi) != 0) {
+                return false;
+            }
+            lb.putIntOrdered(qi, 1);
+            return true;
+        }
+
+        @Override
+        public void run(final int v, final TaskContext ctx) {
+            final int d = ctx.device();
+            final AtomicBuffer lb = localBuf[d];
+            final int li = localBase[d] + (v << 4);
+            lb.putIntVolatile(li + 12, 0);
+            double r = lb.getDouble(li);
+            long reads = 0;
+            for (int s = 0; s < devices; s++) {
+                if (s == d) {
+                    continue;
+                }
+                final double owes = Double.longBitsToDouble(owedBuf[s][d].getLongVolatile(owedBase[s][d] + (v << 5)));
+                final AtomicBuffer tb = takenBuf[d][s];
+                final int ti = takenBase[d][s] + (v << 3);
+                final double had = tb.getDouble(ti);
+                if (owes != had) {
+                    r += owes - had;
+                    tb.putDouble(ti, owes);
+                }
+                reads++;
+            }
+            final double threshold = eps;
+            if (Math.abs(r) < threshold * lb.getInt(li + 8)) {
+                lb.putDouble(li, r);
+                return;
+            }
+            lb.putDouble(li, 0);
+            final int xi = rankBase[d] + (v << 3);
+            rankBuf[d].putDouble(xi, rankBuf[d].getDouble(xi) + r);
+            final AtomicBuffer ob = offBuf[d];
+            final int oi = offBase[d] + (v << 3);
+            final int begin = (int)ob.getLong(oi);
+            final int end = (int)ob.getLong(oi + 8);
+            final int worker = ctx.worker();
+            counters.add(d, worker, WorkerCounters.VISITED, 1);
+            counters.add(d, worker, WorkerCounters.REMOTE_ATOMICS, reads);
+            if (begin == end) {
+                return;
+            }
+            scatter(d, begin, end, damping * r / (end - begin), threshold, ctx, childPriority(ctx));
+            counters.add(d, worker, WorkerCounters.EDGES, end - begin);
+        }
+
+        /**
+         * Adds {@code share} to the residuals of the targets of device {@code d}'s edges {@code [begin, end)} with
+         * plain stores: to the own part of a local target (pushing it when that part reached its threshold and it is
+         * not queued), to what {@code d} owes a remote one (pushing it to its owner when the debt grew by its
+         * threshold since it last did and it is not queued). Without a context (the warm start) it only adds.
+         */
+        private void scatter(final int d, final int begin, final int end, final double share, final double threshold,
+            final TaskContext ctx, final int prio) {
+            final AtomicBuffer tb = tgtBuf[d];
+            final AtomicBuffer lb = localBuf[d];
+            final int lBase = localBase[d];
+            final int myLo = lo[d];
+            final int mySize = size[d];
+            for (int at = tgtBase[d] + (begin << 2), stop = tgtBase[d] + (end << 2); at < stop; at += 4) {
+                final int w = tb.getInt(at);
+                final int lw = w - myLo;
+                if (lw >= 0 && lw < mySize) {
+                    final int wi = lBase + (lw << 4);
+                    final double now = lb.getDouble(wi) + share;
+                    lb.putDouble(wi, now);
+                    if (ctx != null && Math.abs(now) >= threshold * lb.getInt(wi + 8) && lb.getInt(wi + 12) == 0) {
+                        lb.putIntOrdered(wi + 12, 1);
+                        ctx.push(lw, prio);
+                    }
+                } else {
+                    final int o = owners.of(w);
+                    final int rw = w - lo[o];
+                    final AtomicBuffer ob = owedBuf[d][o];
+                    final int oi = owedBase[d][o] + (rw << 5);
+                    final double now = ob.getDouble(oi) + share;
+                    ob.putLongOrdered(oi, Double.doubleToRawLongBits(now));
+                    if (ctx != null && Math.abs(now - ob.getDouble(oi + 8)) >= threshold * ob.getDouble(oi + 16)) {
+                        ob.putDouble(oi + 8, now);
+                        final AtomicBuffer qb = localBuf[o];
+                        final int qi = localBase[o] + (rw << 4) + 12;
+                        if (qb.getIntVolatile(qi) == 0) {
+                            qb.putIntOrdered(qi, 1);
+                            ctx.pushTo(o, rw, prio);
+                        }
+                    }
+                }
+            }
+        }
+
+        @Override
+        void scatterStart(final int d, final int worker, final int from, final int to) {
+            final AtomicBuffer ob = offBuf[d];
+            final AtomicBuffer xb = rankBuf[d];
+            long edges = 0;
+            for (int u = from; u < to; u++) {
+                final int oi = offBase[d] + (u << 3);
+                final int begin = (int)ob.getLong(oi);
+                final int end = (int)ob.getLong(oi + 8);
+                if (begin == end) {
+                    continue;
+                }
+                scatter(d, begin, end, damping * xb.getDouble(rankBase[d] + (u << 3)) / (end - begin), 0, null, 0);
+                edges += end - begin;
+            }
+            counters.add(d, worker, WorkerCounters.EDGES, edges);
+        }
+    }
+
+    /** One worker's chunk buffers for {@link AtomicKernel#scatter}; confined to that worker. */
     private static final class Scratch {
         final int[] dev = new int[CHUNK];
         final int[] slot = new int[CHUNK];

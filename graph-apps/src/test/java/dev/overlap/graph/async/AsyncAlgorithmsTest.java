@@ -233,6 +233,39 @@ class AsyncAlgorithmsTest {
         }
     }
 
+    /**
+     * One worker per device takes the kernel without atomics (own residuals with plain stores, debts to other
+     * devices in the debtor's memory); several take the CAS kernel. Both must meet the tolerance on 1 and 2 devices
+     * (the 4-device cases above are solo too), with FIFO and priority, persistent and discrete kernels.
+     */
+    @Test
+    void theSoloAndAtomicKernelsBothMeetTheTolerance() {
+        try (Mesh solo1 = Mesh.builder().name("solo1").devices(1).threadsPerDevice(1).memoryPerDevice(48 << 20).build();
+             Mesh solo2 = Mesh.builder().name("solo2").devices(2).threadsPerDevice(1).memoryPerDevice(48 << 20).build()) {
+            final CsrGraph kron = GraphSpec.parse("kron:11").build(3, false, Progress.none());
+            final CsrGraph directed = directedWithDanglingVertices(2000, 9);
+            for (final CsrGraph g : new CsrGraph[] {kron, directed}) {
+                final int[] outDeg = new int[g.vertexCount()];
+                for (int v = 0; v < outDeg.length; v++) {
+                    outDeg[v] = g.degree(v);
+                }
+                final PowerIteration.Result ref = PowerIteration.ranks(g, 0.85, 1e-8, 100_000);
+                for (final Mesh m : new Mesh[] {solo1, solo2, one, two}) {
+                    for (final AppSettings.Queue q : AppSettings.Queue.values()) {
+                        for (final AppSettings.KernelStyle k : AppSettings.KernelStyle.values()) {
+                            try (DeviceGraph dg = DeviceGraph.place(m, g, Partition.byEdges(g, m.deviceCount()), false)) {
+                                final AppResult r = async.pageRank(dg, outDeg, AppSettings.builder().queue(q).kernel(k)
+                                    .tolerance(1e-6).build());
+                                final Verification v = Verification.ranks(ref.ranks(), r.ranks(), 1e-6 + 1e-8);
+                                assertTrue(v.passed(), m + " " + q + " " + k + ": " + v.detail());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void theWarmStartIsExactOnARegularGraphSoNothingIsExpanded() {
         final EdgeList e = new EdgeList(1000, false);

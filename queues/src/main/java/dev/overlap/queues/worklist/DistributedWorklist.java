@@ -506,18 +506,17 @@ public final class DistributedWorklist implements AutoCloseable {
     }
 
     /**
-     * Joins every launch. While a stopped or failed run winds down, the host drains the inboxes between short timed
-     * joins: a worker may be waiting for space in the inbox of a device whose workers already left, and the drain
-     * (its handlers never block) lets it finish its task and see the stop.
+     * Joins every launch, draining the inboxes between short timed joins: a worker may be waiting for space in the
+     * inbox of a device whose workers are not polling — they finished their discrete round, or left a stopped or
+     * failed run — and the host's drain (handlers never block) lets it go on. Without it a discrete round that sends
+     * more than an inbox holds to a device whose round is over would wait forever.
      */
     private void joinAll(final KernelLaunch[] launches) {
         RuntimeException first = null;
         for (final KernelLaunch l : launches) {
             try {
                 while (!l.join(1, TimeUnit.MILLISECONDS)) {
-                    if (finished) {
-                        transport.drainAll();
-                    }
+                    transport.drainAll();
                 }
             } catch (RuntimeException e) {
                 if (first == null) {

@@ -154,6 +154,35 @@ class DistributedWorklistTest {
     }
 
     /**
+     * One task of a discrete round sends far more than the destination's inbox holds to a device whose round is
+     * over (nobody there polls): the host must drain the inbox while it waits for the round, or the sender waits
+     * forever.
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aDiscreteRoundMaySendMoreThanAnIdleDevicesInboxHolds() {
+        final int n = 20_000;
+        for (final AggregatorConfig remote : new AggregatorConfig[] {AggregatorConfig.eager(),
+            AggregatorConfig.batched(1024, 4)}) {
+            try (DistributedWorklist wl = builder().remote(remote).queueCapacity(1 << 15).build()) {
+                final AtomicInteger ran = new AtomicInteger();
+                wl.seed(0, -1);
+                final WorklistStats stats = wl.run(WorkerShape.WARP, KernelMode.DISCRETE, (t, ctx) -> {
+                    if (t == -1) {
+                        for (int i = 0; i < n; i++) {
+                            ctx.pushTo(1, i);
+                        }
+                    } else {
+                        ran.incrementAndGet();
+                    }
+                });
+                assertEquals(n, ran.get());
+                assertEquals(n + 1, stats.tasks());
+            }
+        }
+    }
+
+    /**
      * Chains that hop to another device at every step, so queues are empty most of the time and the only task is
      * in an aggregator, a ring or a function: the run must never end before every chain has reached its length.
      */
