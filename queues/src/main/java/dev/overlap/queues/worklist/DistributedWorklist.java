@@ -508,8 +508,8 @@ public final class DistributedWorklist implements AutoCloseable {
     /**
      * Joins every launch, draining the inboxes between short timed joins: a worker may be waiting for space in the
      * inbox of a device whose workers are not polling — they finished their discrete round, or left a stopped or
-     * failed run — and the host's drain (handlers never block) lets it go on. Without it a discrete round that sends
-     * more than an inbox holds to a device whose round is over would wait forever.
+     * failed run — and the host's drain (handlers never block) lets it go on. Discrete rounds also end at a draining
+     * barrier ({@link #endOfRound}); the host's drain is the second line that also covers stops and failures.
      */
     private void joinAll(final KernelLaunch[] launches) {
         RuntimeException first = null;
