@@ -318,6 +318,21 @@ class AsyncAlgorithmsTest {
     }
 
     @Test
+    void bfsDepthsBeyondWhatAHintByteHoldsAreExact() {
+        // depths up to 699: the one-byte hints saturate at 255 and must then never skip an edge
+        final CsrGraph path = GraphSpec.parse("grid:700x2").build(1, false, Progress.none());
+        for (final Mesh m : new Mesh[] {one, two, four}) {
+            try (DeviceGraph dg = DeviceGraph.place(m, path, Partition.byEdges(path, m.deviceCount()), false)) {
+                for (final AppSettings.Queue q : AppSettings.Queue.values()) {
+                    final AppResult r = async.bfs(dg, 0, AppSettings.builder().queue(q).build());
+                    final Verification v = Verification.depths(SequentialBfs.depths(path, 0), r.depths());
+                    assertTrue(v.passed(), m + " " + q + ": " + v.detail());
+                }
+            }
+        }
+    }
+
+    @Test
     void priorityBfsDropsStaleTasksAndStaysExact() {
         final CsrGraph g = GraphSpec.parse("kron:11").build(5, false, Progress.none());
         try (DeviceGraph dg = DeviceGraph.place(four, g, Partition.byHash(g, 4), false)) {
