@@ -24,6 +24,13 @@ import org.agrona.concurrent.AtomicBuffer;
  * remote one — and pushes {@code w} to its owner only when the minimum lowered it (a local push, or a remote push
  * through the worker's aggregator). A plain read first skips the CAS when {@code w} is already as close.
  *
+ * <p><b>Depth hints.</b> Each device also keeps one byte per vertex, a depth the vertex had at some point (255:
+ * none). Depths only fall, so the hint is never below the depth, and a hint of at most {@code d + 1} proves there
+ * is nothing to do without reading the depth. Written (plainly, by whoever lowered the depth) once per improvement
+ * and read on every edge, the hint array is a quarter of the depth array: on a scale-free graph, where most edges
+ * lead to vertices reached long ago, the edge loop mostly reads a cache-resident array instead of missing on another
+ * device's depths. A stale or raced hint is only larger than needed and costs the depth read it would have saved.
+ *
  * <p><b>Exactness.</b> Depths only decrease, every decrease pushes the vertex again, and a task expands with the
  * depth it reads when it runs, which is at most the one it was pushed with; so at termination every edge
  * {@code u -> w} satisfies {@code depth[w] <= depth[u] + 1} and depths equal exact BFS depths. Out of order (FIFO
@@ -40,12 +47,14 @@ import org.agrona.concurrent.AtomicBuffer;
  */
 final class AsyncBfs {
     static final int INF = Integer.MAX_VALUE;
+    /** A depth hint of 255 says nothing; smaller hints are depths the vertex had at some point. */
+    static final int HINT_UNKNOWN = 255;
 
     private AsyncBfs() {
     }
 
     static long stateBytesPerDevice(final int maxOwned) {
-        return Math.max(1L, maxOwned) * 4 + 256;
+        return Math.max(1L, maxOwned) * 5 + 512;
     }
 
     static AppResult run(final DeviceGraph g, final int source, final AppSettings settings) {
@@ -59,15 +68,19 @@ final class AsyncBfs {
         final Owners owners = new Owners(p.bounds());
         final WorkerCounters counters = new WorkerCounters(devices, mesh.device(0).workerCount());
         final IntArray[] depth = new IntArray[devices];
+        final IntArray[] hint = new IntArray[devices];
         DistributedWorklist wl = null;
         try {
             wl = Worklists.build(mesh, settings, maxOwned(p), 1, 1);
             for (int d = 0; d < devices; d++) {
                 depth[d] = mesh.device(d).allocateInts(Math.max(1, p.size(d)));
+                hint[d] = mesh.device(d).allocateInts(Math.max(1, (p.size(d) + 3) / 4));
             }
-            final Kernel kernel = new Kernel(g, owners, depth, counters, settings.queue() == AppSettings.Queue.PRIORITY);
+            final Kernel kernel = new Kernel(g, owners, depth, hint, counters,
+                settings.queue() == AppSettings.Queue.PRIORITY);
             final long start = System.nanoTime();
             fill(mesh, depth, INF);
+            fill(mesh, hint, -1);
             final int s = p.internal(source);
             final int sOwner = owners.of(s);
             depth[sOwner].set(s - owners.lo(sOwner), 0);
@@ -88,6 +101,7 @@ final class AsyncBfs {
         } finally {
             if (!mesh.isClosed()) {
                 free(mesh, depth);
+                free(mesh, hint);
             }
             if (wl != null) {
                 wl.close();
@@ -160,11 +174,13 @@ final class AsyncBfs {
         private final int[] tgtBase;
         private final AtomicBuffer[] depthBuf;
         private final int[] depthBase;
+        private final AtomicBuffer[] hintBuf;
+        private final int[] hintBase;
         private final WorkerCounters counters;
         private final boolean priority;
 
-        Kernel(final DeviceGraph g, final Owners owners, final IntArray[] depth, final WorkerCounters counters,
-            final boolean priority) {
+        Kernel(final DeviceGraph g, final Owners owners, final IntArray[] depth, final IntArray[] hint,
+            final WorkerCounters counters, final boolean priority) {
             final int devices = g.devices();
             this.owners = owners;
             this.lo = new int[devices];
@@ -174,6 +190,8 @@ final class AsyncBfs {
             this.tgtBase = new int[devices];
             this.depthBuf = new AtomicBuffer[devices];
             this.depthBase = new int[devices];
+            this.hintBuf = new AtomicBuffer[devices];
+            this.hintBase = new int[devices];
             for (int d = 0; d < devices; d++) {
                 lo[d] = g.partition().lo(d);
                 final LongArray off = g.offsets(d);
@@ -184,6 +202,8 @@ final class AsyncBfs {
                 tgtBase[d] = (int)tgt.offset();
                 depthBuf[d] = depth[d].memory().buffer();
                 depthBase[d] = (int)depth[d].offset();
+                hintBuf[d] = hint[d].memory().buffer();
+                hintBase[d] = (int)hint[d].offset();
             }
             this.counters = counters;
             this.priority = priority;
@@ -208,6 +228,12 @@ final class AsyncBfs {
                 final int w = tb.getInt(at);
                 final int o = owners.of(w);
                 final int lw = w - lo[o];
+                final AtomicBuffer hb = hintBuf[o];
+                final int hi = hintBase[o] + lw;
+                final int h = hb.getByte(hi) & 0xff;
+                if (h <= next && h != HINT_UNKNOWN) {
+                    continue;
+                }
                 final AtomicBuffer db = depthBuf[o];
                 final int wi = depthBase[o] + (lw << 2);
                 int cur = db.getInt(wi);
@@ -219,6 +245,9 @@ final class AsyncBfs {
                         atomics++;
                     }
                     if (next < cur) {
+                        if (next < HINT_UNKNOWN) {
+                            hb.putByte(hi, (byte)next);
+                        }
                         if (o == d) {
                             ctx.push(lw, next);
                         } else {

@@ -23,7 +23,8 @@ import org.agrona.concurrent.AtomicBuffer;
  * on the owner's memory (the remote atomic-min for remote {@code w}) and pushes {@code w} to its owner when that
  * lowered the distance. Distances are {@code long} ({@link Long#MAX_VALUE} = unreached); weights must be
  * non-negative. Exact for the same reason as BFS: distances only fall, every fall pushes the vertex, and at
- * termination no edge can relax.
+ * termination no edge can relax. As BFS checks a byte, the edge loop first checks an {@code int} hint per vertex (a
+ * distance it once had, never below its distance; {@link Integer#MAX_VALUE} = none), half the size of the distances.
  *
  * <p><b>Priority (delta-stepping style).</b> With {@link AppSettings.Queue#PRIORITY} a pushed vertex's priority is
  * its new distance (clamped to {@code int}) on an Atos priority worklist whose threshold starts at {@code delta} and
@@ -37,12 +38,14 @@ import org.agrona.concurrent.AtomicBuffer;
  */
 final class AsyncSssp {
     static final long INF = Long.MAX_VALUE;
+    /** An {@code int} distance hint that says nothing; smaller hints are distances the vertex had at some point. */
+    static final int HINT_UNKNOWN = Integer.MAX_VALUE;
 
     private AsyncSssp() {
     }
 
     static long stateBytesPerDevice(final int maxOwned) {
-        return Math.max(1L, maxOwned) * 8 + 256;
+        return Math.max(1L, maxOwned) * 12 + 512;
     }
 
     /**
@@ -84,6 +87,7 @@ final class AsyncSssp {
         final Owners owners = new Owners(p.bounds());
         final WorkerCounters counters = new WorkerCounters(devices, mesh.device(0).workerCount());
         final LongArray[] dist = new LongArray[devices];
+        final IntArray[] hint = new IntArray[devices];
         final boolean priority = settings.queue() == AppSettings.Queue.PRIORITY;
         DistributedWorklist wl = null;
         try {
@@ -91,10 +95,12 @@ final class AsyncSssp {
             wl = Worklists.build(mesh, settings, AsyncBfs.maxOwned(p), delta, delta);
             for (int d = 0; d < devices; d++) {
                 dist[d] = mesh.device(d).allocateLongs(Math.max(1, p.size(d)));
+                hint[d] = mesh.device(d).allocateInts(Math.max(1, p.size(d)));
             }
-            final Kernel kernel = new Kernel(g, owners, dist, counters, priority);
+            final Kernel kernel = new Kernel(g, owners, dist, hint, counters, priority);
             final long start = System.nanoTime();
             fill(mesh, dist);
+            AsyncBfs.fill(mesh, hint, HINT_UNKNOWN);
             final int s = p.internal(source);
             final int sOwner = owners.of(s);
             dist[sOwner].set(s - owners.lo(sOwner), 0);
@@ -114,6 +120,7 @@ final class AsyncSssp {
         } finally {
             if (!mesh.isClosed()) {
                 AsyncBfs.free(mesh, dist);
+                AsyncBfs.free(mesh, hint);
             }
             if (wl != null) {
                 wl.close();
@@ -147,11 +154,13 @@ final class AsyncSssp {
         private final int[] wgtBase;
         private final AtomicBuffer[] distBuf;
         private final int[] distBase;
+        private final AtomicBuffer[] hintBuf;
+        private final int[] hintBase;
         private final WorkerCounters counters;
         private final boolean priority;
 
-        Kernel(final DeviceGraph g, final Owners owners, final LongArray[] dist, final WorkerCounters counters,
-            final boolean priority) {
+        Kernel(final DeviceGraph g, final Owners owners, final LongArray[] dist, final IntArray[] hint,
+            final WorkerCounters counters, final boolean priority) {
             final int devices = g.devices();
             this.owners = owners;
             this.lo = new int[devices];
@@ -163,6 +172,8 @@ final class AsyncSssp {
             this.wgtBase = new int[devices];
             this.distBuf = new AtomicBuffer[devices];
             this.distBase = new int[devices];
+            this.hintBuf = new AtomicBuffer[devices];
+            this.hintBase = new int[devices];
             for (int d = 0; d < devices; d++) {
                 lo[d] = g.partition().lo(d);
                 offBuf[d] = g.offsets(d).memory().buffer();
@@ -175,6 +186,8 @@ final class AsyncSssp {
                 wgtBase[d] = (int)wgt.offset();
                 distBuf[d] = dist[d].memory().buffer();
                 distBase[d] = (int)dist[d].offset();
+                hintBuf[d] = hint[d].memory().buffer();
+                hintBase[d] = (int)hint[d].offset();
             }
             this.counters = counters;
             this.priority = priority;
@@ -201,6 +214,12 @@ final class AsyncSssp {
                 final long nd = dv + wb.getInt(wOff + (e << 2));
                 final int o = owners.of(w);
                 final int lw = w - lo[o];
+                final AtomicBuffer hb = hintBuf[o];
+                final int hi = hintBase[o] + (lw << 2);
+                final int h = hb.getInt(hi);
+                if (h <= nd && h != HINT_UNKNOWN) {
+                    continue;
+                }
                 final AtomicBuffer db = distBuf[o];
                 final int wi = distBase[o] + (lw << 3);
                 long cur = db.getLong(wi);
@@ -212,6 +231,9 @@ final class AsyncSssp {
                         atomics++;
                     }
                     if (nd < cur) {
+                        if (nd < HINT_UNKNOWN) {
+                            hb.putInt(hi, (int)nd);
+                        }
                         final int prio = (int)Math.min(nd, Integer.MAX_VALUE);
                         if (o == d) {
                             ctx.push(lw, prio);

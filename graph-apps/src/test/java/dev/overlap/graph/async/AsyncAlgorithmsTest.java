@@ -318,6 +318,21 @@ class AsyncAlgorithmsTest {
     }
 
     @Test
+    void bfsDepthsBeyondWhatAHintByteHoldsAreExact() {
+        // depths up to 699: the one-byte hints saturate at 255 and must then never skip an edge
+        final CsrGraph path = GraphSpec.parse("grid:700x2").build(1, false, Progress.none());
+        for (final Mesh m : new Mesh[] {one, two, four}) {
+            try (DeviceGraph dg = DeviceGraph.place(m, path, Partition.byEdges(path, m.deviceCount()), false)) {
+                for (final AppSettings.Queue q : AppSettings.Queue.values()) {
+                    final AppResult r = async.bfs(dg, 0, AppSettings.builder().queue(q).build());
+                    final Verification v = Verification.depths(SequentialBfs.depths(path, 0), r.depths());
+                    assertTrue(v.passed(), m + " " + q + ": " + v.detail());
+                }
+            }
+        }
+    }
+
+    @Test
     void priorityBfsDropsStaleTasksAndStaysExact() {
         final CsrGraph g = GraphSpec.parse("kron:11").build(5, false, Progress.none());
         try (DeviceGraph dg = DeviceGraph.place(four, g, Partition.byHash(g, 4), false)) {
@@ -351,7 +366,26 @@ class AsyncAlgorithmsTest {
         assertEquals(3, AsyncSssp.delta(g(5, 5), AppSettings.builder().delta(3).build()));
     }
 
-    /** Two vertices joined by one edge of weight {@code a} and one of weight {@code b}, both ways. */
+    @Test
+    void ssspDistancesBeyondWhatAnIntHintHoldsAreExact() {
+        final EdgeList e = new EdgeList(64, true);
+        for (int v = 0; v < 40; v++) {
+            e.add(v, v + 1, 1_500_000_000 - v);
+            e.add(v, (v + 7) % 41, 2_000_000_000);
+        }
+        final CsrGraph g = GraphBuilder.build(e, 41, BuildOptions.UNDIRECTED_SIMPLE, false, Progress.none());
+        for (final Mesh m : new Mesh[] {one, two, four}) {
+            try (DeviceGraph dg = DeviceGraph.place(m, g, Partition.byEdges(g, m.deviceCount()), true)) {
+                for (final AppSettings.Queue q : AppSettings.Queue.values()) {
+                    final AppResult r = async.sssp(dg, 0, AppSettings.builder().queue(q).build());
+                    final Verification v = Verification.distances(Dijkstra.distances(g, 0), r.distances());
+                    assertTrue(v.passed(), m + " " + q + ": " + v.detail());
+                }
+            }
+        }
+    }
+
+    /** The path 0 - 1 - 2 with weights {@code a} and {@code b}, both ways. */
     private static CsrGraph g(final int a, final int b) {
         final EdgeList e = new EdgeList(4, true);
         e.add(0, 1, a);
