@@ -39,4 +39,9 @@ final class BufferCells extends CounterCells {
     boolean compareAndSet(final int offset, final long expected, final long value) {
         return buffer.compareAndSetLong(offset, expected, value);
     }
+
+    @Override
+    long compareAndExchange(final int offset, final long expected, final long value) {
+        return buffer.compareAndExchangeLong(offset, expected, value);
+    }
 }

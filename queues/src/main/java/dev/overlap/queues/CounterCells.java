@@ -17,4 +17,7 @@ abstract class CounterCells {
     abstract long getAndAdd(int offset, long delta);
 
     abstract boolean compareAndSet(int offset, long expected, long value);
+
+    /** @return the value seen: {@code expected} when the exchange happened */
+    abstract long compareAndExchange(int offset, long expected, long value);
 }

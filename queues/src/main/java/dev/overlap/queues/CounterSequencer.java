@@ -184,8 +184,8 @@ final class CounterSequencer {
     long tryReserveRing(final int n, final long limit) {
         final long capacity = limit;
         int spins = 0;
+        long a = cells.getVolatile(END_ALLOC);
         for (;;) {
-            final long a = cells.getVolatile(END_ALLOC);
             if (a + n - cachedStart > capacity) {
                 long st = cells.getVolatile(START);
                 cachedStart = st;
@@ -199,12 +199,17 @@ final class CounterSequencer {
                         return FULL;
                     }
                     spin(spins++);
+                    a = cells.getVolatile(END_ALLOC);
                     continue;
                 }
             }
-            if (cells.compareAndSet(END_ALLOC, a, a + n)) {
+            // a failed exchange hands back the current value: retry with it without another read (one ownership
+            // transfer of the contended line per attempt instead of a shared read followed by an upgrade)
+            final long witness = cells.compareAndExchange(END_ALLOC, a, a + n);
+            if (witness == a) {
                 return a;
             }
+            a = witness;
         }
     }
 

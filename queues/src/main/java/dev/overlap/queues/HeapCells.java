@@ -41,4 +41,9 @@ final class HeapCells extends CounterCells {
     boolean compareAndSet(final int offset, final long expected, final long value) {
         return LONGS.compareAndSet(cells, offset >> 3, expected, value);
     }
+
+    @Override
+    long compareAndExchange(final int offset, final long expected, final long value) {
+        return (long)LONGS.compareAndExchange(cells, offset >> 3, expected, value);
+    }
 }
