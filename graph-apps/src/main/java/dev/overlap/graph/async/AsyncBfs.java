@@ -110,8 +110,7 @@ final class AsyncBfs {
                 settings.queue() == AppSettings.Queue.PRIORITY, sw);
             final Worklists.Traffic traffic = new Worklists.Traffic();
             final long start = System.nanoTime();
-            fill(mesh, depth, INF);
-            fill(mesh, hint, -1);
+            fill(mesh, depth, INF, hint, -1);
             final int s = p.internal(source);
             final int sOwner = view.owner(s);
             depth[sOwner].set(s - view.lo(sOwner), 0);
@@ -183,6 +182,29 @@ final class AsyncBfs {
             m = Math.max(m, p.size(d));
         }
         return m;
+    }
+
+    /**
+     * Sets every element of every device's {@code a} to {@code va} and of its {@code b} to {@code vb}: one kernel per
+     * device, one barrier.
+     */
+    static void fill(final Mesh mesh, final IntArray[] a, final int va, final IntArray[] b, final int vb) {
+        final KernelLaunch[] launches = new KernelLaunch[a.length];
+        for (int d = 0; d < a.length; d++) {
+            final IntArray x = a[d];
+            final IntArray y = b[d];
+            final int sx = x.length();
+            final int sy = y.length();
+            launches[d] = mesh.device(d).launch(Math.max(1, (Math.max(sx, sy) + 65535) >> 16), (ctx, blk) -> {
+                for (int i = blk << 16, end = Math.min(sx, (blk + 1) << 16); i < end; i++) {
+                    x.set(i, va);
+                }
+                for (int i = blk << 16, end = Math.min(sy, (blk + 1) << 16); i < end; i++) {
+                    y.set(i, vb);
+                }
+            });
+        }
+        join(launches);
     }
 
     /** Sets every element of every device's array to {@code value}, one kernel per device. */

@@ -13,11 +13,12 @@ import org.agrona.concurrent.AtomicBuffer;
 /**
  * The bottom-up middle of the hybrid async BFS (Beamer's direction-optimizing BFS; symmetric graphs only): after the
  * top-down phase stopped at the cap {@code L} of its {@link DirectionSwitch}, the depths at or below {@code L} are
- * exact and the vertices at {@code L} are the frontier. {@link #run} first turns that state into a frontier bitmap
- * per device (one bit per owned vertex; depths above {@code L}, left by expansions the cap cut short, are set back to
- * unreached with their hints), then runs level-synchronous bottom-up steps on the mesh: each device scans its own
- * unreached vertices for a neighbour in the frontier (reading the other devices' bitmaps directly, one-sided; they
- * were written before the previous barrier), stopping at the first. It goes back to top-down when the frontier falls
+ * exact and the vertices at {@code L} are the frontier. {@link #run} runs level-synchronous bottom-up steps on the
+ * mesh: each device scans its own unreached vertices for a neighbour in the frontier, stopping at the first, and
+ * writes the next frontier as a bitmap (one bit per owned vertex). The first step tests the neighbours' depths
+ * (depths above {@code L}, left by expansions the cap cut short, count as unreached and are set back with their hints
+ * when no parent turns up); later ones test the other devices' bitmaps directly (one-sided reads; written before the
+ * previous barrier). It goes back to top-down when the frontier falls
  * below {@code n / beta} vertices and shrinks (the frontier is then seeded into the worklist) or ends when a step
  * finds nothing.
  *
@@ -37,8 +38,10 @@ final class BottomUpSteps implements AutoCloseable {
     private final RawArrays depth;
     private final RawArrays hint;
     private final WorkerCounters counters;
-    /** Frontier vertices found per worker (field {@link WorkerCounters#VISITED}), per step. */
+    /** Per step and worker: vertices found ({@link #FOUND}) and, in the first step, at the cap ({@link #CAP_FRONTIER}). */
     private final WorkerCounters found;
+    private static final int FOUND = WorkerCounters.VISITED;
+    private static final int CAP_FRONTIER = WorkerCounters.EDGES;
     private final LongArray[][] bits;
     private final RawArrays[] rawBits = new RawArrays[2];
     private final KernelLaunch[] launches;
@@ -98,20 +101,22 @@ final class BottomUpSteps implements AutoCloseable {
      */
     int run(final int cap) {
         current = 0;
-        found.clear(WorkerCounters.VISITED);
+        found.clear(FOUND);
+        found.clear(CAP_FRONTIER);
         for (int d = 0; d < launches.length; d++) {
-            launches[d] = prepare(d, cap);
+            launches[d] = firstStep(d, cap);
         }
         AsyncBfs.join(launches);
-        long size = found.sum(WorkerCounters.VISITED);
-        long previous = 0;
+        steps++;
+        long previous = found.sum(CAP_FRONTIER);
+        long size = found.sum(FOUND);
         final long small = partition.vertexCount() / DirectionSwitch.BETA;
-        int level = cap;
+        int level = cap + 1;
         while (size > 0) {
             if (size < small && size < previous) {
                 return level;
             }
-            found.clear(WorkerCounters.VISITED);
+            found.clear(FOUND);
             for (int d = 0; d < launches.length; d++) {
                 launches[d] = step(d, level);
             }
@@ -119,7 +124,7 @@ final class BottomUpSteps implements AutoCloseable {
             steps++;
             current ^= 1;
             previous = size;
-            size = found.sum(WorkerCounters.VISITED);
+            size = found.sum(FOUND);
             level++;
         }
         return -1;
@@ -130,38 +135,84 @@ final class BottomUpSteps implements AutoCloseable {
         return bits[current][d];
     }
 
-    /** Bitmap of depth-{@code cap} vertices; depths above {@code cap} back to unreached. */
-    private KernelLaunch prepare(final int d, final int cap) {
+    /**
+     * The step from the top-down phase's frontier at {@code cap} into bits[0]. It tests neighbours on their owners'
+     * depths ({@code == cap}) instead of a bitmap, which saves a pass and a barrier: the vertices at {@code cap} are
+     * not written during the step, and what is written (the unreached, found or set back) is never {@code cap}.
+     * Depths above {@code cap} are leftovers of cut-short expansions: unreached, set back when no parent is found.
+     */
+    private KernelLaunch firstStep(final int d, final int cap) {
         final int owned = partition.size(d);
         if (owned == 0) {
             return null;
         }
+        final int next = cap + 1;
+        final byte nextHint = (byte)Math.min(next, AsyncBfs.HINT_UNKNOWN);
         final AtomicBuffer db = depth.buffer(d);
         final int dBase = depth.base(d);
         final AtomicBuffer hb = hint.buffer(d);
         final int hBase = hint.base(d);
-        final AtomicBuffer bb = rawBits[current].buffer(d);
-        final int bBase = rawBits[current].base(d);
+        final AtomicBuffer ob = view.offsets().buffer(d);
+        final int oBase = view.offsets().base(d);
+        final AtomicBuffer tb = view.targets().buffer(d);
+        final int tBase = view.targets().base(d);
+        final AtomicBuffer nb = rawBits[0].buffer(d);
+        final int nBase = rawBits[0].base(d);
+        final Owners owners = view.owners();
+        final int devices = view.devices();
+        final int[] lo = new int[devices];
+        final AtomicBuffer[] ddb = new AtomicBuffer[devices];
+        final int[] ddBase = new int[devices];
+        for (int o = 0; o < devices; o++) {
+            lo[o] = view.lo(o);
+            ddb[o] = depth.buffer(o);
+            ddBase[o] = depth.base(o);
+        }
         return mesh.device(d).launch((owned + SCAN_PER_BLOCK - 1) / SCAN_PER_BLOCK, (ctx, block) -> {
             final int from = block * SCAN_PER_BLOCK;
             final int to = Math.min(owned, from + SCAN_PER_BLOCK);
+            long edges = 0;
             long count = 0;
+            long frontier = 0;
             for (int w = from; w < to; w += 64) {
                 long word = 0;
                 for (int lv = w, end = Math.min(to, w + 64); lv < end; lv++) {
                     final int x = db.getInt(dBase + (lv << 2));
-                    if (x == cap) {
+                    if (x <= cap) {
+                        frontier += x == cap ? 1 : 0;
+                        continue;
+                    }
+                    final int oi = oBase + (lv << 3);
+                    final int begin = (int)ob.getLong(oi);
+                    final int stop = (int)ob.getLong(oi + 8);
+                    int e = begin;
+                    boolean hit = false;
+                    while (e < stop) {
+                        final int u = tb.getInt(tBase + (e++ << 2));
+                        final int o = owners.of(u);
+                        if (ddb[o].getInt(ddBase[o] + ((u - lo[o]) << 2)) == cap) {
+                            hit = true;
+                            break;
+                        }
+                    }
+                    edges += e - begin;
+                    if (hit) {
+                        db.putInt(dBase + (lv << 2), next);
+                        hb.putByte(hBase + lv, nextHint);
                         word |= 1L << lv;
                         count++;
-                    } else if (x > cap && x != INF) {
+                    } else if (x != INF) {
                         db.putInt(dBase + (lv << 2), INF);
                         hb.putByte(hBase + lv, (byte)AsyncBfs.HINT_UNKNOWN);
                     }
                 }
-                bb.putLong(bBase + ((w >>> 6) << 3), word);
+                nb.putLong(nBase + ((w >>> 6) << 3), word);
             }
-            found.add(d, ctx.workerIndex(), WorkerCounters.VISITED, count);
-            counters.add(d, ctx.workerIndex(), WorkerCounters.VISITED, count);
+            final int worker = ctx.workerIndex();
+            found.add(d, worker, FOUND, count);
+            found.add(d, worker, CAP_FRONTIER, frontier);
+            counters.add(d, worker, WorkerCounters.VISITED, count + frontier);
+            counters.add(d, worker, WorkerCounters.EDGES, edges);
         });
     }
 
@@ -226,7 +277,7 @@ final class BottomUpSteps implements AutoCloseable {
                 nb.putLong(nBase + ((w >>> 6) << 3), word);
             }
             final int worker = ctx.workerIndex();
-            found.add(d, worker, WorkerCounters.VISITED, count);
+            found.add(d, worker, FOUND, count);
             counters.add(d, worker, WorkerCounters.VISITED, count);
             counters.add(d, worker, WorkerCounters.EDGES, edges);
         });
