@@ -286,8 +286,9 @@ final class AsyncBfs {
             if (dv >= cap) {
                 return;
             }
-            final boolean counting = sw != null && sw.counting();
             final int next = dv + 1;
+            // depths beyond what the switch watches (a mesh's long BFS) skip the degree read
+            final boolean counting = sw != null && sw.counting() && next < DirectionSwitch.LEVELS;
             final int worker = ctx.worker();
             final GraphView view = this.view;
             final Owners owners = view.owners();
