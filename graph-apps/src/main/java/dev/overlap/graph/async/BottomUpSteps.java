@@ -18,9 +18,8 @@ import org.agrona.concurrent.AtomicBuffer;
  * writes the next frontier as a bitmap (one bit per owned vertex). The first step tests the neighbours' depths
  * (depths above {@code L}, left by expansions the cap cut short, count as unreached and are set back with their hints
  * when no parent turns up); later ones test the other devices' bitmaps directly (one-sided reads; written before the
- * previous barrier). It goes back to top-down when the frontier falls
- * below {@code n / beta} vertices and shrinks (the frontier is then seeded into the worklist) or ends when a step
- * finds nothing.
+ * previous barrier). It goes back to top-down when the frontier falls below {@code n / beta} vertices and shrinks
+ * (the frontier is then seeded into the worklist) or ends when a step finds nothing.
  *
  * <p>One kernel per device and step; a block covers {@value #SCAN_PER_BLOCK} local vertices (a multiple of 64), so
  * it owns whole bitmap words and writes them without atomics. The depths and hints of a device's vertices are
@@ -31,6 +30,8 @@ import org.agrona.concurrent.AtomicBuffer;
 final class BottomUpSteps implements AutoCloseable {
     private static final int SCAN_PER_BLOCK = 2048;
     private static final int INF = AsyncBfs.INF;
+    private static final int FOUND = WorkerCounters.VISITED;
+    private static final int CAP_FRONTIER = WorkerCounters.EDGES;
 
     private final Mesh mesh;
     private final GraphView view;
@@ -40,8 +41,6 @@ final class BottomUpSteps implements AutoCloseable {
     private final WorkerCounters counters;
     /** Per step and worker: vertices found ({@link #FOUND}) and, in the first step, at the cap ({@link #CAP_FRONTIER}). */
     private final WorkerCounters found;
-    private static final int FOUND = WorkerCounters.VISITED;
-    private static final int CAP_FRONTIER = WorkerCounters.EDGES;
     private final LongArray[][] bits;
     private final RawArrays[] rawBits = new RawArrays[2];
     private final KernelLaunch[] launches;
