@@ -8,8 +8,10 @@ import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.WorkerCounters;
 import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.partition.GraphView;
 import dev.overlap.graph.partition.Owners;
 import dev.overlap.graph.partition.Partition;
+import dev.overlap.graph.partition.RawArrays;
 import dev.overlap.queues.worklist.DistributedWorklist;
 import dev.overlap.queues.worklist.TaskContext;
 import dev.overlap.queues.worklist.TaskFunction;
@@ -42,6 +44,19 @@ import org.agrona.concurrent.AtomicBuffer;
  * (threshold 1, band 1), so shallower vertices run first; a task whose priority is above the vertex's current depth
  * is stale (a later push carries the better depth) and is dropped without expanding.
  *
+ * <p><b>Direction-optimizing (hybrid).</b> With {@link AppSettings.Direction#OPTIMIZING} (the default) on a symmetric
+ * graph, a run has up to three phases. (1) Async top-down as above, while a {@link DirectionSwitch} sums the edges of
+ * the vertices discovered per depth; once one depth {@code L}'s edges pass Beamer's {@code m_u / alpha} the switch
+ * caps the BFS at {@code L}: vertices at depth {@code L} or deeper are no longer expanded (nor pushed when lowered to
+ * {@code L}), so the worklist soon runs dry. Every vertex whose exact depth is below {@code L} was still expanded
+ * after its last decrease (its depth was below every cap in force), so at that point depths at or below {@code L}
+ * are exact and larger ones are leftovers of cut-short expansions. (2) {@link BottomUpSteps}: level-synchronous
+ * bottom-up steps on the mesh from the frontier at {@code L}, while the frontier is large. (3) Back to async
+ * top-down, uncapped, seeded with the last frontier, for the thin tail; exact as in the plain run, since every
+ * vertex above the frontier has all its neighbours at their exact depths. On kron:18 this scans the ~0.3M edges
+ * direction-optimizing BSP does instead of all ~7.7M; on a mesh the switch never fires and the run is the plain one.
+ * {@link AppSettings.Direction#TOP_DOWN} (or a directed graph) runs phase (1) without a switch.
+ *
  * <p>Thread-safety: one run at a time per mesh, driven by the calling host thread; the task function runs on every
  * worker at once and shares nothing but device memory (atomics) and per-worker counter rows.
  */
@@ -54,7 +69,12 @@ final class AsyncBfs {
     }
 
     static long stateBytesPerDevice(final int maxOwned) {
-        return Math.max(1L, maxOwned) * 5 + 512;
+        return Math.max(1L, maxOwned) * 5 + 512 + BottomUpSteps.bytesPerDevice(maxOwned);
+    }
+
+    /** @return whether a run with {@code settings} on {@code g} is the hybrid (direction-optimizing) one */
+    static boolean hybrid(final DeviceGraph g, final AppSettings settings) {
+        return settings.direction() == AppSettings.Direction.OPTIMIZING && g.host().isSymmetric();
     }
 
     static AppResult run(final DeviceGraph g, final int source, final AppSettings settings) {
@@ -65,27 +85,51 @@ final class AsyncBfs {
         if (source < 0 || source >= n) {
             throw new IllegalArgumentException("source " + source + " is outside 0.." + (n - 1));
         }
-        final Owners owners = new Owners(p.bounds());
-        final WorkerCounters counters = new WorkerCounters(devices, mesh.device(0).workerCount());
+        final GraphView view = new GraphView(g);
+        final int workers = mesh.device(0).workerCount();
+        final WorkerCounters counters = new WorkerCounters(devices, workers);
         final IntArray[] depth = new IntArray[devices];
         final IntArray[] hint = new IntArray[devices];
+        final boolean hybrid = hybrid(g, settings);
         DistributedWorklist wl = null;
+        BottomUpSteps bottomUp = null;
         try {
             wl = Worklists.build(mesh, settings, maxOwned(p), 1, 1);
             for (int d = 0; d < devices; d++) {
                 depth[d] = mesh.device(d).allocateInts(Math.max(1, p.size(d)));
                 hint[d] = mesh.device(d).allocateInts(Math.max(1, (p.size(d) + 3) / 4));
             }
-            final Kernel kernel = new Kernel(g, owners, depth, hint, counters,
-                settings.queue() == AppSettings.Queue.PRIORITY);
+            final RawArrays depths = RawArrays.of(depth);
+            final RawArrays hints = RawArrays.of(hint);
+            final DirectionSwitch sw = hybrid ? new DirectionSwitch(devices, workers, n, g.host().edgeCount()) : null;
+            if (hybrid) {
+                bottomUp = new BottomUpSteps(mesh, view, p, depths, hints, counters);
+                sw.reset();
+            }
+            final Kernel kernel = new Kernel(view, depths, hints, counters,
+                settings.queue() == AppSettings.Queue.PRIORITY, sw);
+            final Worklists.Traffic traffic = new Worklists.Traffic();
             final long start = System.nanoTime();
-            fill(mesh, depth, INF);
-            fill(mesh, hint, -1);
+            fill(mesh, depth, INF, hint, -1);
             final int s = p.internal(source);
-            final int sOwner = owners.of(s);
-            depth[sOwner].set(s - owners.lo(sOwner), 0);
-            wl.seed(sOwner, s - owners.lo(sOwner), 0);
-            final WorklistStats st = wl.run(Worklists.shape(settings), Worklists.mode(settings), kernel);
+            final int sOwner = view.owner(s);
+            depth[sOwner].set(s - view.lo(sOwner), 0);
+            wl.seed(sOwner, s - view.lo(sOwner), 0);
+            WorklistStats st = wl.run(Worklists.shape(settings), Worklists.mode(settings), kernel);
+            traffic.add(st);
+            long rounds = Math.max(1, st.rounds());
+            if (hybrid && sw.cap() != DirectionSwitch.NO_CAP) {
+                final int level = bottomUp.run(sw.cap());
+                rounds += bottomUp.steps();
+                if (level >= 0) {
+                    sw.release();
+                    // the seeds were counted as settled by the bottom-up steps; the tail counts their expansions
+                    counters.add(0, 0, WorkerCounters.VISITED, -seedFrontier(wl, bottomUp, p, level));
+                    st = wl.run(Worklists.shape(settings), Worklists.mode(settings), kernel);
+                    traffic.add(st);
+                    rounds += Math.max(1, st.rounds());
+                }
+            }
             final long nanos = System.nanoTime() - start;
             final int[] out = new int[n];
             for (int d = 0; d < devices; d++) {
@@ -95,10 +139,11 @@ final class AsyncBfs {
                     out[p.original(lo + i)] = x == INF ? -1 : x;
                 }
             }
-            final Worklists.Traffic traffic = new Worklists.Traffic();
-            traffic.add(st);
-            return AppResult.bfs(out, nanos, traffic.counts(Math.max(1, st.rounds()), 0, counters));
+            return AppResult.bfs(out, nanos, traffic.counts(rounds, 0, counters));
         } finally {
+            if (bottomUp != null) {
+                bottomUp.close();
+            }
             if (!mesh.isClosed()) {
                 free(mesh, depth);
                 free(mesh, hint);
@@ -109,12 +154,57 @@ final class AsyncBfs {
         }
     }
 
+    /**
+     * Seeds every vertex of the bottom-up steps' last frontier (depth {@code level}) onto its device's queue.
+     *
+     * @return the vertices seeded
+     */
+    private static long seedFrontier(final DistributedWorklist wl, final BottomUpSteps bottomUp, final Partition p,
+        final int level) {
+        long seeded = 0;
+        for (int d = 0; d < p.devices(); d++) {
+            final LongArray bits = bottomUp.frontier(d);
+            for (int i = 0, words = bits.length(); i < words; i++) {
+                long word = bits.get(i);
+                while (word != 0) {
+                    wl.seed(d, (i << 6) + Long.numberOfTrailingZeros(word), level);
+                    word &= word - 1;
+                    seeded++;
+                }
+            }
+        }
+        return seeded;
+    }
+
     static int maxOwned(final Partition p) {
         int m = 0;
         for (int d = 0; d < p.devices(); d++) {
             m = Math.max(m, p.size(d));
         }
         return m;
+    }
+
+    /**
+     * Sets every element of every device's {@code a} to {@code va} and of its {@code b} to {@code vb}: one kernel per
+     * device, one barrier.
+     */
+    static void fill(final Mesh mesh, final IntArray[] a, final int va, final IntArray[] b, final int vb) {
+        final KernelLaunch[] launches = new KernelLaunch[a.length];
+        for (int d = 0; d < a.length; d++) {
+            final IntArray x = a[d];
+            final IntArray y = b[d];
+            final int sx = x.length();
+            final int sy = y.length();
+            launches[d] = mesh.device(d).launch(Math.max(1, (Math.max(sx, sy) + 65535) >> 16), (ctx, blk) -> {
+                for (int i = blk << 16, end = Math.min(sx, (blk + 1) << 16); i < end; i++) {
+                    x.set(i, va);
+                }
+                for (int i = blk << 16, end = Math.min(sy, (blk + 1) << 16); i < end; i++) {
+                    y.set(i, vb);
+                }
+            });
+        }
+        join(launches);
     }
 
     /** Sets every element of every device's array to {@code value}, one kernel per device. */
@@ -161,81 +251,66 @@ final class AsyncBfs {
     }
 
     /**
-     * The task function. Per device it keeps the raw buffers and byte offsets of the CSR slice and the depths, so the
-     * edge loop reads device memory without per-access index checks (the slices were validated when the graph was
-     * placed, and every target is an internal id below {@code n}).
+     * The task function. It reads device memory through the raw views (no per-access index checks; see
+     * {@link GraphView}). With a {@link DirectionSwitch} it reports discoveries while the switch counts, does not
+     * expand a vertex whose depth reached the switch's cap, and does not push a vertex it lowered to the cap (the
+     * bottom-up steps take the frontier from there).
      */
     static final class Kernel implements TaskFunction {
-        private final Owners owners;
-        private final int[] lo;
-        private final AtomicBuffer[] offBuf;
-        private final int[] offBase;
-        private final AtomicBuffer[] tgtBuf;
-        private final int[] tgtBase;
-        private final AtomicBuffer[] depthBuf;
-        private final int[] depthBase;
-        private final AtomicBuffer[] hintBuf;
-        private final int[] hintBase;
+        private final GraphView view;
+        private final RawArrays depth;
+        private final RawArrays hint;
         private final WorkerCounters counters;
         private final boolean priority;
+        private final DirectionSwitch sw;
 
-        Kernel(final DeviceGraph g, final Owners owners, final IntArray[] depth, final IntArray[] hint,
-            final WorkerCounters counters, final boolean priority) {
-            final int devices = g.devices();
-            this.owners = owners;
-            this.lo = new int[devices];
-            this.offBuf = new AtomicBuffer[devices];
-            this.offBase = new int[devices];
-            this.tgtBuf = new AtomicBuffer[devices];
-            this.tgtBase = new int[devices];
-            this.depthBuf = new AtomicBuffer[devices];
-            this.depthBase = new int[devices];
-            this.hintBuf = new AtomicBuffer[devices];
-            this.hintBase = new int[devices];
-            for (int d = 0; d < devices; d++) {
-                lo[d] = g.partition().lo(d);
-                final LongArray off = g.offsets(d);
-                offBuf[d] = off.memory().buffer();
-                offBase[d] = (int)off.offset();
-                final IntArray tgt = g.targets(d);
-                tgtBuf[d] = tgt.memory().buffer();
-                tgtBase[d] = (int)tgt.offset();
-                depthBuf[d] = depth[d].memory().buffer();
-                depthBase[d] = (int)depth[d].offset();
-                hintBuf[d] = hint[d].memory().buffer();
-                hintBase[d] = (int)hint[d].offset();
-            }
+        Kernel(final GraphView view, final RawArrays depth, final RawArrays hint, final WorkerCounters counters,
+            final boolean priority, final DirectionSwitch sw) {
+            this.view = view;
+            this.depth = depth;
+            this.hint = hint;
             this.counters = counters;
             this.priority = priority;
+            this.sw = sw;
         }
 
         @Override
         public void run(final int v, final TaskContext ctx) {
             final int d = ctx.device();
-            final int dv = depthBuf[d].getIntVolatile(depthBase[d] + (v << 2));
+            final int dv = depth.buffer(d).getIntVolatile(depth.base(d) + (v << 2));
             if (priority && ctx.priority() > dv) {
                 return;
             }
+            final DirectionSwitch sw = this.sw;
+            final int cap = sw == null ? DirectionSwitch.NO_CAP : sw.cap();
+            if (dv >= cap) {
+                return;
+            }
             final int next = dv + 1;
-            final AtomicBuffer ob = offBuf[d];
-            final int oi = offBase[d] + (v << 3);
-            final int begin = (int)ob.getLong(oi);
-            final int end = (int)ob.getLong(oi + 8);
-            final AtomicBuffer tb = tgtBuf[d];
-            final int tBase = tgtBase[d];
+            // depths beyond what the switch watches (a mesh's long BFS) skip the degree read
+            final boolean counting = sw != null && sw.counting() && next < DirectionSwitch.LEVELS;
+            final int worker = ctx.worker();
+            final GraphView view = this.view;
+            final Owners owners = view.owners();
+            final RawArrays depth = this.depth;
+            final RawArrays hint = this.hint;
+            final int begin = view.edgeBegin(d, v);
+            final int end = view.edgeEnd(d, v);
+            final AtomicBuffer tb = view.targets().buffer(d);
+            final int tBase = view.targets().base(d);
             long atomics = 0;
             for (int at = tBase + (begin << 2), stop = tBase + (end << 2); at < stop; at += 4) {
                 final int w = tb.getInt(at);
                 final int o = owners.of(w);
-                final int lw = w - lo[o];
-                final AtomicBuffer hb = hintBuf[o];
-                final int hi = hintBase[o] + lw;
+                final int lw = w - view.lo(o);
+                final AtomicBuffer hb = hint.buffer(o);
+                final int hi = hint.base(o) + lw;
                 final int h = hb.getByte(hi) & 0xff;
                 if (h <= next && h != HINT_UNKNOWN) {
                     continue;
                 }
-                final AtomicBuffer db = depthBuf[o];
-                final int wi = depthBase[o] + (lw << 2);
+                final AtomicBuffer db = depth.buffer(o);
+                final int wi = depth.base(o) + (lw << 2);
                 int cur = db.getInt(wi);
                 if (next < cur) {
                     while (next < cur && !db.compareAndSetInt(wi, cur, next)) {
@@ -248,15 +323,19 @@ final class AsyncBfs {
                         if (next < HINT_UNKNOWN) {
                             hb.putByte(hi, (byte)next);
                         }
-                        if (o == d) {
-                            ctx.push(lw, next);
-                        } else {
-                            ctx.pushTo(o, lw, next);
+                        if (next < cap) {
+                            if (o == d) {
+                                ctx.push(lw, next);
+                            } else {
+                                ctx.pushTo(o, lw, next);
+                            }
+                        }
+                        if (counting && cur == INF) {
+                            sw.discovered(d, worker, next, view.degree(o, lw));
                         }
                     }
                 }
             }
-            final int worker = ctx.worker();
             counters.add(d, worker, WorkerCounters.VISITED, 1);
             counters.add(d, worker, WorkerCounters.EDGES, end - begin);
             if (atomics != 0) {

@@ -9,8 +9,10 @@ import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.WorkerCounters;
 import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.partition.GraphView;
 import dev.overlap.graph.partition.Owners;
 import dev.overlap.graph.partition.Partition;
+import dev.overlap.graph.partition.RawArrays;
 import dev.overlap.queues.worklist.DistributedWorklist;
 import dev.overlap.queues.worklist.TaskContext;
 import dev.overlap.queues.worklist.TaskFunction;
@@ -84,7 +86,7 @@ final class AsyncSssp {
         if (!g.hasWeights()) {
             throw new IllegalArgumentException("SSSP needs the graph placed with weights");
         }
-        final Owners owners = new Owners(p.bounds());
+        final GraphView view = new GraphView(g);
         final WorkerCounters counters = new WorkerCounters(devices, mesh.device(0).workerCount());
         final LongArray[] dist = new LongArray[devices];
         final IntArray[] hint = new IntArray[devices];
@@ -97,14 +99,14 @@ final class AsyncSssp {
                 dist[d] = mesh.device(d).allocateLongs(Math.max(1, p.size(d)));
                 hint[d] = mesh.device(d).allocateInts(Math.max(1, p.size(d)));
             }
-            final Kernel kernel = new Kernel(g, owners, dist, hint, counters, priority);
+            final Kernel kernel = new Kernel(view, RawArrays.of(dist), RawArrays.of(hint), counters, priority);
             final long start = System.nanoTime();
             fill(mesh, dist);
             AsyncBfs.fill(mesh, hint, HINT_UNKNOWN);
             final int s = p.internal(source);
-            final int sOwner = owners.of(s);
-            dist[sOwner].set(s - owners.lo(sOwner), 0);
-            wl.seed(sOwner, s - owners.lo(sOwner), 0);
+            final int sOwner = view.owner(s);
+            dist[sOwner].set(s - view.lo(sOwner), 0);
+            wl.seed(sOwner, s - view.lo(sOwner), 0);
             final WorklistStats st = wl.run(Worklists.shape(settings), Worklists.mode(settings), kernel);
             final long nanos = System.nanoTime() - start;
             final long[] out = new long[n];
@@ -142,53 +144,19 @@ final class AsyncSssp {
         AsyncBfs.join(launches);
     }
 
-    /** The task function; raw buffers and byte offsets per device as in {@link AsyncBfs.Kernel}. */
+    /** The task function; reads device memory through the raw views as {@link AsyncBfs.Kernel} does. */
     static final class Kernel implements TaskFunction {
-        private final Owners owners;
-        private final int[] lo;
-        private final AtomicBuffer[] offBuf;
-        private final int[] offBase;
-        private final AtomicBuffer[] tgtBuf;
-        private final int[] tgtBase;
-        private final AtomicBuffer[] wgtBuf;
-        private final int[] wgtBase;
-        private final AtomicBuffer[] distBuf;
-        private final int[] distBase;
-        private final AtomicBuffer[] hintBuf;
-        private final int[] hintBase;
+        private final GraphView view;
+        private final RawArrays dist;
+        private final RawArrays hint;
         private final WorkerCounters counters;
         private final boolean priority;
 
-        Kernel(final DeviceGraph g, final Owners owners, final LongArray[] dist, final IntArray[] hint,
-            final WorkerCounters counters, final boolean priority) {
-            final int devices = g.devices();
-            this.owners = owners;
-            this.lo = new int[devices];
-            this.offBuf = new AtomicBuffer[devices];
-            this.offBase = new int[devices];
-            this.tgtBuf = new AtomicBuffer[devices];
-            this.tgtBase = new int[devices];
-            this.wgtBuf = new AtomicBuffer[devices];
-            this.wgtBase = new int[devices];
-            this.distBuf = new AtomicBuffer[devices];
-            this.distBase = new int[devices];
-            this.hintBuf = new AtomicBuffer[devices];
-            this.hintBase = new int[devices];
-            for (int d = 0; d < devices; d++) {
-                lo[d] = g.partition().lo(d);
-                offBuf[d] = g.offsets(d).memory().buffer();
-                offBase[d] = (int)g.offsets(d).offset();
-                final IntArray tgt = g.targets(d);
-                tgtBuf[d] = tgt.memory().buffer();
-                tgtBase[d] = (int)tgt.offset();
-                final IntArray wgt = g.weights(d);
-                wgtBuf[d] = wgt.memory().buffer();
-                wgtBase[d] = (int)wgt.offset();
-                distBuf[d] = dist[d].memory().buffer();
-                distBase[d] = (int)dist[d].offset();
-                hintBuf[d] = hint[d].memory().buffer();
-                hintBase[d] = (int)hint[d].offset();
-            }
+        Kernel(final GraphView view, final RawArrays dist, final RawArrays hint, final WorkerCounters counters,
+            final boolean priority) {
+            this.view = view;
+            this.dist = dist;
+            this.hint = hint;
             this.counters = counters;
             this.priority = priority;
         }
@@ -196,32 +164,34 @@ final class AsyncSssp {
         @Override
         public void run(final int v, final TaskContext ctx) {
             final int d = ctx.device();
-            final long dv = distBuf[d].getLongVolatile(distBase[d] + (v << 3));
+            final RawArrays dist = this.dist;
+            final long dv = dist.buffer(d).getLongVolatile(dist.base(d) + (v << 3));
             if (priority && ctx.priority() > Math.min(dv, Integer.MAX_VALUE)) {
                 return;
             }
-            final AtomicBuffer ob = offBuf[d];
-            final int oi = offBase[d] + (v << 3);
-            final int begin = (int)ob.getLong(oi);
-            final int end = (int)ob.getLong(oi + 8);
-            final AtomicBuffer tb = tgtBuf[d];
-            final AtomicBuffer wb = wgtBuf[d];
-            final int tOff = tgtBase[d];
-            final int wOff = wgtBase[d];
+            final GraphView view = this.view;
+            final Owners owners = view.owners();
+            final RawArrays hint = this.hint;
+            final int begin = view.edgeBegin(d, v);
+            final int end = view.edgeEnd(d, v);
+            final AtomicBuffer tb = view.targets().buffer(d);
+            final int tOff = view.targets().base(d);
+            final AtomicBuffer wb = view.weights().buffer(d);
+            final int wOff = view.weights().base(d);
             long atomics = 0;
             for (int e = begin; e < end; e++) {
                 final int w = tb.getInt(tOff + (e << 2));
                 final long nd = dv + wb.getInt(wOff + (e << 2));
                 final int o = owners.of(w);
-                final int lw = w - lo[o];
-                final AtomicBuffer hb = hintBuf[o];
-                final int hi = hintBase[o] + (lw << 2);
+                final int lw = w - view.lo(o);
+                final AtomicBuffer hb = hint.buffer(o);
+                final int hi = hint.base(o) + (lw << 2);
                 final int h = hb.getInt(hi);
                 if (h <= nd && h != HINT_UNKNOWN) {
                     continue;
                 }
-                final AtomicBuffer db = distBuf[o];
-                final int wi = distBase[o] + (lw << 3);
+                final AtomicBuffer db = dist.buffer(o);
+                final int wi = dist.base(o) + (lw << 3);
                 long cur = db.getLong(wi);
                 if (nd < cur) {
                     while (nd < cur && !db.compareAndSetLong(wi, cur, nd)) {

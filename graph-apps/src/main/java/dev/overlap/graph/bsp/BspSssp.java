@@ -9,8 +9,10 @@ import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.app.WorkerCounters;
 import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.partition.GraphView;
 import dev.overlap.graph.partition.Owners;
 import dev.overlap.graph.partition.Partition;
+import org.agrona.concurrent.AtomicBuffer;
 
 /**
  * Bellman-Ford SSSP on the mesh in rounds (the BSP baseline): round {@code r} relaxes the out-edges of the vertices
@@ -47,7 +49,7 @@ final class BspSssp {
         if (!g.hasWeights()) {
             throw new IllegalArgumentException("SSSP needs the graph placed with weights");
         }
-        final Owners owners = new Owners(p.bounds());
+        final GraphView view = new GraphView(g);
         final WorkerCounters counters = new WorkerCounters(devices, mesh.device(0).workerCount());
         final LongArray[] dist = new LongArray[devices];
         final IntArray[] tag = new IntArray[devices];
@@ -69,14 +71,14 @@ final class BspSssp {
             }
             BspBfs.joinAll(launches);
             final int s = p.internal(source);
-            final int sOwner = owners.of(s);
-            dist[sOwner].set(s - owners.lo(sOwner), 0);
-            fx.seed(sOwner, s - owners.lo(sOwner));
+            final int sOwner = view.owner(s);
+            dist[sOwner].set(s - view.lo(sOwner), 0);
+            fx.seed(sOwner, s - view.lo(sOwner));
             long rounds = 0;
             while (fx.totalSize() > 0) {
                 final int nextTag = (int)(rounds + 1);
                 for (int d = 0; d < devices; d++) {
-                    launches[d] = relax(g, d, dist, tag, owners, fx, nextTag, counters);
+                    launches[d] = relax(g, view, d, dist, tag, fx, nextTag, counters);
                 }
                 BspBfs.joinAll(launches);
                 fx.advance();
@@ -109,21 +111,20 @@ final class BspSssp {
         }
     }
 
-    private static KernelLaunch relax(final DeviceGraph g, final int d, final LongArray[] dist, final IntArray[] tag,
-        final Owners owners, final FrontierExchange fx, final int nextTag, final WorkerCounters c) {
+    private static KernelLaunch relax(final DeviceGraph g, final GraphView view, final int d, final LongArray[] dist,
+        final IntArray[] tag, final FrontierExchange fx, final int nextTag, final WorkerCounters c) {
         final int size = fx.size(d);
         if (size == 0) {
             return null;
         }
         final Device dev = g.mesh().device(d);
         final IntArray frontier = fx.current(d);
-        final LongArray off = g.offsets(d);
-        // Targets and weights are read through the device buffer at precomputed byte offsets: both arrays were
-        // validated when the graph was placed, so per-access index checks would only repeat that.
-        final org.agrona.concurrent.AtomicBuffer tBuf = g.targets(d).memory().buffer();
-        final int tBase = (int)g.targets(d).offset();
-        final org.agrona.concurrent.AtomicBuffer wBuf = g.weights(d).memory().buffer();
-        final int wBase = (int)g.weights(d).offset();
+        final Owners owners = view.owners();
+        // Offsets, targets and weights are read through the raw view: validated at placement, no per-access checks.
+        final AtomicBuffer tBuf = view.targets().buffer(d);
+        final int tBase = view.targets().base(d);
+        final AtomicBuffer wBuf = view.weights().buffer(d);
+        final int wBase = view.weights().base(d);
         final LongArray mine = dist[d];
         return dev.launch((size + FRONTIER_PER_BLOCK - 1) / FRONTIER_PER_BLOCK, (ctx, block) -> {
             final int w = ctx.workerIndex();
@@ -134,13 +135,13 @@ final class BspSssp {
             for (int i = from; i < to; i++) {
                 final int u = frontier.get(i);
                 final long du = mine.getVolatile(u);
-                final long begin = off.get(u);
-                final long end = off.get(u + 1);
-                for (int e = (int)begin, stop = (int)end; e < stop; e++) {
+                final int begin = view.edgeBegin(d, u);
+                final int end = view.edgeEnd(d, u);
+                for (int e = begin; e < end; e++) {
                     final int v = tBuf.getInt(tBase + (e << 2));
                     final long nd = du + wBuf.getInt(wBase + (e << 2));
                     final int o = owners.of(v);
-                    final int lv = v - owners.lo(o);
+                    final int lv = v - view.lo(o);
                     final LongArray dv = dist[o];
                     if (nd < dv.get(lv)) {
                         if (o != d) {

@@ -303,12 +303,13 @@ class AsyncAlgorithmsTest {
 
     @Test
     void oneFifoWorkerExpandsEveryVertexExactlyOnce() {
-        // One device, one worker, FIFO: the worklist is a BFS queue, so the first depth a vertex gets is final.
+        // One device, one worker, FIFO, top-down: the worklist is a BFS queue, so a vertex's first depth is final.
         try (Mesh m = Mesh.builder().name("async-one-worker").devices(1).threadsPerDevice(1).memoryPerDevice(32 << 20)
             .build()) {
             final CsrGraph g = GraphSpec.parse("grid:40x40").build(3, false, Progress.none());
             try (DeviceGraph dg = DeviceGraph.place(m, g, Partition.byEdges(g, 1), false)) {
-                final AppResult r = async.bfs(dg, 17, AppSettings.defaults());
+                final AppResult r = async.bfs(dg, 17,
+                    AppSettings.builder().direction(AppSettings.Direction.TOP_DOWN).build());
                 assertTrue(Verification.depths(SequentialBfs.depths(g, 17), r.depths()).passed());
                 assertEquals(g.vertexCount(), r.counts().visited());
                 assertEquals(g.edgeCount(), r.counts().edgesScanned());
@@ -340,7 +341,9 @@ class AsyncAlgorithmsTest {
             while (g.degree(source) == 0) {
                 source++;
             }
-            final AppSettings s = AppSettings.builder().queue(AppSettings.Queue.PRIORITY).build();
+            // top-down: the hybrid settles vertices bottom-up without pushes
+            final AppSettings s = AppSettings.builder().queue(AppSettings.Queue.PRIORITY)
+                .direction(AppSettings.Direction.TOP_DOWN).build();
             final AppResult r = async.bfs(dg, source, s);
             final int[] expected = SequentialBfs.depths(g, source);
             assertTrue(Verification.depths(expected, r.depths()).passed());
