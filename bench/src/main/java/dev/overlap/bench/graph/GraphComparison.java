@@ -358,8 +358,10 @@ public final class GraphComparison implements Callable<Integer> {
                 // async PageRank has no iterations (Atos: push residuals until every one is below a threshold): it
                 // runs to an L1 tolerance and is verified against power iteration to that tolerance
                 final boolean toTolerance = app == GraphApp.PAGERANK && "async".equals(p.getKey());
-                final AppSettings s = toTolerance ? AppSettings.builder().tolerance(ASYNC_PR_TOLERANCE).build()
-                    : settings;
+                // the app's own worklist, as `--queue auto` picks it: priority for SSSP, FIFO for BFS and PageRank
+                final AppSettings s = toTolerance
+                    ? AppSettings.builder().tolerance(ASYNC_PR_TOLERANCE).queue(app.autoQueue()).build()
+                    : AppSettings.builder().fixedIterations(prIterations).queue(app.autoQueue()).build();
                 if (toTolerance) {
                     notes.add("async pr has no iterations: it runs to an L1 tolerance of " + ASYNC_PR_TOLERANCE
                         + " and is verified against power iteration to that tolerance (the others run " + prIterations

@@ -12,8 +12,9 @@ import picocli.CommandLine.Option;
 @Command(name = "bfs", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Breadth-first search from a source across the devices; verified against a sequential BFS.")
 public final class BfsCommand extends GraphAppCommand {
-    @Option(names = "--direction", paramLabel = "DIR", defaultValue = "optimizing", description = "BSP BFS: top-down or optimizing "
-        + "(Beamer's direction switching on symmetric graphs) (default: ${DEFAULT-VALUE})")
+    @Option(names = "--direction", paramLabel = "DIR", defaultValue = "optimizing", description = "top-down or optimizing "
+        + "(Beamer's direction switching on symmetric graphs: BSP levels, or the async hybrid of async top-down, bottom-up "
+        + "steps and async top-down again) (default: ${DEFAULT-VALUE})")
     String direction;
 
     @Override

@@ -335,7 +335,8 @@ public final class DemoCommand implements Callable<Integer> {
         final int meshThreads = runner.devices() * runner.threadsPerDevice();
         for (final GraphApp app : graphApps) {
             final CsrGraph g = app.weighted() ? weighted : plain;
-            final AppSettings settings = AppSettings.defaults();
+            // the app's own worklist (`--queue auto`): priority for SSSP (delta-stepping), FIFO for BFS and PageRank
+            final AppSettings settings = AppSettings.builder().queue(app.autoQueue()).build();
             AppResult seq = null;
             final double[] seqTimes = new double[runs];
             for (int r = -warmups; r < runs; r++) {

@@ -102,8 +102,8 @@ public final class ScalingCommand implements Callable<Integer> {
         + "chosen by --seed)")
     Integer source;
 
-    @Option(names = "--direction", paramLabel = "DIR", defaultValue = "optimizing", description = "bfs on bsp: top-down "
-        + "or optimizing (default: ${DEFAULT-VALUE})")
+    @Option(names = "--direction", paramLabel = "DIR", defaultValue = "optimizing", description = "bfs: top-down "
+        + "or optimizing (BSP direction switching, or the async hybrid) (default: ${DEFAULT-VALUE})")
     String direction;
 
     @Option(names = "--iterations", paramLabel = "N", description = "pr: exactly N iterations instead of iterating to "
