@@ -23,12 +23,14 @@ import org.agrona.concurrent.AtomicBuffer;
  *
  * <p><b>Two variants</b> ({@link Variant}, chosen per run; {@code -D}{@value Variant#PROPERTY}{@code =push|pull|auto}
  * overrides the default {@code auto}): this push formulation, for any graph, and {@link AsyncPullPageRank}'s
- * Gauss-Seidel pull with block activation, for symmetric graphs. {@code auto} pulls on a symmetric graph whose largest
- * degree is at least {@value Variant#SKEW} times the mean: on kron:18 push does about 17-21 expansions per vertex,
- * most of them hubs hammered by CASes from every worker, and took seconds where pull recomputes each vertex 15-20
- * times with plain loads; on a mesh push expands each vertex about once from the warm start (grid:1000x1000: 0.5 per
- * vertex) and pull would recompute every block holding a boundary vertex for every round of the boundary's
- * correction (16 per vertex).
+ * Gauss-Seidel pull with block activation, for symmetric graphs. {@code auto} pulls on a symmetric graph whose
+ * non-isolated vertices have a mean degree of at least {@value Variant#MEAN_DEGREE} or a largest degree of at least
+ * {@value Variant#SKEW} times that mean, and pushes otherwise. Measured on 2 devices (load average 8-11): on kron:18
+ * push did 17-21 expansions per vertex, most of them hubs hammered by CASes, and took 8-34 s against pull's
+ * 0.44-1.0 s (15-21 recomputations per vertex); on urand:17 push did 18.6 expansions per vertex in 2.3-10.7 s, pull 5.2
+ * recomputations in 0.12-0.3 s; on grid:1000x1000 push expands each vertex about once from the warm start (0.5 per
+ * vertex) where pull recomputes every block holding a boundary vertex for every round of the boundary's correction
+ * (16 per vertex).
  *
  * <p><b>Algorithm.</b> It solves {@code y = b + M y} with {@code b = (1-a)/n} everywhere and
  * {@code M = a A^T D^-1} over the out-edges (dangling vertices pass nothing on; see below), keeping an estimate
@@ -139,13 +141,19 @@ final class AsyncPageRank {
         /** Pull with block activation ({@link AsyncPullPageRank}); symmetric graphs only. */
         PULL,
         /**
-         * Pull on a symmetric graph whose largest degree is at least {@value #SKEW} times the mean (scale-free:
-         * push would hammer the hubs), push otherwise (meshes, uniform and directed graphs).
+         * Pull on a symmetric graph whose non-isolated vertices have a mean degree of at least {@value #MEAN_DEGREE}
+         * or whose largest degree is at least {@value #SKEW} times that mean; push otherwise (meshes, where the
+         * uniform warm start is nearly exact and push expands each vertex about once, and directed graphs).
          */
         AUTO;
 
-        /** Degree skew (max / mean) from which {@link #AUTO} pulls. */
+        /** Degree skew (max / mean) from which {@link #AUTO} pulls: hubs make push hammer a few residuals. */
         static final int SKEW = 16;
+        /**
+         * Mean degree from which {@link #AUTO} pulls: with many edges per vertex the warm start is off everywhere
+         * and push expands every vertex many times, each time scattering to all its edges.
+         */
+        static final int MEAN_DEGREE = 8;
 
         /** @return the variant named by the system property {@value #PROPERTY}, {@link #AUTO} when unset */
         static Variant fromProperty() {
@@ -167,12 +175,18 @@ final class AsyncPageRank {
                 return PUSH;
             }
             long sum = 0;
+            long connected = 0;
             int max = 0;
             for (final int k : outDegrees) {
                 sum += k;
+                connected += k > 0 ? 1 : 0;
                 max = Math.max(max, k);
             }
-            return (double)max * outDegrees.length >= (double)SKEW * Math.max(1, sum) ? PULL : PUSH;
+            if (connected == 0) {
+                return PUSH;
+            }
+            final double mean = (double)sum / connected;
+            return mean >= MEAN_DEGREE || max >= SKEW * mean ? PULL : PUSH;
         }
 
         /** The system property that selects the variant ({@code push}, {@code pull}, {@code auto}). */

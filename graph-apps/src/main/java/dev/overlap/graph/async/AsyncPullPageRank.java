@@ -72,8 +72,8 @@ import java.lang.invoke.VarHandle;
  * <p><b>When not to use it.</b> On a mesh-like graph the uniform start is already exact inside, and the push
  * variant expands each vertex about once (grid:1000x1000: 0.5 expansions per vertex), while every block containing
  * a boundary vertex is recomputed whole for every round of the boundary's correction (16 recomputations per vertex);
- * {@link AsyncPageRank.Variant#AUTO} pulls only on symmetric graphs with a skewed degree distribution. A directed
- * graph would need its in-edges placed as well; it is refused here.
+ * {@link AsyncPageRank.Variant#AUTO} pushes on sparse symmetric graphs without hubs and pulls on the others. A
+ * directed graph would need its in-edges placed as well; it is refused here.
  *
  * <p><b>Counts.</b> {@code visited} = vertex recomputations (whole blocks), {@code ideal} = {@code n},
  * {@code edgesScanned} = edges gathered by tasks and by the residual sweeps, {@code remoteAtomics} = state CASes on

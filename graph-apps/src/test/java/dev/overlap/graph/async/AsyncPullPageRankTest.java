@@ -199,12 +199,26 @@ class AsyncPullPageRankTest {
     }
 
     @Test
-    void autoPullsOnSkewedSymmetricGraphsAndPushesOnMeshes() {
+    void autoPullsOnDenseOrSkewedSymmetricGraphsAndPushesOnMeshes() {
         final CsrGraph kron = GraphSpec.parse("kron:12").build(1, false, Progress.none());
+        final CsrGraph urand = GraphSpec.parse("urand:12").build(1, false, Progress.none());
         final CsrGraph grid = GraphSpec.parse("grid:40x40").build(1, false, Progress.none());
+        // A sparse graph with a hub: mean degree below 8, largest degree far above 16 times it.
+        final EdgeList e = new EdgeList(4096, false);
+        for (int v = 1; v < 2000; v++) {
+            e.add(v, v + 1);
+            if (v % 4 == 0) {
+                e.add(0, v);
+            }
+        }
+        final CsrGraph hub = GraphBuilder.build(e, 2001, BuildOptions.UNDIRECTED_SIMPLE, false, Progress.none());
         try (DeviceGraph k = DeviceGraph.place(two, kron, Partition.byEdges(kron, 2), false);
+             DeviceGraph u = DeviceGraph.place(two, urand, Partition.byEdges(urand, 2), false);
+             DeviceGraph h = DeviceGraph.place(two, hub, Partition.byEdges(hub, 2), false);
              DeviceGraph m = DeviceGraph.place(two, grid, Partition.byEdges(grid, 2), false)) {
             assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.AUTO.resolve(k, degrees(kron)));
+            assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.AUTO.resolve(u, degrees(urand)));
+            assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.AUTO.resolve(h, degrees(hub)));
             assertSame(AsyncPageRank.Variant.PUSH, AsyncPageRank.Variant.AUTO.resolve(m, degrees(grid)));
             assertSame(AsyncPageRank.Variant.PUSH, AsyncPageRank.Variant.PUSH.resolve(k, degrees(kron)));
             assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.PULL.resolve(m, degrees(grid)));
