@@ -15,6 +15,7 @@ import dev.overlap.queues.worklist.TaskContext;
 import dev.overlap.queues.worklist.TaskFunction;
 import dev.overlap.queues.worklist.WorkerShape;
 import dev.overlap.queues.worklist.WorklistStats;
+import dev.overlap.transport.inbox.AggregatorConfig;
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.lang.invoke.VarHandle;
@@ -157,7 +158,7 @@ final class AsyncPullPageRank {
         DistributedWorklist wl = null;
         Kernel kernel = null;
         try {
-            wl = Worklists.build(mesh, settings, Math.max(1, maxBlocks), 1, 1);
+            wl = worklist(mesh, settings, Math.max(1, maxBlocks));
             kernel = new Kernel(g, counters, damping, workers, shift);
             final Worklists.Traffic traffic = new Worklists.Traffic();
             final double[][] urgency = new double[devices][];
@@ -220,6 +221,26 @@ final class AsyncPullPageRank {
                 wl.close();
             }
         }
+    }
+
+    /**
+     * The pull variant's worklist: the queue of the settings (FIFO or priority), but remote pushes always eager,
+     * whatever {@link AppSettings#batchBytes()} says. A remote activation marks the block queued on its owner, so
+     * nobody else pushes it, and while the task waits in the activator's batch the owner cannot run it; and there
+     * are few of them (at most one per block and activation: about 1,500 in a kron:18 run), so batching saves
+     * nothing. On kron:18 (2 devices, load average 3-4) eager runs took 347 and 459 ms (medians of 5), the default
+     * 64 KiB batches 625 and 725 ms.
+     */
+    private static DistributedWorklist worklist(final Mesh mesh, final AppSettings s, final int maxBlocks) {
+        final DistributedWorklist.Builder b = DistributedWorklist.builder(mesh)
+            .queueCapacity(Worklists.queueCapacity(maxBlocks)).remote(AggregatorConfig.eager())
+            .ringCapacity(Worklists.MIN_RING);
+        if (s.queue() == AppSettings.Queue.PRIORITY) {
+            b.priority(1, 1);
+        } else {
+            b.fifo();
+        }
+        return b.build();
     }
 
     /**
