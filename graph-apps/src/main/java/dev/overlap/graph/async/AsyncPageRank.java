@@ -21,6 +21,17 @@ import org.agrona.concurrent.AtomicBuffer;
  * model as {@link dev.overlap.graph.ref.PowerIteration} (damping {@code a}, a vertex without out-edges links to every
  * vertex, ranks sum to 1).
  *
+ * <p><b>Two variants</b> ({@link Variant}, chosen per run; {@code -D}{@value Variant#PROPERTY}{@code =push|pull|auto}
+ * overrides the default {@code auto}): this push formulation, for any graph, and {@link AsyncPullPageRank}'s
+ * Gauss-Seidel pull with block activation, for symmetric graphs. {@code auto} pulls on a symmetric graph whose
+ * non-isolated vertices have a mean degree of at least {@value Variant#MEAN_DEGREE} or a largest degree of at least
+ * {@value Variant#SKEW} times that mean, and pushes otherwise. Measured on 2 devices (load average 8-11): on kron:18
+ * push did 17-21 expansions per vertex, most of them hubs hammered by CASes, and took 8-34 s against pull's
+ * 0.44-1.0 s (15-21 recomputations per vertex); on urand:17 push did 18.6 expansions per vertex in 2.3-10.7 s, pull 5.2
+ * recomputations in 0.12-0.3 s; on grid:1000x1000 push expands each vertex about once from the warm start (0.5 per
+ * vertex) where pull recomputes every block holding a boundary vertex for every round of the boundary's correction
+ * (16 per vertex).
+ *
  * <p><b>Algorithm.</b> It solves {@code y = b + M y} with {@code b = (1-a)/n} everywhere and
  * {@code M = a A^T D^-1} over the out-edges (dangling vertices pass nothing on; see below), keeping an estimate
  * {@code x} and the residual {@code r = b + M x - x}, so that {@code y = x + (I - M)^-1 r} at every quiescent
@@ -116,14 +127,91 @@ final class AsyncPageRank {
         final long owned = Math.max(1L, maxOwned);
         final long atomic = 8 * owned + 16 * owned;
         final long solo = 8 * owned + 16 * owned + 32L * Math.max(1, vertices) + 8 * owned * Math.max(0, devices - 1);
-        return Math.max(atomic, solo) + 4096L * (devices + 2);
-    }
-
-    static AppResult run(final DeviceGraph g, final int[] outDegrees, final AppSettings settings) {
-        return run(g, outDegrees, settings, 1.0);
+        return Math.max(Math.max(atomic, solo) + 4096L * (devices + 2),
+            AsyncPullPageRank.stateBytesPerDevice(maxOwned));
     }
 
     /**
+     * Which formulation runs: the push variant of this class, or {@link AsyncPullPageRank}'s Gauss-Seidel pull with
+     * activation (symmetric graphs only), or {@link #AUTO}.
+     */
+    enum Variant {
+        /** Push with residuals (this class); any graph. */
+        PUSH,
+        /** Pull with block activation ({@link AsyncPullPageRank}); symmetric graphs only. */
+        PULL,
+        /**
+         * Pull on a symmetric graph whose non-isolated vertices have a mean degree of at least {@value #MEAN_DEGREE}
+         * or whose largest degree is at least {@value #SKEW} times that mean; push otherwise (meshes, where the
+         * uniform warm start is nearly exact and push expands each vertex about once, and directed graphs).
+         */
+        AUTO;
+
+        /** Degree skew (max / mean) from which {@link #AUTO} pulls: hubs make push hammer a few residuals. */
+        static final int SKEW = 16;
+        /**
+         * Mean degree from which {@link #AUTO} pulls: with many edges per vertex the warm start is off everywhere
+         * and push expands every vertex many times, each time scattering to all its edges.
+         */
+        static final int MEAN_DEGREE = 8;
+
+        /** @return the variant named by the system property {@value #PROPERTY}, {@link #AUTO} when unset */
+        static Variant fromProperty() {
+            final String v = System.getProperty(PROPERTY, "auto");
+            try {
+                return valueOf(v.trim().toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("-D" + PROPERTY + " must be push, pull or auto, was '" + v + "'",
+                    e);
+            }
+        }
+
+        /** @return {@link #PUSH} or {@link #PULL} for {@code g}: this one, or the choice of {@link #AUTO} */
+        Variant resolve(final DeviceGraph g, final int[] outDegrees) {
+            if (this != AUTO) {
+                return this;
+            }
+            if (!g.host().isSymmetric() || outDegrees.length == 0) {
+                return PUSH;
+            }
+            long sum = 0;
+            long connected = 0;
+            int max = 0;
+            for (final int k : outDegrees) {
+                sum += k;
+                connected += k > 0 ? 1 : 0;
+                max = Math.max(max, k);
+            }
+            if (connected == 0) {
+                return PUSH;
+            }
+            final double mean = (double)sum / connected;
+            return mean >= MEAN_DEGREE || max >= SKEW * mean ? PULL : PUSH;
+        }
+
+        /** The system property that selects the variant ({@code push}, {@code pull}, {@code auto}). */
+        static final String PROPERTY = "overlap.pr.async";
+    }
+
+    /** Runs the variant named by the system property {@value Variant#PROPERTY} ({@link Variant#AUTO} by default). */
+    static AppResult run(final DeviceGraph g, final int[] outDegrees, final AppSettings settings) {
+        return run(g, outDegrees, settings, Variant.fromProperty(), 1.0);
+    }
+
+    /**
+     * @param looseness factor on the first pass's threshold (1 in production; tests raise it to make the refinement
+     *                  passes run)
+     */
+    static AppResult run(final DeviceGraph g, final int[] outDegrees, final AppSettings settings,
+        final Variant variant, final double looseness) {
+        return variant.resolve(g, outDegrees) == Variant.PULL
+            ? AsyncPullPageRank.run(g, outDegrees, settings, looseness, AsyncPullPageRank.SHIFT)
+            : run(g, outDegrees, settings, looseness);
+    }
+
+    /**
+     * The push variant.
+     *
      * @param looseness factor on the first pass's threshold (1 in production; tests raise it to make the refinement
      *                  passes run)
      */
@@ -214,7 +302,7 @@ final class AsyncPageRank {
      * Push PageRank needs out-edges: a graph placed the other way round (the pull baselines' reverse graph) would
      * silently compute the PageRank of the reversed graph, so the device degrees must match {@code outDegrees}.
      */
-    private static void checkOutEdges(final DeviceGraph g, final int[] outDegrees) {
+    static void checkOutEdges(final DeviceGraph g, final int[] outDegrees) {
         final Partition p = g.partition();
         if (outDegrees.length != p.vertexCount()) {
             throw new IllegalArgumentException(outDegrees.length + " out-degrees for " + p.vertexCount() + " vertices");

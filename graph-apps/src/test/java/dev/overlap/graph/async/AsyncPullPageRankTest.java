@@ -1,0 +1,262 @@
+package dev.overlap.graph.async;
+
+import dev.overlap.core.Mesh;
+import dev.overlap.graph.BuildOptions;
+import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.EdgeList;
+import dev.overlap.graph.GraphBuilder;
+import dev.overlap.graph.Progress;
+import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.gen.GraphSpec;
+import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.partition.Partition;
+import dev.overlap.graph.ref.PowerIteration;
+import dev.overlap.graph.ref.Verification;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The pull variant of async PageRank ({@link AsyncPullPageRank}) and the choice between the variants: answers within
+ * the tolerance of power iteration on scale-free, mesh and disconnected graphs (isolated vertices are the dangling
+ * ones of a symmetric graph), with one and several workers per device, both kernel modes, both queues, and small
+ * tasks so that small graphs have many of them.
+ */
+class AsyncPullPageRankTest {
+    private static Mesh one;
+    private static Mesh two;
+    private static Mesh four;
+    private static Mesh solo2;
+
+    @BeforeAll
+    static void meshes() {
+        one = Mesh.builder().name("pull1").devices(1).threadsPerDevice(2).memoryPerDevice(48 << 20).build();
+        two = Mesh.builder().name("pull2").devices(2).threadsPerDevice(2).memoryPerDevice(48 << 20).build();
+        four = Mesh.builder().name("pull4").devices(4).threadsPerDevice(1).memoryPerDevice(48 << 20).build();
+        solo2 = Mesh.builder().name("pull2solo").devices(2).threadsPerDevice(1).memoryPerDevice(48 << 20).build();
+    }
+
+    @AfterAll
+    static void close() {
+        one.close();
+        two.close();
+        four.close();
+        solo2.close();
+    }
+
+    private static Mesh mesh(final int which) {
+        return which == 0 ? one : which == 1 ? two : which == 2 ? four : solo2;
+    }
+
+    private static CsrGraph graph(final String spec) {
+        return spec.equals("disconnected") ? AsyncAlgorithmsTest.disconnected(false)
+            : GraphSpec.parse(spec).build(7, false, Progress.none());
+    }
+
+    private static int[] degrees(final CsrGraph g) {
+        final int[] deg = new int[g.vertexCount()];
+        for (int v = 0; v < deg.length; v++) {
+            deg[v] = g.degree(v);
+        }
+        return deg;
+    }
+
+    private static Partition partition(final CsrGraph g, final int devices, final String kind) {
+        return kind.equals("range") ? Partition.byEdges(g, devices) : kind.equals("hash") ? Partition.byHash(g, devices)
+            : Partition.byEdgesDegreeOrdered(g, devices);
+    }
+
+    /** Runs the pull variant and checks the answer against power iteration; @return the result */
+    private static AppResult check(final CsrGraph g, final Mesh m, final String kind, final AppSettings s,
+        final double looseness, final int shift, final String what) {
+        try (DeviceGraph dg = DeviceGraph.place(m, g, partition(g, m.deviceCount(), kind), false)) {
+            final AppResult r = AsyncPullPageRank.run(dg, degrees(g), s, looseness, shift);
+            final double tol = s.tolerance();
+            final PowerIteration.Result ref = PowerIteration.ranks(g, s.damping(), tol / 100, 100_000);
+            final Verification v = Verification.ranks(ref.ranks(), r.ranks(), tol + tol / 100);
+            assertTrue(v.passed(), what + ": " + v.detail());
+            double sum = 0;
+            for (final double x : r.ranks()) {
+                assertTrue(x > 0, what + ": a rank " + x);
+                sum += x;
+            }
+            assertEquals(1.0, sum, 1e-9, what);
+            assertEquals(g.vertexCount(), r.counts().ideal());
+            return r;
+        }
+    }
+
+    static Stream<Arguments> cases() {
+        final List<Arguments> list = new ArrayList<>();
+        int i = 0;
+        for (final String g : new String[] {"kron:10", "grid:30x30", "disconnected"}) {
+            for (int m = 0; m < 4; m++) {
+                for (final AppSettings.KernelStyle kernel : AppSettings.KernelStyle.values()) {
+                    final AppSettings.Queue queue = AppSettings.Queue.values()[i % 2];
+                    final String partition = new String[] {"range", "hash", "degree"}[i % 3];
+                    final int shift = new int[] {0, 3, 5}[i % 3];
+                    final int batch = i % 4 == 3 ? 0 : 4096;
+                    list.add(Arguments.of(g, m, kernel, queue, partition, shift, batch));
+                    i++;
+                }
+            }
+        }
+        return list.stream();
+    }
+
+    @ParameterizedTest(name = "{0} on mesh {1}, {2} {3}, {4}, {5}-bit blocks, batch {6}")
+    @MethodSource("cases")
+    void pullPageRankIsWithinToleranceOfPowerIteration(final String spec, final int mesh,
+        final AppSettings.KernelStyle kernel, final AppSettings.Queue queue, final String kind, final int shift,
+        final int batch) {
+        final AppSettings s = AppSettings.builder().kernel(kernel).queue(queue).batchBytes(batch).waitPolls(8)
+            .tolerance(1e-6).build();
+        final AppResult r = check(graph(spec), mesh(mesh), kind, s, 1.0, shift, spec);
+        assertTrue(r.counts().visited() > 0, "every block runs at least once");
+    }
+
+    /**
+     * With the worst-case threshold (half of it: the bound also divides by the rank sum, above a/2 here) the block
+     * states must leave every residual below {@code 2 a eps deg}, so the first residual sweep proves the tolerance
+     * and no second pass runs. A lost activation (a block not re-run after a neighbour announced, a wrong skip of
+     * the block's own vertices) leaves a residual the sweep sees, and a second pass.
+     */
+    @Test
+    void theActivationInvariantMakesOnePassEnoughAtTheWorstCaseThreshold() {
+        final double exact = 0.5 / AsyncPullPageRank.FIRST_LOOSENESS;
+        for (final String spec : new String[] {"kron:10", "grid:30x30", "disconnected"}) {
+            final CsrGraph g = graph(spec);
+            for (int m = 0; m < 4; m++) {
+                for (final int shift : new int[] {0, 3, 6}) {
+                    final AppSettings s = AppSettings.builder().tolerance(1e-5).waitPolls(4).build();
+                    final String what = spec + " on mesh " + m + ", " + shift + "-bit blocks";
+                    final AppResult r = check(g, mesh(m), "hash", s, exact, shift, what);
+                    assertEquals(1, r.counts().iterations(), what);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aTooLooseFirstThresholdIsRefinedUntilTheBoundHolds() {
+        // The first pass stops far too early: the residual sweep's bound cannot hold, so the host must lower the
+        // threshold and run the blocks with large residuals again until it does.
+        final CsrGraph g = GraphSpec.parse("kron:11").build(3, false, Progress.none());
+        for (final AppSettings.KernelStyle kernel : AppSettings.KernelStyle.values()) {
+            final AppSettings s = AppSettings.builder().kernel(kernel).tolerance(1e-7).build();
+            final AppResult r = check(g, solo2, "range", s, 1e6, 6, "loose " + kernel);
+            assertTrue(r.counts().iterations() >= 2, "passes: " + r.counts().iterations());
+        }
+    }
+
+    @Test
+    void isolatedVerticesAloneGetTheUniformRanks() {
+        final CsrGraph g = GraphBuilder.build(new EdgeList(1, false), 50, BuildOptions.UNDIRECTED_SIMPLE, false,
+            Progress.none());
+        assertTrue(g.isSymmetric());
+        final AppResult r = check(g, two, "range", AppSettings.builder().tolerance(1e-9).build(), 1.0, 2, "isolated");
+        for (final double x : r.ranks()) {
+            assertEquals(1.0 / 50, x, 1e-15);
+        }
+    }
+
+    @Test
+    void manyIsolatedVerticesBesideAStarKeepTheirShare() {
+        // Isolated (dangling) vertices hold b exactly while the star converges; their share of the answer depends on
+        // the star's total, so a wrong normalisation shows here.
+        final EdgeList e = new EdgeList(64, false);
+        for (int leaf = 1; leaf <= 40; leaf++) {
+            e.add(0, leaf);
+        }
+        final CsrGraph g = GraphBuilder.build(e, 200, BuildOptions.UNDIRECTED_SIMPLE, false, Progress.none());
+        for (int m = 0; m < 4; m++) {
+            check(g, mesh(m), "hash", AppSettings.builder().tolerance(1e-8).build(), 1.0, 3, "star on mesh " + m);
+        }
+    }
+
+    @Test
+    void aDirectedGraphIsRefusedByPullAndPushedByAuto() {
+        final CsrGraph g = AsyncAlgorithmsTest.directedWithDanglingVertices(600, 4);
+        try (DeviceGraph dg = DeviceGraph.place(two, g, Partition.byEdges(g, 2), false)) {
+            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> AsyncPullPageRank.run(dg, degrees(g), AppSettings.defaults(), 1.0, 4));
+            assertTrue(e.getMessage().contains("symmetric"), e.getMessage());
+            assertSame(AsyncPageRank.Variant.PUSH, AsyncPageRank.Variant.AUTO.resolve(dg, degrees(g)));
+        }
+    }
+
+    @Test
+    void autoPullsOnDenseOrSkewedSymmetricGraphsAndPushesOnMeshes() {
+        final CsrGraph kron = GraphSpec.parse("kron:12").build(1, false, Progress.none());
+        final CsrGraph urand = GraphSpec.parse("urand:12").build(1, false, Progress.none());
+        final CsrGraph grid = GraphSpec.parse("grid:40x40").build(1, false, Progress.none());
+        // A sparse graph with a hub: mean degree below 8, largest degree far above 16 times it.
+        final EdgeList e = new EdgeList(4096, false);
+        for (int v = 1; v < 2000; v++) {
+            e.add(v, v + 1);
+            if (v % 4 == 0) {
+                e.add(0, v);
+            }
+        }
+        final CsrGraph hub = GraphBuilder.build(e, 2001, BuildOptions.UNDIRECTED_SIMPLE, false, Progress.none());
+        try (DeviceGraph k = DeviceGraph.place(two, kron, Partition.byEdges(kron, 2), false);
+             DeviceGraph u = DeviceGraph.place(two, urand, Partition.byEdges(urand, 2), false);
+             DeviceGraph h = DeviceGraph.place(two, hub, Partition.byEdges(hub, 2), false);
+             DeviceGraph m = DeviceGraph.place(two, grid, Partition.byEdges(grid, 2), false)) {
+            assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.AUTO.resolve(k, degrees(kron)));
+            assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.AUTO.resolve(u, degrees(urand)));
+            assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.AUTO.resolve(h, degrees(hub)));
+            assertSame(AsyncPageRank.Variant.PUSH, AsyncPageRank.Variant.AUTO.resolve(m, degrees(grid)));
+            assertSame(AsyncPageRank.Variant.PUSH, AsyncPageRank.Variant.PUSH.resolve(k, degrees(kron)));
+            assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.PULL.resolve(m, degrees(grid)));
+        }
+    }
+
+    @Test
+    void theVariantPropertyIsParsedAndABadValueNamed() {
+        final String old = System.getProperty(AsyncPageRank.Variant.PROPERTY);
+        try {
+            System.setProperty(AsyncPageRank.Variant.PROPERTY, "Pull");
+            assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.fromProperty());
+            System.setProperty(AsyncPageRank.Variant.PROPERTY, "sideways");
+            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                AsyncPageRank.Variant::fromProperty);
+            assertTrue(e.getMessage().contains("sideways"), e.getMessage());
+            System.clearProperty(AsyncPageRank.Variant.PROPERTY);
+            assertSame(AsyncPageRank.Variant.AUTO, AsyncPageRank.Variant.fromProperty());
+        } finally {
+            if (old == null) {
+                System.clearProperty(AsyncPageRank.Variant.PROPERTY);
+            } else {
+                System.setProperty(AsyncPageRank.Variant.PROPERTY, old);
+            }
+        }
+    }
+
+    @Test
+    void theProviderRunsPullOnAScaleFreeGraphAndMeetsTheTolerance() {
+        final CsrGraph g = GraphSpec.parse("kron:12").build(5, false, Progress.none());
+        final PowerIteration.Result ref = PowerIteration.ranks(g, 0.85, 1e-8, 100_000);
+        for (final Mesh m : new Mesh[] {solo2, two}) {
+            try (DeviceGraph dg = DeviceGraph.place(m, g, Partition.byEdges(g, 2), false)) {
+                final AppResult r = new AsyncAlgorithms().pageRank(dg, degrees(g),
+                    AppSettings.builder().tolerance(1e-6).build());
+                final Verification v = Verification.ranks(ref.ranks(), r.ranks(), 1e-6 + 1e-8);
+                assertTrue(v.passed(), m + ": " + v.detail());
+            }
+        }
+    }
+}
