@@ -63,7 +63,7 @@ import static dev.overlap.transport.inbox.MessageFormat.SENDER_OFFSET;
  * tries again. Handlers that run during such a wait run on this thread; they must not block on sends themselves
  * (an {@link IllegalStateException} says so if they try).
  */
-public final class Endpoint implements AutoCloseable {
+public final class Endpoint extends EndpointPadding implements AutoCloseable {
     static final int SLOT_BYTES = 64;
     /** Messages sent between two publications of the sender counters, at most. */
     static final int PUBLISH_EVERY = 64;
