@@ -5,7 +5,7 @@ package dev.overlap.transport.inbox;
  * JVM places every field of the subclass after the padding). An endpoint's owner writes some of its fields on every
  * send ({@code dirty}, {@code unpublishedMessages}); without the padding they could share a cache line with the
  * object allocated just before it, often another thread's endpoint or aggregator, and every message would then move
- * that line between the two threads' cores. No behaviour, no state; not thread-related in itself.
+ * that line between the two threads' cores. Thread-safety: nothing to guard (no behaviour; the fields are never used).
  */
 abstract class EndpointPadding {
     int p00;
