@@ -46,8 +46,8 @@ import static dev.overlap.bench.transport.TransportBenchSupport.ITEMS;
  *       the same message), the handler copies them out, Agrona zeroes the consumed records. Three passes over each
  *       byte, and the ring lines cross between the two cores twice;</li>
  *   <li>{@link #byReference}: as {@link #ring}, but whole batches are delivered by reference
- *       ({@code Transport.Builder.directBatchThreshold(batchBytes)}): 24-byte descriptors go through the ring, the
- *       handler copies the items straight out of the sender's buffer, the offer returns once they have been applied.
+ *       ({@code Transport.Builder.directBatchThreshold(batchBytes)}): one 24-byte descriptor per offer goes through
+ *       the ring, the handler copies each batch straight out of the sender's buffer, the offer returns once they have been applied.
  *       One pass over each byte, pulled once across the cores; the two threads take turns instead of overlapping;</li>
  *   <li>{@link #loopbackByReference}: {@link #byReference} on one thread (its own inbox is the destination, so the
  *       offer's wait applies the batches itself): the whole CPU cost per delivered item, free of the scheduling noise

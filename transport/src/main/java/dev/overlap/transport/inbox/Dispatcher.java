@@ -22,6 +22,7 @@ import static dev.overlap.transport.inbox.MessageFormat.PUT_ADDRESS_OFFSET;
 import static dev.overlap.transport.inbox.MessageFormat.PUT_DATA_OFFSET;
 import static dev.overlap.transport.inbox.MessageFormat.PUT_LENGTH_OFFSET;
 import static dev.overlap.transport.inbox.MessageFormat.QUEUE_ID_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.REF_BATCH_OFFSET;
 import static dev.overlap.transport.inbox.MessageFormat.REF_COUNT_OFFSET;
 import static dev.overlap.transport.inbox.MessageFormat.REF_OFFSET_OFFSET;
 import static dev.overlap.transport.inbox.MessageFormat.SENDER_OFFSET;
@@ -79,8 +80,9 @@ final class Dispatcher implements MessageHandler {
                     break;
                 case MessageFormat.BATCH_INT_REF:
                 case MessageFormat.BATCH_LONG_REF:
-                    items = onBatchByReference(msgTypeId, sender, buffer, index);
-                    bytes = BATCH_HEADER_LENGTH + (items << (msgTypeId == MessageFormat.BATCH_INT_REF ? 2 : 3));
+                    items = onBatchesByReference(msgTypeId, sender, buffer, index);
+                    bytes = BATCH_HEADER_LENGTH * (items / buffer.getInt(index + REF_BATCH_OFFSET))
+                        + (items << (msgTypeId == MessageFormat.BATCH_INT_REF ? 2 : 3));
                     break;
                 case MessageFormat.PUT:
                     onPut(buffer, index);
@@ -116,22 +118,29 @@ final class Dispatcher implements MessageHandler {
     }
 
     /**
-     * A batch delivered by reference: the handler reads the items in place in the sender's source buffer, which the
-     * sender keeps untouched until it sees this message applied (its applied count is published after this returns).
+     * Whole batches delivered by reference: the handler reads each in place in the sender's source buffer, one call
+     * per batch, in order; the sender keeps the buffer untouched until it sees this message applied (its applied
+     * count is published after this returns).
      */
-    private int onBatchByReference(final int msgTypeId, final int sender, final MutableDirectBuffer buffer,
+    private int onBatchesByReference(final int msgTypeId, final int sender, final MutableDirectBuffer buffer,
         final int index) {
         final int queueId = buffer.getInt(index + QUEUE_ID_OFFSET);
         final Binding binding = binding(msgTypeId == MessageFormat.BATCH_INT_REF ? MessageFormat.BATCH_INT
             : MessageFormat.BATCH_LONG, queueId, sender);
         final int count = buffer.getInt(index + REF_COUNT_OFFSET);
+        final int batch = buffer.getInt(index + REF_BATCH_OFFSET);
         final int offset = (int)buffer.getLong(index + REF_OFFSET_OFFSET);
         final DirectBuffer source = transport.endpoint(sender).directSource();
-        if (source == null) {
+        if (source == null || batch < 1 || count % batch != 0) {
             throw new IllegalStateException("dev" + inbox.device() + " inbox: " + MessageFormat.typeName(msgTypeId)
-                + " from endpoint " + sender + ", which holds no source buffer");
+                + " from endpoint " + sender + " with " + count + " items in batches of " + batch
+                + (source == null ? ", but the endpoint holds no source buffer" : ""));
         }
-        binding.handler.onBatch(queueId, sender, source, offset, count);
+        final BatchHandler handler = binding.handler;
+        final int shift = binding.type.shift();
+        for (int done = 0; done < count; done += batch) {
+            handler.onBatch(queueId, sender, source, offset + (done << shift), batch);
+        }
         return count;
     }
 

@@ -324,8 +324,8 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
     }
 
     /**
-     * Sends {@code count} items of {@code src} (a multiple of the batch capacity) as batches by reference, then waits
-     * until the destination has applied them all, draining the home inbox meanwhile: on return the handler has read
+     * Sends {@code count} items of {@code src} (a multiple of the batch capacity) as whole batches by reference, in one
+     * descriptor message, then waits until the destination has applied it, draining the home inbox meanwhile: on return the handler has read
      * every item and {@code src} may be reused. Ring order is kept: these batches are applied after everything this
      * endpoint sent to the destination before, and before anything it sends later.
      */
@@ -341,23 +341,26 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
         final ManyToOneRingBuffer ring = inbox.ring();
         final AtomicBuffer rb = inbox.ringBuffer();
         final int batch = a.capacity;
-        final int batchLength = BATCH_HEADER_LENGTH + (batch << a.shift);
-        final int msgTypeId = a.type.refMsgTypeId();
+        final int batches = count / batch;
         a.sending = true;
         directSource = src;
         try {
-            for (int done = 0; done < count; done += batch) {
-                final int index = claim(inbox, msgTypeId, MessageFormat.BATCH_REF_LENGTH);
-                rb.putInt(index + SENDER_OFFSET, id);
-                rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
-                rb.putInt(index + MessageFormat.REF_COUNT_OFFSET, batch);
-                rb.putInt(index + MessageFormat.REF_COUNT_OFFSET + 4, 0);
-                rb.putLong(index + MessageFormat.REF_OFFSET_OFFSET, offset + ((long)done << a.shift));
-                addEnqueued(batch); // counted before the items can be delivered
-                ring.commit(index);
-                local[TransportCounter.DIRECT_BATCHES.slot()]++;
-                batchSent(dest, batchLength, batch, FlushCause.SIZE);
-            }
+            final int index = claim(inbox, a.type.refMsgTypeId(), MessageFormat.BATCH_REF_LENGTH);
+            rb.putInt(index + SENDER_OFFSET, id);
+            rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
+            rb.putInt(index + MessageFormat.REF_COUNT_OFFSET, count);
+            rb.putInt(index + MessageFormat.REF_BATCH_OFFSET, batch);
+            rb.putLong(index + MessageFormat.REF_OFFSET_OFFSET, offset);
+            addEnqueued(count); // counted before the items can be delivered
+            ring.commit(index);
+            local[TransportCounter.DIRECT_BATCHES.slot()] += batches;
+            final long[] l = local;
+            sent[dest]++;
+            l[TransportCounter.MESSAGES_SENT.slot()]++;
+            l[TransportCounter.BYTES_SENT.slot()] += (long)batches * BATCH_HEADER_LENGTH + ((long)count << a.shift);
+            l[TransportCounter.ITEMS_FLUSHED.slot()] += count;
+            l[TransportCounter.FLUSHES_SIZE.slot()] += batches;
+            messageCounted();
             if (pending(dest)) {
                 idle.reset();
                 while (pending(dest)) {

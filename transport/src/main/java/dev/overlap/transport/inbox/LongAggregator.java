@@ -97,7 +97,7 @@ public final class LongAggregator extends Aggregator {
      * Adds {@code count} {@code long} items stored in {@code src} from byte {@code offset} (native order), in order.
      * Whole batches are copied from {@code src} straight into the destination ring, without staging; or, when the
      * transport delivers batches of this size by reference ({@link Transport.Builder#directBatchThreshold(int)}), sent
-     * as descriptors that the receiving handler follows into {@code src}: the call then returns once the receiver has
+     * as one descriptor that the receiving handler follows into {@code src}, batch by batch: the call then returns once the receiver has
      * applied them (draining this endpoint's inbox meanwhile), and {@code src} may be reused.
      */
     public void offer(final DirectBuffer src, final int offset, final int count) {

@@ -17,14 +17,15 @@ import org.agrona.concurrent.ringbuffer.RecordDescriptor;
  * ATOMIC     (4)   +0 int sender | +4 int op      | +8 long address    | +16 long operand        24
  * FETCH      (5)   ATOMIC fields | +24 long expected (CAS only) | +32 int slot | +36 int 0 | +40 long seq   48
  * GET        (6)   +0 int sender | +4 int slot    | +8 long srcAddress | +16 int length | +20 int 0 | +24 long seq  32
- * BATCH_INT_REF  (7)  +0 int sender | +4 int queueId | +8 int count | +12 int 0 | +16 long offset           24
+ * BATCH_INT_REF  (7)  +0 int sender | +4 int queueId | +8 int count | +12 int batch | +16 long offset       24
  * BATCH_LONG_REF (8)  as BATCH_INT_REF, long items                                                          24
  * </pre>
  *
- * <p>A {@code *_REF} batch is delivered by reference (one JVM only, see
- * {@link Transport.Builder#directBatchThreshold(int)}): its {@code count} items are not in the message but in the
- * sender's source buffer at byte {@code offset}; the receiver finds that buffer through the sending endpoint, which
- * keeps it untouched until the message has been applied.
+ * <p>A {@code *_REF} message delivers {@code count / batch} whole batches of {@code batch} items by reference (one
+ * JVM only, see {@link Transport.Builder#directBatchThreshold(int)}): the items are not in the message but in the
+ * sender's source buffer from byte {@code offset}; the receiver finds that buffer through the sending endpoint, which
+ * keeps it untouched until the message has been applied, and hands the batches to the queue's handler one by one,
+ * in order. One descriptor for a whole bulk offer keeps the ring traffic per offer at one record.
  *
  * <p>{@code sender} is the sending {@link Endpoint}'s id: the receiver counts applied messages per sender (the
  * completion counters behind {@link Endpoint#quiet()} and the ordering fence of the direct path) and finds the
@@ -86,6 +87,7 @@ public final class MessageFormat {
     static final int GET_LENGTH_OFFSET = 16;
     static final int GET_SEQ_OFFSET = 24;
     static final int REF_COUNT_OFFSET = 8;
+    static final int REF_BATCH_OFFSET = 12;
     static final int REF_OFFSET_OFFSET = 16;
 
     private MessageFormat() {
