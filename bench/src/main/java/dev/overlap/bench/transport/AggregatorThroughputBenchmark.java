@@ -1,7 +1,6 @@
 package dev.overlap.bench.transport;
 
 import dev.overlap.bench.transport.TransportBenchSupport.CountHandler;
-import dev.overlap.bench.transport.TransportBenchSupport.QueueHandler;
 import dev.overlap.bench.transport.TransportBenchSupport.Service;
 import dev.overlap.transport.inbox.AggregatorConfig;
 import dev.overlap.transport.inbox.BatchHandler;
@@ -44,8 +43,6 @@ import static dev.overlap.bench.transport.TransportBenchSupport.ITEMS;
  *       drained by a busy-spinning thread whose handler takes each batch in place (counts it);</li>
  *   <li>{@link #bulk}: items offered 2^18 at a time from a 1 MiB direct buffer: whole batches are copied from the
  *       source straight into the ring (one copy per batch);</li>
- *   <li>{@link #bulkIntoQueue}: {@link #bulk} with a receiver that copies each batch into a local 1 MiB queue area,
- *       as a worklist's handler does (a second copy);</li>
  *   <li>{@link #loopback}, {@link #loopbackBulk}: one thread does both sides (its own inbox is the destination, so a
  *       full ring makes it drain the items itself): the whole CPU cost per delivered item, free of the scheduling
  *       noise of two busy threads on a shared machine;</li>
@@ -53,8 +50,10 @@ import static dev.overlap.bench.transport.TransportBenchSupport.ITEMS;
  *       (boxing-free; arrays recycled through an {@code SpscArrayQueue}, nothing allocated), buffering the same bytes
  *       as the ring; the consumer takes each array and counts it.</li>
  * </ul>
- * References in the same run: {@link RawCopyBenchmark} (a raw off-heap copy of the same bytes) and
- * {@link PerItemBenchmark} (one ring message per item).
+ * References in the same run: {@link RawCopyBenchmark} (a raw off-heap copy of the same bytes into a ring-sized
+ * destination, one thread) and {@link PerItemBenchmark} (one ring message per item). Delivery into a receiver's own
+ * memory, the ring path against batches delivered by reference and against a raw copy of the same work, is
+ * {@link BulkDeliveryBenchmark}.
  *
  * <p><b>Score:</b> ops/s = items/s offered (2^18 items per invocation). The sender blocks on back-pressure, so in
  * steady state offered = delivered (at most one ring of items differs); teardown checks that every item arrived.
@@ -116,22 +115,6 @@ public class AggregatorThroughputBenchmark {
     @State(Scope.Benchmark)
     public static class CountPipe extends Pipe {
         final CountHandler handler = new CountHandler();
-
-        @Override
-        BatchHandler handler() {
-            return handler;
-        }
-
-        @Override
-        long delivered() {
-            return handler.items;
-        }
-    }
-
-    /** Receiver copies batches into a local queue. */
-    @State(Scope.Benchmark)
-    public static class QueuePipe extends Pipe {
-        final QueueHandler handler = new QueueHandler();
 
         @Override
         BatchHandler handler() {
@@ -242,13 +225,6 @@ public class AggregatorThroughputBenchmark {
     @Benchmark
     @OperationsPerInvocation(ITEMS)
     public void bulk(final CountPipe pipe) {
-        pipe.aggregator.offer(pipe.source, 0, ITEMS);
-    }
-
-    /** Bulk offers; the receiver copies every batch into a local queue. */
-    @Benchmark
-    @OperationsPerInvocation(ITEMS)
-    public void bulkIntoQueue(final QueuePipe pipe) {
         pipe.aggregator.offer(pipe.source, 0, ITEMS);
     }
 

@@ -30,6 +30,25 @@ final class TransportBenchSupport {
         return new BackoffIdleStrategy(256, Long.MAX_VALUE, 1, 1);
     }
 
+    /**
+     * Produces new items the cheap way: one {@code int} store per 64-byte line of {@code source} (the first item of
+     * each line becomes a fresh sequence number). Every line is then modified in the producing core's cache, as a
+     * producer leaves its output, so whoever reads the items next (the sender's copy into a ring, or a receiver
+     * reading them by reference on another core) really fetches them from this core, not from a copy it kept since
+     * the previous invocation.
+     *
+     * @param source the items
+     * @param next   the first sequence number
+     * @return the next sequence number
+     */
+    static int produce(final UnsafeBuffer source, final int next) {
+        int v = next;
+        for (int i = 0, n = source.capacity(); i < n; i += 64) {
+            source.putInt(i, v++);
+        }
+        return v;
+    }
+
     /** @return the ring capacity used for a batch size: 256 KiB, or the smallest power of two with capacity/8 >= batch */
     static int ringFor(final int batchBytes) {
         return Math.max(1 << 18, Integer.highestOneBit(batchBytes * 8 - 1) << 1);

@@ -34,6 +34,8 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
     final long waitPolls;
     final long waitNanos;
     final boolean timed;
+    /** Whole batches of bulk offers go by reference (see {@link Transport.Builder#directBatchThreshold(int)}). */
+    final boolean byReference;
     private final AggregatorConfig config;
 
     int count;
@@ -58,6 +60,7 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
         this.waitPolls = config.waitPolls();
         this.waitNanos = config.waitNanos();
         this.timed = waitNanos != AggregatorConfig.NO_WAIT_NANOS;
+        this.byReference = !eager && endpoint.byReference(MessageFormat.BATCH_HEADER_LENGTH + (capacity << shift));
     }
 
     /** Copies the first {@code count} staged items to {@code dst} at {@code index} (native byte order). */
@@ -166,8 +169,9 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
 
     /** Items were added to the staging buffer: start the wait clock, send a full batch. */
     final void added(final int newCount) {
+        final int before = count;
         count = newCount;
-        if (newCount == 1 && timed) {
+        if (before == 0 && timed) {
             firstItemNanos = System.nanoTime();
         }
         if (newCount == capacity) {

@@ -1,11 +1,13 @@
 package dev.overlap.transport.inbox;
 
 import dev.overlap.core.GlobalAddress;
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.MessageHandler;
 
 import static dev.overlap.transport.inbox.MessageFormat.ADDRESS_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.BATCH_HEADER_LENGTH;
 import static dev.overlap.transport.inbox.MessageFormat.EXPECTED_OFFSET;
 import static dev.overlap.transport.inbox.MessageFormat.FETCH_SEQ_OFFSET;
 import static dev.overlap.transport.inbox.MessageFormat.FETCH_SLOT_OFFSET;
@@ -20,6 +22,9 @@ import static dev.overlap.transport.inbox.MessageFormat.PUT_ADDRESS_OFFSET;
 import static dev.overlap.transport.inbox.MessageFormat.PUT_DATA_OFFSET;
 import static dev.overlap.transport.inbox.MessageFormat.PUT_LENGTH_OFFSET;
 import static dev.overlap.transport.inbox.MessageFormat.QUEUE_ID_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.REF_BATCH_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.REF_COUNT_OFFSET;
+import static dev.overlap.transport.inbox.MessageFormat.REF_OFFSET_OFFSET;
 import static dev.overlap.transport.inbox.MessageFormat.SENDER_OFFSET;
 
 /**
@@ -66,11 +71,18 @@ final class Dispatcher implements MessageHandler {
     public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length) {
         final int sender = buffer.getInt(index + SENDER_OFFSET);
         int items = 0;
+        int bytes = length;
         try {
             switch (msgTypeId) {
                 case MessageFormat.BATCH_INT:
                 case MessageFormat.BATCH_LONG:
                     items = onBatch(msgTypeId, sender, buffer, index, length);
+                    break;
+                case MessageFormat.BATCH_INT_REF:
+                case MessageFormat.BATCH_LONG_REF:
+                    items = onBatchesByReference(msgTypeId, sender, buffer, index);
+                    bytes = BATCH_HEADER_LENGTH * (items / buffer.getInt(index + REF_BATCH_OFFSET))
+                        + (items << (msgTypeId == MessageFormat.BATCH_INT_REF ? 2 : 3));
                     break;
                 case MessageFormat.PUT:
                     onPut(buffer, index);
@@ -92,23 +104,56 @@ final class Dispatcher implements MessageHandler {
             inbox.onHandlerError();
             throw e;
         } finally {
-            inbox.onApplied(sender, length, items);
+            inbox.onApplied(sender, bytes, items);
         }
     }
 
     private int onBatch(final int msgTypeId, final int sender, final MutableDirectBuffer buffer, final int index,
         final int length) {
         final int queueId = buffer.getInt(index + QUEUE_ID_OFFSET);
-        final Binding binding = queueId >= 0 && queueId < bindings.length ? bindings[queueId] : null;
+        final Binding binding = binding(msgTypeId, queueId, sender);
+        final int count = (length - ITEMS_OFFSET) >> binding.type.shift();
+        binding.handler.onBatch(queueId, sender, buffer, index + ITEMS_OFFSET, count);
+        return count;
+    }
+
+    /**
+     * Whole batches delivered by reference: the handler reads each in place in the sender's source buffer, one call
+     * per batch, in order; the sender keeps the buffer untouched until it sees this message applied (its applied
+     * count is published after this returns).
+     */
+    private int onBatchesByReference(final int msgTypeId, final int sender, final MutableDirectBuffer buffer,
+        final int index) {
+        final int queueId = buffer.getInt(index + QUEUE_ID_OFFSET);
+        final Binding binding = binding(msgTypeId == MessageFormat.BATCH_INT_REF ? MessageFormat.BATCH_INT
+            : MessageFormat.BATCH_LONG, queueId, sender);
+        final int count = buffer.getInt(index + REF_COUNT_OFFSET);
+        final int batch = buffer.getInt(index + REF_BATCH_OFFSET);
+        final int offset = (int)buffer.getLong(index + REF_OFFSET_OFFSET);
+        final DirectBuffer source = transport.endpoint(sender).directSource();
+        if (source == null || batch < 1 || count % batch != 0) {
+            throw new IllegalStateException("dev" + inbox.device() + " inbox: " + MessageFormat.typeName(msgTypeId)
+                + " from endpoint " + sender + " with " + count + " items in batches of " + batch
+                + (source == null ? ", but the endpoint holds no source buffer" : ""));
+        }
+        final BatchHandler handler = binding.handler;
+        final int shift = binding.type.shift();
+        for (int done = 0; done < count; done += batch) {
+            handler.onBatch(queueId, sender, source, offset + (done << shift), batch);
+        }
+        return count;
+    }
+
+    private Binding binding(final int msgTypeId, final int queueId, final int sender) {
+        final Binding[] current = bindings;
+        final Binding binding = queueId >= 0 && queueId < current.length ? current[queueId] : null;
         if (binding == null || binding.type.msgTypeId() != msgTypeId) {
             throw new IllegalStateException("dev" + inbox.device() + " inbox: " + MessageFormat.typeName(msgTypeId)
                 + " for queue " + queueId + " from endpoint " + sender + " but "
                 + (binding == null ? "no handler is registered for that queue"
                 : "the queue's handler takes " + binding.type + " items"));
         }
-        final int count = (length - ITEMS_OFFSET) >> binding.type.shift();
-        binding.handler.onBatch(queueId, sender, buffer, index + ITEMS_OFFSET, count);
-        return count;
+        return binding;
     }
 
     private void onPut(final MutableDirectBuffer buffer, final int index) {

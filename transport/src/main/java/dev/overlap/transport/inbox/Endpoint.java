@@ -63,7 +63,7 @@ import static dev.overlap.transport.inbox.MessageFormat.SENDER_OFFSET;
  * tries again. Handlers that run during such a wait run on this thread; they must not block on sends themselves
  * (an {@link IllegalStateException} says so if they try).
  */
-public final class Endpoint implements AutoCloseable {
+public final class Endpoint extends EndpointPadding implements AutoCloseable {
     static final int SLOT_BYTES = 64;
     /** Messages sent between two publications of the sender counters, at most. */
     static final int PUBLISH_EVERY = 64;
@@ -85,6 +85,13 @@ public final class Endpoint implements AutoCloseable {
     private int unpublishedMessages;
     private final DirectPolicy policy;
     private final int rendezvousThreshold;
+    private final int directBatchThreshold;
+    /**
+     * The caller's buffer while a bulk offer has batches out by reference (else null). Written by the owner before
+     * it commits the first descriptor (the commit's release store publishes it) and cleared after the last one has
+     * been applied; read by the drainer that applies a descriptor.
+     */
+    private DirectBuffer directSource;
 
     private Aggregator[] aggregators = new Aggregator[4];
     private int aggregatorCount;
@@ -113,6 +120,8 @@ public final class Endpoint implements AutoCloseable {
         this.countersBase = countersBase;
         this.policy = transport.directPolicy();
         this.rendezvousThreshold = transport.rendezvousThreshold();
+        this.directBatchThreshold = policy == DirectPolicy.NEVER ? Integer.MAX_VALUE
+            : transport.directBatchThreshold();
         this.slotMask = replySlots - 1;
         this.replies = new UnsafeBuffer(BufferUtil.allocateDirectAligned(replySlots * SLOT_BYTES, SLOT_BYTES));
         this.replyTargets = new MutableDirectBuffer[replySlots];
@@ -232,12 +241,18 @@ public final class Endpoint implements AutoCloseable {
         }
     }
 
-    /** Non-blocking flush: false when the destination ring has no room now (nothing changes then). */
+    /**
+     * Non-blocking flush: false when the destination ring has no room now, or when {@code a} is in the middle of a
+     * blocking send on this thread (a handler running during that send's wait): nothing changes then.
+     */
     boolean trySendBatch(final Aggregator a, final FlushCause cause) {
         checkOpen();
         final int n = a.count;
         if (n == 0) {
             return true;
+        }
+        if (a.sending) {
+            return false;
         }
         final int bytes = n << a.shift;
         final int dest = a.destination;
@@ -258,20 +273,104 @@ public final class Endpoint implements AutoCloseable {
         return true;
     }
 
-    /** Sends {@code count} items straight from {@code src} as one batch, bypassing the staging buffer. */
+    /**
+     * Sends the items staged in {@code a} followed by {@code count} items straight from {@code src} as one batch (a
+     * size flush: callers complete a batch): the source items are copied once, into the ring, never into the
+     * staging buffer.
+     */
     void sendBatchFrom(final Aggregator a, final DirectBuffer src, final int offset, final int count) {
         checkOpen();
-        final int bytes = count << a.shift;
+        if (a.sending) {
+            throw new IllegalStateException("aggregator to dev" + a.destination + " queue " + a.queueId + " was used"
+                + " to send from a handler that ran while it waited to send; handlers must not block on sends");
+        }
+        a.sending = true;
+        try {
+            final int n = a.count;
+            final int items = n + count;
+            final int bytes = items << a.shift;
+            final int dest = a.destination;
+            final Inbox inbox = inboxes[dest];
+            final int index = claim(inbox, a.msgTypeId, BATCH_HEADER_LENGTH + bytes);
+            final AtomicBuffer rb = inbox.ringBuffer();
+            rb.putInt(index + SENDER_OFFSET, id);
+            rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
+            if (n > 0) {
+                a.copyStaged(rb, index + ITEMS_OFFSET, n);
+            }
+            rb.putBytes(index + ITEMS_OFFSET + (n << a.shift), src, offset, count << a.shift);
+            addEnqueued(items - a.publishedPending); // counted before the items can be delivered
+            inbox.ring().commit(index);
+            batchSent(dest, BATCH_HEADER_LENGTH + bytes, items, FlushCause.SIZE);
+            a.batchSent(n);
+        } finally {
+            a.sending = false;
+        }
+    }
+
+    /** @return true if whole batches of {@code batchBytes} (header included) may be delivered by reference */
+    boolean byReference(final int batchBytes) {
+        return batchBytes >= directBatchThreshold;
+    }
+
+    /** @return true if this thread may wait here now (it is not running a handler of its home inbox) */
+    boolean mayWait() {
+        return !home.isDrainingOnCurrentThread();
+    }
+
+    /** @return the buffer that batches by reference of this endpoint point into (for the drainer applying them) */
+    DirectBuffer directSource() {
+        return directSource;
+    }
+
+    /**
+     * Sends {@code count} items of {@code src} (a multiple of the batch capacity) as whole batches by reference, in one
+     * descriptor message, then waits until the destination has applied it, draining the home inbox meanwhile: on return the handler has read
+     * every item and {@code src} may be reused. Ring order is kept: these batches are applied after everything this
+     * endpoint sent to the destination before, and before anything it sends later.
+     */
+    void sendBatchesByReference(final Aggregator a, final DirectBuffer src, final int offset, final int count) {
+        checkOpen();
+        if (a.sending) {
+            throw new IllegalStateException("aggregator to dev" + a.destination + " queue " + a.queueId + " was used"
+                + " to send from a handler that ran while it waited to send; handlers must not block on sends");
+        }
+        checkMayWait("wait for batches sent by reference to be applied");
         final int dest = a.destination;
         final Inbox inbox = inboxes[dest];
-        final int index = claim(inbox, a.msgTypeId, BATCH_HEADER_LENGTH + bytes);
-        addEnqueued(count); // counted before the items can be delivered
+        final ManyToOneRingBuffer ring = inbox.ring();
         final AtomicBuffer rb = inbox.ringBuffer();
-        rb.putInt(index + SENDER_OFFSET, id);
-        rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
-        rb.putBytes(index + ITEMS_OFFSET, src, offset, bytes);
-        inbox.ring().commit(index);
-        batchSent(dest, BATCH_HEADER_LENGTH + bytes, count, FlushCause.SIZE);
+        final int batch = a.capacity;
+        final int batches = count / batch;
+        a.sending = true;
+        directSource = src;
+        try {
+            final int index = claim(inbox, a.type.refMsgTypeId(), MessageFormat.BATCH_REF_LENGTH);
+            rb.putInt(index + SENDER_OFFSET, id);
+            rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
+            rb.putInt(index + MessageFormat.REF_COUNT_OFFSET, count);
+            rb.putInt(index + MessageFormat.REF_BATCH_OFFSET, batch);
+            rb.putLong(index + MessageFormat.REF_OFFSET_OFFSET, offset);
+            addEnqueued(count); // counted before the items can be delivered
+            ring.commit(index);
+            local[TransportCounter.DIRECT_BATCHES.slot()] += batches;
+            final long[] l = local;
+            sent[dest]++;
+            l[TransportCounter.MESSAGES_SENT.slot()]++;
+            l[TransportCounter.BYTES_SENT.slot()] += (long)batches * BATCH_HEADER_LENGTH + ((long)count << a.shift);
+            l[TransportCounter.ITEMS_FLUSHED.slot()] += count;
+            l[TransportCounter.FLUSHES_SIZE.slot()] += batches;
+            messageCounted();
+            if (pending(dest)) {
+                idle.reset();
+                while (pending(dest)) {
+                    idle.idle(waitWork("dev" + dest + " to apply batches that reference the caller's buffer"));
+                }
+            }
+        } finally {
+            a.sending = false;
+        }
+        directSource = null; // only once applied: a failed wait leaves it for a drainer that may still apply them
     }
 
     /** Eager mode: one message for one item. */

@@ -47,15 +47,8 @@ public final class Inbox {
     private final int appliedIndex;
     private final int maxEndpoints;
     final Dispatcher dispatcher;
-    /** The lock holder (written by it after taking the lock, cleared before release); for re-entrancy checks. */
-    private Thread drainer;
-    // Counts of the current drain, published once at its end (lock holder only; the lock orders successive holders).
-    private long drainMessages;
-    private long drainBytes;
-    private long drainItems;
-    private final long[] drainApplied;
-    private final int[] drainSenders;
-    private int drainSenderCount;
+    /** What the lock holder writes during a drain, kept off the cache lines that senders read (see {@link DrainState}). */
+    private final DrainState state;
 
     Inbox(final Transport transport, final int device, final AtomicBuffer buffer, final int ringCapacity,
         final int maxEndpoints) {
@@ -75,8 +68,7 @@ public final class Inbox {
         this.countersIndex = ringBytes + COUNTERS;
         this.appliedIndex = ringBytes + APPLIED;
         this.maxEndpoints = maxEndpoints;
-        this.drainApplied = new long[maxEndpoints];
-        this.drainSenders = new int[maxEndpoints];
+        this.state = new DrainState(maxEndpoints);
         this.dispatcher = new Dispatcher(transport, this);
     }
 
@@ -156,7 +148,8 @@ public final class Inbox {
         if (!hasReadyMessage() || !buffer.compareAndSetInt(lockIndex, 0, 1)) {
             return 0;
         }
-        drainer = Thread.currentThread();
+        final DrainState st = state;
+        st.drainer = Thread.currentThread();
         int applied = 0;
         try {
             applied = ring.read(dispatcher, limit);
@@ -165,39 +158,41 @@ public final class Inbox {
             }
             return applied;
         } finally {
-            publishDrain(helper);
-            drainer = null;
+            publishDrain(st, helper);
+            st.drainer = null;
             buffer.putIntRelease(lockIndex, 0);
         }
     }
 
     /** Publishes the counts of the drain that ends (release stores, before the lock is released). */
-    private void publishDrain(final boolean helper) {
+    private void publishDrain(final DrainState st, final boolean helper) {
         final AtomicBuffer b = buffer;
         final int c = countersIndex;
-        for (int i = 0, n = drainSenderCount; i < n; i++) {
-            final int sender = drainSenders[i];
-            b.addLongRelease(appliedIndex + (sender << 3), drainApplied[sender]);
-            drainApplied[sender] = 0;
+        final long[] applied = st.applied;
+        final int[] senders = st.senders;
+        for (int i = 0, n = st.senderCount; i < n; i++) {
+            final int slot = senders[DrainState.INT_PAD + i];
+            b.addLongRelease(appliedIndex + ((slot - DrainState.LONG_PAD) << 3), applied[slot]);
+            applied[slot] = 0;
         }
-        drainSenderCount = 0;
-        if (drainMessages > 0) {
-            b.addLongRelease(c + TransportCounter.MESSAGES_DELIVERED.offset(), drainMessages);
-            b.addLongRelease(c + TransportCounter.BYTES_DELIVERED.offset(), drainBytes);
-            b.addLongRelease(c + TransportCounter.ITEMS_DELIVERED.offset(), drainItems);
+        st.senderCount = 0;
+        if (st.messages > 0) {
+            b.addLongRelease(c + TransportCounter.MESSAGES_DELIVERED.offset(), st.messages);
+            b.addLongRelease(c + TransportCounter.BYTES_DELIVERED.offset(), st.bytes);
+            b.addLongRelease(c + TransportCounter.ITEMS_DELIVERED.offset(), st.items);
             b.addLongRelease(c + TransportCounter.DRAINS.offset(), 1);
             if (helper) {
                 b.addLongRelease(c + TransportCounter.HELPER_DRAINS.offset(), 1);
             }
-            drainMessages = 0;
-            drainBytes = 0;
-            drainItems = 0;
+            st.messages = 0;
+            st.bytes = 0;
+            st.items = 0;
         }
     }
 
     /** @return true if the calling thread is inside a drain of this inbox (i.e. runs one of its handlers) */
     boolean isDrainingOnCurrentThread() {
-        return drainer == Thread.currentThread();
+        return state.drainer == Thread.currentThread();
     }
 
     /**
@@ -244,11 +239,12 @@ public final class Inbox {
     // ---- receiver side, called by the lock holder only ----
 
     void onApplied(final int sender, final int payloadLength, final int items) {
-        drainMessages++;
-        drainBytes += payloadLength;
-        drainItems += items;
-        if (sender >= 0 && sender < maxEndpoints && drainApplied[sender]++ == 0) {
-            drainSenders[drainSenderCount++] = sender;
+        final DrainState st = state;
+        st.messages++;
+        st.bytes += payloadLength;
+        st.items += items;
+        if (sender >= 0 && sender < maxEndpoints && st.applied[DrainState.LONG_PAD + sender]++ == 0) {
+            st.senders[DrainState.INT_PAD + st.senderCount++] = DrainState.LONG_PAD + sender;
         }
     }
 
@@ -259,5 +255,44 @@ public final class Inbox {
     @Override
     public String toString() {
         return "Inbox{dev" + device + ", ring " + capacity + " bytes, " + size() + " bytes pending}";
+    }
+
+    /** 128 bytes in front of the drain state's fields (the int fills the gap after the object header). */
+    abstract static class DrainStatePadding {
+        int p00;
+        long p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15, p16;
+    }
+
+    /** The fields of {@link DrainState}. */
+    abstract static class DrainStateFields extends DrainStatePadding {
+        /** The lock holder (written by it after taking the lock, cleared before release); for re-entrancy checks. */
+        Thread drainer;
+        long messages;
+        long bytes;
+        long items;
+        int senderCount;
+    }
+
+    /**
+     * The counts of the drain in progress, written for every message applied and published once at the drain's end.
+     * Confined to the drain lock's holder (the lock orders successive holders). Padded by 128 bytes on both sides,
+     * and its arrays at both ends, so that these writes never touch a cache line that senders read on their hot path
+     * (the {@code Inbox} and ring objects next to it in the heap): one message would otherwise cost the sender and
+     * the drainer a cache-line transfer each.
+     */
+    static final class DrainState extends DrainStateFields {
+        static final int LONG_PAD = 16;
+        static final int INT_PAD = 32;
+
+        /** Messages applied per sender in this drain, at {@code LONG_PAD + sender}. */
+        final long[] applied;
+        /** Slots of {@link #applied} that are non-zero, at {@code INT_PAD + i} for {@code i < senderCount}. */
+        final int[] senders;
+        long q01, q02, q03, q04, q05, q06, q07, q08, q09, q10, q11, q12, q13, q14, q15, q16;
+
+        DrainState(final int maxEndpoints) {
+            applied = new long[maxEndpoints + 2 * LONG_PAD];
+            senders = new int[maxEndpoints + 2 * INT_PAD];
+        }
     }
 }

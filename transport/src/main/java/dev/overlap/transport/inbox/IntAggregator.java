@@ -95,7 +95,10 @@ public final class IntAggregator extends Aggregator {
 
     /**
      * Adds {@code count} {@code int} items stored in {@code src} from byte {@code offset} (native order), in order.
-     * Whole batches are copied from {@code src} straight into the destination ring, without staging.
+     * Whole batches are copied from {@code src} straight into the destination ring, without staging; or, when the
+     * transport delivers batches of this size by reference ({@link Transport.Builder#directBatchThreshold(int)}), sent
+     * as one descriptor that the receiving handler follows into {@code src}, batch by batch: the call then returns once the receiver has
+     * applied them (draining this endpoint's inbox meanwhile), and {@code src} may be reused.
      */
     public void offer(final DirectBuffer src, final int offset, final int count) {
         checkOpen();
@@ -110,15 +113,25 @@ public final class IntAggregator extends Aggregator {
         while (done < count) {
             final int n = this.count;
             final int left = count - done;
-            if (n == 0 && left >= capacity) {
-                endpoint.sendBatchFrom(this, src, offset + (done << 2), capacity);
-                done += capacity;
+            if (byReference && left >= capacity && endpoint.mayWait()) {
+                if (n > 0) { // the pending items leave first, as their own batch: order is kept
+                    endpoint.sendBatch(this, FlushCause.SIZE);
+                    continue;
+                }
+                final int whole = left - left % capacity;
+                endpoint.sendBatchesByReference(this, src, offset + (done << 2), whole);
+                done += whole;
                 continue;
             }
-            final int take = Math.min(left, capacity - n);
-            stage(src, offset + (done << 2), n, take);
-            done += take;
-            added(n + take);
+            if (left >= capacity - n) { // completes a batch: staged items and source items leave in one message
+                final int take = capacity - n;
+                endpoint.sendBatchFrom(this, src, offset + (done << 2), take);
+                done += take;
+                continue;
+            }
+            stage(src, offset + (done << 2), n, left);
+            done += left;
+            added(n + left); // below capacity: nothing is sent
         }
     }
 }

@@ -17,7 +17,15 @@ import org.agrona.concurrent.ringbuffer.RecordDescriptor;
  * ATOMIC     (4)   +0 int sender | +4 int op      | +8 long address    | +16 long operand        24
  * FETCH      (5)   ATOMIC fields | +24 long expected (CAS only) | +32 int slot | +36 int 0 | +40 long seq   48
  * GET        (6)   +0 int sender | +4 int slot    | +8 long srcAddress | +16 int length | +20 int 0 | +24 long seq  32
+ * BATCH_INT_REF  (7)  +0 int sender | +4 int queueId | +8 int count | +12 int batch | +16 long offset       24
+ * BATCH_LONG_REF (8)  as BATCH_INT_REF, long items                                                          24
  * </pre>
+ *
+ * <p>A {@code *_REF} message delivers {@code count / batch} whole batches of {@code batch} items by reference (one
+ * JVM only, see {@link Transport.Builder#directBatchThreshold(int)}): the items are not in the message but in the
+ * sender's source buffer from byte {@code offset}; the receiver finds that buffer through the sending endpoint, which
+ * keeps it untouched until the message has been applied, and hands the batches to the queue's handler one by one,
+ * in order. One descriptor for a whole bulk offer keeps the ring traffic per offer at one record.
  *
  * <p>{@code sender} is the sending {@link Endpoint}'s id: the receiver counts applied messages per sender (the
  * completion counters behind {@link Endpoint#quiet()} and the ordering fence of the direct path) and finds the
@@ -42,6 +50,11 @@ public final class MessageFormat {
     /** A request to copy bytes from the receiving device back to the requester. */
     public static final int GET = 6;
 
+    /** A batch of {@code int} items delivered by reference to the sender's buffer. */
+    public static final int BATCH_INT_REF = 7;
+    /** A batch of {@code long} items delivered by reference to the sender's buffer. */
+    public static final int BATCH_LONG_REF = 8;
+
     /** Agrona's per-record header, in front of every payload. */
     public static final int RECORD_HEADER_LENGTH = RecordDescriptor.HEADER_LENGTH;
     /** Payload bytes in front of the items of a batch. */
@@ -54,6 +67,8 @@ public final class MessageFormat {
     public static final int FETCH_LENGTH = 48;
     /** Payload length of a {@link #GET} message. */
     public static final int GET_LENGTH = 32;
+    /** Payload length of a {@link #BATCH_INT_REF} or {@link #BATCH_LONG_REF} message. */
+    public static final int BATCH_REF_LENGTH = 24;
 
     static final int SENDER_OFFSET = 0;
     static final int QUEUE_ID_OFFSET = 4;
@@ -71,6 +86,9 @@ public final class MessageFormat {
     static final int GET_ADDRESS_OFFSET = 8;
     static final int GET_LENGTH_OFFSET = 16;
     static final int GET_SEQ_OFFSET = 24;
+    static final int REF_COUNT_OFFSET = 8;
+    static final int REF_BATCH_OFFSET = 12;
+    static final int REF_OFFSET_OFFSET = 16;
 
     private MessageFormat() {
     }
@@ -106,6 +124,10 @@ public final class MessageFormat {
                 return "FETCH";
             case GET:
                 return "GET";
+            case BATCH_INT_REF:
+                return "BATCH_INT_REF";
+            case BATCH_LONG_REF:
+                return "BATCH_LONG_REF";
             default:
                 return "type " + msgTypeId;
         }

@@ -62,6 +62,7 @@ public final class Transport implements AutoCloseable {
     private final int maxQueues;
     private final int replySlots;
     private final int rendezvousThreshold;
+    private final int directBatchThreshold;
     private final DirectPolicy directPolicy;
     private final Supplier<IdleStrategy> idleStrategy;
     private final AtomicBuffer endpointCounters;
@@ -108,6 +109,7 @@ public final class Transport implements AutoCloseable {
         }
         final int maxPut = b.ringCapacity / 8 - MessageFormat.PUT_HEADER_LENGTH;
         this.rendezvousThreshold = Math.min(b.rendezvousThreshold, maxPut + 1);
+        this.directBatchThreshold = b.directBatchThreshold;
         this.endpointCounters = new UnsafeBuffer(allocate(maxEndpoints * TransportCounter.BLOCK_BYTES));
         this.endpoints = new Endpoint[maxEndpoints];
         this.idleStrategy = b.idleStrategy != null ? b.idleStrategy
@@ -190,6 +192,15 @@ public final class Transport implements AutoCloseable {
     /** @return puts and gets of at least this many bytes take the direct (rendezvous) path */
     public int rendezvousThreshold() {
         return rendezvousThreshold;
+    }
+
+    /**
+     * @return smallest batch (bytes, header included) that a bulk offer delivers by reference when the direct policy
+     *         is not {@link DirectPolicy#NEVER}; {@link Integer#MAX_VALUE} when off
+     * @see Builder#directBatchThreshold(int)
+     */
+    public int directBatchThreshold() {
+        return directBatchThreshold;
     }
 
     /** @return queue ids run from 0 to this - 1 */
@@ -451,7 +462,9 @@ public final class Transport implements AutoCloseable {
     @Override
     public String toString() {
         return "Transport{" + devices + " devices, ring " + inboxes[0].ringCapacity() + " bytes, " + directPolicy
-            + ", rendezvous >= " + rendezvousThreshold + " bytes" + (progressRunner != null ? ", progress thread" : "")
+            + ", rendezvous >= " + rendezvousThreshold + " bytes"
+            + (directBatchThreshold == Integer.MAX_VALUE ? "" : ", batches by reference >= " + directBatchThreshold
+            + " bytes") + (progressRunner != null ? ", progress thread" : "")
             + "}";
     }
 
@@ -470,6 +483,7 @@ public final class Transport implements AutoCloseable {
         private int maxQueues = 64;
         private int replySlots = 16;
         private int rendezvousThreshold = 4096;
+        private int directBatchThreshold = Integer.MAX_VALUE;
         private DirectPolicy directPolicy = DirectPolicy.WHEN_ORDERED;
         private Supplier<IdleStrategy> idleStrategy;
         private boolean progressThread;
@@ -558,6 +572,27 @@ public final class Transport implements AutoCloseable {
                 throw new IllegalArgumentException("rendezvousThreshold must be at least 1 byte, was " + bytes);
             }
             this.rendezvousThreshold = bytes;
+            return this;
+        }
+
+        /**
+         * Batches delivered by reference (the in-JVM direct path of bulk offers; off by default). With a threshold
+         * set and a {@link #directPolicy} other than {@link DirectPolicy#NEVER}, {@code IntAggregator.offer(DirectBuffer,
+         * int, int)} and its {@code long} twin send the whole batches of an aggregator whose {@code batchBytes} is at
+         * least {@code bytes} as one 24-byte descriptor through the ring instead of copying their items into the ring:
+         * the receiving handler is called once per batch and reads the items in place in the caller's buffer, and the
+         * offer returns once the descriptor has been applied (the caller's buffer may then be reused), draining its own inbox while it waits.
+         * This skips the staging copy and the ring's zeroing of the items, at the price of an offer that waits for the
+         * receiver (a rendezvous, like a large put). Offers made from inside a handler always copy into the ring.
+         *
+         * @param bytes smallest batch size (header included) sent by reference; {@link Integer#MAX_VALUE} = never
+         */
+        public Builder directBatchThreshold(final int bytes) {
+            if (bytes < MessageFormat.BATCH_HEADER_LENGTH + 4) {
+                throw new IllegalArgumentException("directBatchThreshold must be at least "
+                    + (MessageFormat.BATCH_HEADER_LENGTH + 4) + " bytes (a batch header and one item), was " + bytes);
+            }
+            this.directBatchThreshold = bytes;
             return this;
         }
 

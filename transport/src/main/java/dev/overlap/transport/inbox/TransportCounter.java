@@ -20,7 +20,7 @@ package dev.overlap.transport.inbox;
 public enum TransportCounter {
     /** Messages committed to rings (batches and ring-routed remote operations). */
     MESSAGES_SENT(true, 0, "messages sent"),
-    /** Payload bytes of those messages. */
+    /** Payload bytes of those messages (for a batch delivered by reference: its header and the items it references). */
     BYTES_SENT(true, 1, "bytes sent"),
     /** Items offered to aggregators (as of the owner's latest poll or flush). */
     ITEMS_ENQUEUED(true, 2, "items enqueued"),
@@ -44,10 +44,12 @@ public enum TransportCounter {
     DIRECT_OPS(true, 11, "direct remote ops"),
     /** Direct operations that first waited for earlier ring messages to be applied (ordering fence). */
     FENCE_WAITS(true, 12, "fence waits"),
+    /** Batches delivered by reference to the sender's buffer instead of copied into a ring (also counted as sent). */
+    DIRECT_BATCHES(true, 13, "direct batches"),
 
     /** Messages applied by this inbox's drains. */
     MESSAGES_DELIVERED(false, 0, "messages delivered"),
-    /** Payload bytes of those messages. */
+    /** Payload bytes of those messages (counted as {@link #BYTES_SENT} counts them). */
     BYTES_DELIVERED(false, 1, "bytes delivered"),
     /** Items handed to batch handlers (counted after the handler returns). */
     ITEMS_DELIVERED(false, 2, "items delivered"),
