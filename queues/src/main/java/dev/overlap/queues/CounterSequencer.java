@@ -244,14 +244,11 @@ final class CounterSequencer {
             }
             return;
         }
-        // Optimistic exchange first: when the predecessor has published (the common case) the contended line is
-        // taken once, exclusively, instead of a shared read followed by an upgrade for the store.
         int spins = 0;
-        while (cells.compareAndExchange(END, s, s + written) != s) {
-            do {
-                spin(spins++);
-            } while (cells.getAcquire(END) != s);
+        while (cells.getAcquire(END) != s) {
+            spin(spins++);
         }
+        cells.setRelease(END, s + written);
     }
 
     private void publishWindowed(final long s, final int written) {
