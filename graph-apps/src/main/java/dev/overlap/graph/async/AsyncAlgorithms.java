@@ -7,8 +7,10 @@ import dev.overlap.graph.partition.DeviceGraph;
 
 /**
  * The asynchronous Atos apps ({@code --mode async}) on the distributed worklist of {@code queues}: push BFS with the
- * remote atomic-min ({@link AsyncBfs}), SSSP with the priority worklist, delta-stepping style ({@link AsyncSssp}),
- * and push PageRank with residuals ({@link AsyncPageRank}). No barriers: workers pop vertices, update their
+ * remote atomic-min ({@link AsyncBfs}; on symmetric graphs a hybrid with bottom-up steps for the middle levels, see
+ * there), SSSP with the priority worklist, delta-stepping style ({@link AsyncSssp}), and PageRank: push with residuals
+ * ({@link AsyncPageRank}) or, on skewed or dense symmetric graphs, Gauss-Seidel pull with block activation
+ * ({@link AsyncPullPageRank}). No barriers inside a phase: workers pop vertices, update their
  * neighbours' state with atomics on the owning device's memory, and push the neighbours that changed to their owners
  * (locally, or through the worker's aggregator: batched, or eager when {@link AppSettings#batchBytes()} is 0).
  * {@link AppSettings} chooses the queue (FIFO or priority), the kernels (persistent or discrete), the tasks per pop

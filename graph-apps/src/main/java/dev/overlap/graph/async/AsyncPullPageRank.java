@@ -18,7 +18,6 @@ import dev.overlap.queues.worklist.WorklistStats;
 import dev.overlap.transport.inbox.AggregatorConfig;
 import org.agrona.concurrent.AtomicBuffer;
 
-import java.lang.invoke.VarHandle;
 
 /**
  * Asynchronous <em>pull</em> PageRank: Gauss-Seidel with activation on the distributed worklist, for symmetric
@@ -97,10 +96,8 @@ final class AsyncPullPageRank {
     private static final int TASKS_PER_LAUNCH_BLOCK = 4;
     /** Ints between two block states: one cache line each. */
     private static final int STATE_STRIDE_SHIFT = 4;
-    static final int IDLE = 0;
-    static final int QUEUED = 1;
-    static final int RUNNING = 2;
-    static final int DIRTY = 3;
+    static final int IDLE = BlockStates.IDLE;
+    static final int QUEUED = BlockStates.QUEUED;
     /** Per block, from the residual sweep: {@code sum |r|}, {@code sum y + r}, {@code max |r| / deg}. */
     private static final int PARTIALS = 3;
 
@@ -486,7 +483,7 @@ final class AsyncPullPageRank {
             final int worker = ctx.worker();
             final AtomicBuffer sb = stateBuf[d];
             final int si = stateBase[d] + (block << (STATE_STRIDE_SHIFT + 2));
-            sb.putIntVolatile(si, RUNNING);
+            BlockStates.beginRun(sb, si);
             final Scratch sc = scratch[d * workers + worker];
             final int[] changed = sc.changed;
             final double threshold = eps;
@@ -515,7 +512,7 @@ final class AsyncPullPageRank {
             }
             long remote = 0;
             if (announcing > 0) {
-                VarHandle.fullFence();
+                BlockStates.announceFence();
                 remote = activate(d, block, changed, announcing, sc, ctx);
             }
             counters.add(d, worker, WorkerCounters.VISITED, to - from);
@@ -523,9 +520,7 @@ final class AsyncPullPageRank {
             if (remote != 0) {
                 counters.add(d, worker, WorkerCounters.REMOTE_ATOMICS, remote);
             }
-            if (!sb.compareAndSetInt(si, RUNNING, IDLE)) {
-                // DIRTY: only this runner leaves it, so no CAS is needed
-                sb.putIntOrdered(si, QUEUED);
+            if (BlockStates.endRun(sb, si)) {
                 ctx.push(block);
             }
         }
@@ -584,28 +579,15 @@ final class AsyncPullPageRank {
          * @return whether a CAS was issued
          */
         private boolean activate(final int o, final int lb, final int d, final TaskContext ctx) {
-            final AtomicBuffer sb = stateBuf[o];
-            final int si = stateBase[o] + (lb << (STATE_STRIDE_SHIFT + 2));
-            boolean cas = false;
-            for (;;) {
-                final int s = sb.getIntVolatile(si);
-                if (s == QUEUED || s == DIRTY) {
-                    return cas;
-                }
-                cas = true;
-                if (s == IDLE) {
-                    if (sb.compareAndSetInt(si, IDLE, QUEUED)) {
-                        if (o == d) {
-                            ctx.push(lb);
-                        } else {
-                            ctx.pushTo(o, lb);
-                        }
-                        return true;
-                    }
-                } else if (sb.compareAndSetInt(si, RUNNING, DIRTY)) {
-                    return true;
+            final int result = BlockStates.activate(stateBuf[o], stateBase[o] + (lb << (STATE_STRIDE_SHIFT + 2)));
+            if (result == BlockStates.PUSH) {
+                if (o == d) {
+                    ctx.push(lb);
+                } else {
+                    ctx.pushTo(o, lb);
                 }
             }
+            return result != BlockStates.NOTHING;
         }
 
         /**
