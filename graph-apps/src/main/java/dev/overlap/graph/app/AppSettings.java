@@ -22,8 +22,15 @@ public final class AppSettings {
         OPTIMIZING
     }
 
+    /**
+     * Formulation of the async PageRank: push with residuals (Atos; any graph), Gauss-Seidel pull with block
+     * activation (symmetric graphs), or {@link #AUTO}: pull on a skewed or dense symmetric graph, push otherwise.
+     */
+    public enum PageRankVariant { AUTO, PUSH, PULL }
+
     private final Queue queue;
     private final KernelStyle kernel;
+    private final PageRankVariant pageRankVariant;
     private final int batchBytes;
     private final int waitPolls;
     private final Direction direction;
@@ -37,6 +44,7 @@ public final class AppSettings {
     private AppSettings(final Builder b) {
         this.queue = b.queue;
         this.kernel = b.kernel;
+        this.pageRankVariant = b.pageRankVariant;
         this.batchBytes = b.batchBytes;
         this.waitPolls = b.waitPolls;
         this.direction = b.direction;
@@ -108,6 +116,11 @@ public final class AppSettings {
         return fetch;
     }
 
+    /** @return the async PageRank formulation */
+    public PageRankVariant pageRankVariant() {
+        return pageRankVariant;
+    }
+
     /** @return SSSP priority bucket width (delta-stepping's delta), or 0 to derive it from the weights (async) */
     public int delta() {
         return delta;
@@ -117,6 +130,7 @@ public final class AppSettings {
     public static final class Builder {
         private Queue queue = Queue.FIFO;
         private KernelStyle kernel = KernelStyle.PERSISTENT;
+        private PageRankVariant pageRankVariant = PageRankVariant.AUTO;
         private int batchBytes = 64 << 10;
         private int waitPolls = 64;
         private Direction direction = Direction.OPTIMIZING;
@@ -133,6 +147,12 @@ public final class AppSettings {
         /** @param q worklist discipline */
         public Builder queue(final Queue q) {
             this.queue = Objects.requireNonNull(q);
+            return this;
+        }
+
+        /** @param v async PageRank formulation */
+        public Builder pageRankVariant(final PageRankVariant v) {
+            this.pageRankVariant = Objects.requireNonNull(v);
             return this;
         }
 

@@ -21,8 +21,8 @@ import org.agrona.concurrent.AtomicBuffer;
  * model as {@link dev.overlap.graph.ref.PowerIteration} (damping {@code a}, a vertex without out-edges links to every
  * vertex, ranks sum to 1).
  *
- * <p><b>Two variants</b> ({@link Variant}, chosen per run; {@code -D}{@value Variant#PROPERTY}{@code =push|pull|auto}
- * overrides the default {@code auto}): this push formulation, for any graph, and {@link AsyncPullPageRank}'s
+ * <p><b>Two variants</b> ({@link Variant}, chosen per run by {@link AppSettings#pageRankVariant()}, the CLI's
+ * {@code pr --async-variant push|pull|auto}, default {@code auto}): this push formulation, for any graph, and {@link AsyncPullPageRank}'s
  * Gauss-Seidel pull with block activation, for symmetric graphs. {@code auto} pulls on a symmetric graph whose
  * non-isolated vertices have a mean degree of at least {@value Variant#MEAN_DEGREE} or a largest degree of at least
  * {@value Variant#SKEW} times that mean, and pushes otherwise. Measured on 2 devices (load average 8-11): on kron:18
@@ -155,14 +155,12 @@ final class AsyncPageRank {
          */
         static final int MEAN_DEGREE = 8;
 
-        /** @return the variant named by the system property {@value #PROPERTY}, {@link #AUTO} when unset */
-        static Variant fromProperty() {
-            final String v = System.getProperty(PROPERTY, "auto");
-            try {
-                return valueOf(v.trim().toUpperCase(java.util.Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("-D" + PROPERTY + " must be push, pull or auto, was '" + v + "'",
-                    e);
+        /** @return the variant the settings ask for */
+        static Variant of(final AppSettings.PageRankVariant v) {
+            switch (v) {
+                case PUSH: return PUSH;
+                case PULL: return PULL;
+                default: return AUTO;
             }
         }
 
@@ -188,14 +186,11 @@ final class AsyncPageRank {
             final double mean = (double)sum / connected;
             return mean >= MEAN_DEGREE || max >= SKEW * mean ? PULL : PUSH;
         }
-
-        /** The system property that selects the variant ({@code push}, {@code pull}, {@code auto}). */
-        static final String PROPERTY = "overlap.pr.async";
     }
 
-    /** Runs the variant named by the system property {@value Variant#PROPERTY} ({@link Variant#AUTO} by default). */
+    /** Runs the variant {@link AppSettings#pageRankVariant()} names ({@link Variant#AUTO} by default). */
     static AppResult run(final DeviceGraph g, final int[] outDegrees, final AppSettings settings) {
-        return run(g, outDegrees, settings, Variant.fromProperty(), 1.0);
+        return run(g, outDegrees, settings, Variant.of(settings.pageRankVariant()), 1.0);
     }
 
     /**

@@ -32,6 +32,11 @@ public final class PageRankCommand extends GraphAppCommand {
         + "tolerance")
     Integer iterations;
 
+    @Option(names = "--async-variant", paramLabel = "V", defaultValue = "auto", description = "async PageRank: push "
+        + "(residuals, Atos), pull (Gauss-Seidel with block activation; symmetric graphs) or auto (pull on skewed or "
+        + "dense symmetric graphs) (default: ${DEFAULT-VALUE})")
+    String asyncVariant;
+
     @Override
     GraphApp app() {
         return GraphApp.PAGERANK;
@@ -44,7 +49,8 @@ public final class PageRankCommand extends GraphAppCommand {
                 + "apply");
         }
         try {
-            settings.damping(damping).tolerance(tolerance).maxIterations(maxIterations);
+            settings.damping(damping).tolerance(tolerance).maxIterations(maxIterations)
+                .pageRankVariant(variant(asyncVariant));
             if (iterations != null) {
                 if (iterations < 1) {
                     throw new IllegalArgumentException("--iterations must be >= 1, was " + iterations);
@@ -64,6 +70,15 @@ public final class PageRankCommand extends GraphAppCommand {
         }
     }
 
+    private static AppSettings.PageRankVariant variant(final String v) {
+        switch (v.toLowerCase(java.util.Locale.ROOT)) {
+            case "push": return AppSettings.PageRankVariant.PUSH;
+            case "pull": return AppSettings.PageRankVariant.PULL;
+            case "auto": return AppSettings.PageRankVariant.AUTO;
+            default: throw new IllegalArgumentException("--async-variant must be push, pull or auto, was '" + v + "'");
+        }
+    }
+
     @Override
     void extras(final RunReport.Builder report, final CsrGraph g, final AppResult result) {
         double max = 0;
@@ -75,6 +90,6 @@ public final class PageRankCommand extends GraphAppCommand {
                 arg = v;
             }
         }
-        report.extra("damping", damping).extra("tolerance", tolerance).extra("topVertex", arg).extra("topRank", max);
+        report.extra("damping", damping).extra("tolerance", tolerance).extra("asyncVariant", asyncVariant).extra("topVertex", arg).extra("topRank", max);
     }
 }

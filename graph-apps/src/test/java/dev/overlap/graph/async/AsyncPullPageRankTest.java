@@ -226,24 +226,12 @@ class AsyncPullPageRankTest {
     }
 
     @Test
-    void theVariantPropertyIsParsedAndABadValueNamed() {
-        final String old = System.getProperty(AsyncPageRank.Variant.PROPERTY);
-        try {
-            System.setProperty(AsyncPageRank.Variant.PROPERTY, "Pull");
-            assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.fromProperty());
-            System.setProperty(AsyncPageRank.Variant.PROPERTY, "sideways");
-            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                AsyncPageRank.Variant::fromProperty);
-            assertTrue(e.getMessage().contains("sideways"), e.getMessage());
-            System.clearProperty(AsyncPageRank.Variant.PROPERTY);
-            assertSame(AsyncPageRank.Variant.AUTO, AsyncPageRank.Variant.fromProperty());
-        } finally {
-            if (old == null) {
-                System.clearProperty(AsyncPageRank.Variant.PROPERTY);
-            } else {
-                System.setProperty(AsyncPageRank.Variant.PROPERTY, old);
-            }
-        }
+    void theSettingsChooseTheVariant() {
+        assertSame(AsyncPageRank.Variant.AUTO, AsyncPageRank.Variant.of(AppSettings.defaults().pageRankVariant()));
+        assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.of(
+            AppSettings.builder().pageRankVariant(AppSettings.PageRankVariant.PULL).build().pageRankVariant()));
+        assertSame(AsyncPageRank.Variant.PUSH, AsyncPageRank.Variant.of(
+            AppSettings.builder().pageRankVariant(AppSettings.PageRankVariant.PUSH).build().pageRankVariant()));
     }
 
     @Test

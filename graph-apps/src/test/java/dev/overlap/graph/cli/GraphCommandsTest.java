@@ -221,6 +221,7 @@ class GraphCommandsTest {
             {"pr", "--generate", "kron:10", "--damping", "1.5"},
             {"pr", "--generate", "kron:10", "--iterations", "0"},
             {"pr", "--generate", "kron:10", "--source", "3"},
+            {"pr", "--generate", "kron:10", "--mode", "async", "--async-variant", "sideways"},
             {"sssp", "--generate", "kron:10", "--partition", "metis"},
             {"jacobi", "--transfer", "none"},
             {"jacobi", "--size", "0"},
@@ -232,7 +233,8 @@ class GraphCommandsTest {
             "--fetch: fetch must be in 1..65536", "--delta: delta must be >= 0", "--mode must be async or bsp",
             "--queue must be fifo, priority or auto", "--kernel must be persistent or discrete", "--source 99999 is outside",
             "--direction must be top-down or optimizing", "batch bytes must be 0 (eager) or in", "damping must be in (0, 1)",
-            "--iterations must be >= 1", "--source does not apply", "Invalid value for option '--partition'", "--transfer must be inline",
+            "--iterations must be >= 1", "--source does not apply",
+            "--async-variant must be push, pull or auto, was 'sideways'", "Invalid value for option '--partition'", "--transfer must be inline",
             "--size must be in", "Missing required parameter", "OUT must end in .bcsr",
         };
         for (int i = 0; i < cases.length; i++) {
