@@ -54,7 +54,7 @@ import java.util.function.IntConsumer;
  */
 public final class IntCounterQueue {
     private static final int ITEM_BYTES = 4;
-    private final AtomicBuffer buffer;
+    private final BufferCells region;
     private final CounterSequencer seq;
     private final int slots;
     private final QueueMemory.Allocation allocation;
@@ -84,8 +84,8 @@ public final class IntCounterQueue {
         final Publication publication, final QueueMemory.Allocation allocation) {
         CounterSequencer.validate(false, capacity, windowSize, ITEM_BYTES, publication);
         QueueMemory.checkRegion(region, requiredBytes(capacity, windowSize), "IntCounterQueue of " + capacity);
-        this.buffer = region;
-        this.seq = new CounterSequencer(new BufferCells(region), false, capacity, windowSize, publication);
+        this.region = new BufferCells(region);
+        this.seq = new CounterSequencer(this.region, false, capacity, windowSize, publication);
         this.slots = seq.slotsOffset();
         this.allocation = allocation;
     }
@@ -128,7 +128,7 @@ public final class IntCounterQueue {
             seq.publish(s, 0);
             return false;
         }
-        buffer.putInt(slots + (int)(s << 2), item);
+        region.putInt(slots + (int)(s << 2), item);
         seq.publish(s, 1);
         return true;
     }
@@ -147,7 +147,7 @@ public final class IntCounterQueue {
         final int k = seq.blockWritable(s, len);
         int at = slots + (int)(Math.min(s, seq.capacity) << 2);
         for (int i = 0; i < k; i++, at += ITEM_BYTES) {
-            buffer.putInt(at, src[off + i]);
+            region.putInt(at, src[off + i]);
         }
         seq.publish(s, k);
         return k;
@@ -166,7 +166,7 @@ public final class IntCounterQueue {
             if (s >= e && s >= (e = seq.endAfterHelping())) {
                 return ifEmpty;
             }
-            final int item = buffer.getInt(slots + (int)(s << 2));
+            final int item = region.getInt(slots + (int)(s << 2));
             if (seq.casStart(s, s + 1)) {
                 return item;
             }
@@ -193,7 +193,7 @@ public final class IntCounterQueue {
             if (seq.casStart(s, s + k)) {
                 int at = slots + (int)(s << 2);
                 for (int i = 0; i < k; i++, at += ITEM_BYTES) {
-                    dst[off + i] = buffer.getInt(at);
+                    dst[off + i] = region.getInt(at);
                 }
                 return k;
             }
@@ -225,7 +225,7 @@ public final class IntCounterQueue {
             if (seq.casStart(s, s + k)) {
                 int at = slots + (int)(s << 2);
                 for (int i = 0; i < k; i++, at += ITEM_BYTES) {
-                    consumer.accept(buffer.getInt(at));
+                    consumer.accept(region.getInt(at));
                 }
                 return k;
             }

@@ -36,7 +36,7 @@ import org.agrona.concurrent.AtomicBuffer;
  */
 public final class IntCounterRing {
     private static final int ITEM_BYTES = 4;
-    private final AtomicBuffer buffer;
+    private final BufferCells region;
     private final CounterSequencer seq;
     private final int slots;
     private final long mask;
@@ -67,8 +67,8 @@ public final class IntCounterRing {
         final Publication publication, final QueueMemory.Allocation allocation) {
         CounterSequencer.validate(true, capacity, windowSize, ITEM_BYTES, publication);
         QueueMemory.checkRegion(region, requiredBytes(capacity, windowSize), "IntCounterRing of " + capacity);
-        this.buffer = region;
-        this.seq = new CounterSequencer(new BufferCells(region), true, capacity, windowSize, publication);
+        this.region = new BufferCells(region);
+        this.seq = new CounterSequencer(this.region, true, capacity, windowSize, publication);
         this.slots = seq.slotsOffset();
         this.mask = seq.slotMask;
         this.allocation = allocation;
@@ -113,7 +113,7 @@ public final class IntCounterRing {
         if (s == CounterSequencer.FULL) {
             return false;
         }
-        buffer.putInt(offset(s), item);
+        region.putInt(offset(s), item);
         seq.publish(s, 1);
         return true;
     }
@@ -167,11 +167,11 @@ public final class IntCounterRing {
         final int first = (int)Math.min(n, mask + 1 - (s & mask));
         int at = offset(s);
         for (int i = 0; i < first; i++, at += ITEM_BYTES) {
-            buffer.putInt(at, src[off + i]);
+            region.putInt(at, src[off + i]);
         }
         at = slots;
         for (int i = first; i < n; i++, at += ITEM_BYTES) {
-            buffer.putInt(at, src[off + i]);
+            region.putInt(at, src[off + i]);
         }
         seq.publish(s, n);
     }
@@ -187,7 +187,7 @@ public final class IntCounterRing {
             if (s >= e && s >= seq.endAfterHelping()) {
                 return ifEmpty;
             }
-            final int item = buffer.getInt(offset(s));
+            final int item = region.getInt(offset(s));
             if (seq.casStart(s, s + 1)) {
                 return item;
             }
@@ -214,11 +214,11 @@ public final class IntCounterRing {
             final int first = (int)Math.min(k, mask + 1 - (s & mask));
             int at = offset(s);
             for (int i = 0; i < first; i++, at += ITEM_BYTES) {
-                dst[off + i] = buffer.getInt(at);
+                dst[off + i] = region.getInt(at);
             }
             at = slots;
             for (int i = first; i < k; i++, at += ITEM_BYTES) {
-                dst[off + i] = buffer.getInt(at);
+                dst[off + i] = region.getInt(at);
             }
             if (seq.casStart(s, s + k)) {
                 return k;

@@ -54,7 +54,7 @@ import java.util.function.LongConsumer;
  */
 public final class LongCounterQueue {
     private static final int ITEM_BYTES = 8;
-    private final AtomicBuffer buffer;
+    private final BufferCells region;
     private final CounterSequencer seq;
     private final int slots;
     private final QueueMemory.Allocation allocation;
@@ -84,8 +84,8 @@ public final class LongCounterQueue {
         final Publication publication, final QueueMemory.Allocation allocation) {
         CounterSequencer.validate(false, capacity, windowSize, ITEM_BYTES, publication);
         QueueMemory.checkRegion(region, requiredBytes(capacity, windowSize), "LongCounterQueue of " + capacity);
-        this.buffer = region;
-        this.seq = new CounterSequencer(new BufferCells(region), false, capacity, windowSize, publication);
+        this.region = new BufferCells(region);
+        this.seq = new CounterSequencer(this.region, false, capacity, windowSize, publication);
         this.slots = seq.slotsOffset();
         this.allocation = allocation;
     }
@@ -128,7 +128,7 @@ public final class LongCounterQueue {
             seq.publish(s, 0);
             return false;
         }
-        buffer.putLong(slots + (int)(s << 3), item);
+        region.putLong(slots + (int)(s << 3), item);
         seq.publish(s, 1);
         return true;
     }
@@ -147,7 +147,7 @@ public final class LongCounterQueue {
         final int k = seq.blockWritable(s, len);
         int at = slots + (int)(Math.min(s, seq.capacity) << 3);
         for (int i = 0; i < k; i++, at += ITEM_BYTES) {
-            buffer.putLong(at, src[off + i]);
+            region.putLong(at, src[off + i]);
         }
         seq.publish(s, k);
         return k;
@@ -166,7 +166,7 @@ public final class LongCounterQueue {
             if (s >= e && s >= (e = seq.endAfterHelping())) {
                 return ifEmpty;
             }
-            final long item = buffer.getLong(slots + (int)(s << 3));
+            final long item = region.getLong(slots + (int)(s << 3));
             if (seq.casStart(s, s + 1)) {
                 return item;
             }
@@ -193,7 +193,7 @@ public final class LongCounterQueue {
             if (seq.casStart(s, s + k)) {
                 int at = slots + (int)(s << 3);
                 for (int i = 0; i < k; i++, at += ITEM_BYTES) {
-                    dst[off + i] = buffer.getLong(at);
+                    dst[off + i] = region.getLong(at);
                 }
                 return k;
             }
@@ -225,7 +225,7 @@ public final class LongCounterQueue {
             if (seq.casStart(s, s + k)) {
                 int at = slots + (int)(s << 3);
                 for (int i = 0; i < k; i++, at += ITEM_BYTES) {
-                    consumer.accept(buffer.getLong(at));
+                    consumer.accept(region.getLong(at));
                 }
                 return k;
             }

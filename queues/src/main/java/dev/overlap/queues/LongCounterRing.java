@@ -36,7 +36,7 @@ import org.agrona.concurrent.AtomicBuffer;
  */
 public final class LongCounterRing {
     private static final int ITEM_BYTES = 8;
-    private final AtomicBuffer buffer;
+    private final BufferCells region;
     private final CounterSequencer seq;
     private final int slots;
     private final long mask;
@@ -67,8 +67,8 @@ public final class LongCounterRing {
         final Publication publication, final QueueMemory.Allocation allocation) {
         CounterSequencer.validate(true, capacity, windowSize, ITEM_BYTES, publication);
         QueueMemory.checkRegion(region, requiredBytes(capacity, windowSize), "LongCounterRing of " + capacity);
-        this.buffer = region;
-        this.seq = new CounterSequencer(new BufferCells(region), true, capacity, windowSize, publication);
+        this.region = new BufferCells(region);
+        this.seq = new CounterSequencer(this.region, true, capacity, windowSize, publication);
         this.slots = seq.slotsOffset();
         this.mask = seq.slotMask;
         this.allocation = allocation;
@@ -108,7 +108,7 @@ public final class LongCounterRing {
         if (s == CounterSequencer.FULL) {
             return false;
         }
-        buffer.putLong(offset(s), item);
+        region.putLong(offset(s), item);
         seq.publish(s, 1);
         return true;
     }
@@ -122,7 +122,7 @@ public final class LongCounterRing {
         if (s == CounterSequencer.FULL) {
             return false;
         }
-        buffer.putLong(offset(s), item);
+        region.putLong(offset(s), item);
         seq.publish(s, 1);
         return true;
     }
@@ -186,11 +186,11 @@ public final class LongCounterRing {
         final int first = (int)Math.min(n, mask + 1 - (s & mask));
         int at = offset(s);
         for (int i = 0; i < first; i++, at += ITEM_BYTES) {
-            buffer.putLong(at, src[off + i]);
+            region.putLong(at, src[off + i]);
         }
         at = slots;
         for (int i = first; i < n; i++, at += ITEM_BYTES) {
-            buffer.putLong(at, src[off + i]);
+            region.putLong(at, src[off + i]);
         }
         seq.publish(s, n);
     }
@@ -206,7 +206,7 @@ public final class LongCounterRing {
             if (s >= e && s >= seq.endAfterHelping()) {
                 return ifEmpty;
             }
-            final long item = buffer.getLong(offset(s));
+            final long item = region.getLong(offset(s));
             if (seq.casStart(s, s + 1)) {
                 return item;
             }
@@ -233,11 +233,11 @@ public final class LongCounterRing {
             final int first = (int)Math.min(k, mask + 1 - (s & mask));
             int at = offset(s);
             for (int i = 0; i < first; i++, at += ITEM_BYTES) {
-                dst[off + i] = buffer.getLong(at);
+                dst[off + i] = region.getLong(at);
             }
             at = slots;
             for (int i = first; i < k; i++, at += ITEM_BYTES) {
-                dst[off + i] = buffer.getLong(at);
+                dst[off + i] = region.getLong(at);
             }
             if (seq.casStart(s, s + k)) {
                 return k;
