@@ -39,7 +39,9 @@ public final class IntPriorityWorklist {
     private final LongCounterRing far;
     private final int capacity;
     private final int delta;
+    /** The mover's scratch: a batch taken from far, and the part of it that goes back. */
     private final long[] moved = new long[MOVE_BATCH];
+    private final long[] stay = new long[MOVE_BATCH];
     private final ThreadLocal<long[]> single = ThreadLocal.withInitial(() -> new long[1]);
     private final QueueMemory.Allocation allocation;
 
@@ -128,7 +130,8 @@ public final class IntPriorityWorklist {
 
     /**
      * Pushes {@code entries[0 .. n)} ({@link #entry}s): those below the threshold (read once) to near with one
-     * reservation, the others (and what near refuses) to far. Reorders {@code entries} (near candidates first).
+     * reservation, the others (and what near refuses) to far with one reservation (one by one only when far cannot
+     * take them all). Reorders {@code entries} (near candidates first).
      *
      * @return how many were pushed: all but the suffix of {@code entries} (in its new order) from the return value
      *         on, which found both bands full
@@ -144,22 +147,20 @@ public final class IntPriorityWorklist {
                 entries[k++] = e;
             }
         }
-        int i = k == 0 ? 0 : near.offer(entries, 0, k);
-        for (; i < n; i++) {
-            if (!far.offerWithin(entries[i], capacity)) {
-                // keep the unpushed ones as a suffix
-                int unpushed = i;
-                for (int j = i + 1; j < n; j++) {
-                    if (far.offerWithin(entries[j], capacity)) {
-                        final long t = entries[unpushed];
-                        entries[unpushed++] = entries[j];
-                        entries[j] = t;
-                    }
-                }
-                return unpushed;
+        final int i = k == 0 ? 0 : near.offer(entries, 0, k);
+        if (i == n || far.offerAllWithin(entries, i, n - i, capacity)) {
+            return n;
+        }
+        // far cannot take the whole rest at once: push what fits one by one, keeping the unpushed ones as a suffix
+        int unpushed = i;
+        for (int j = i; j < n; j++) {
+            if (far.offerWithin(entries[j], capacity)) {
+                final long t = entries[unpushed];
+                entries[unpushed++] = entries[j];
+                entries[j] = t;
             }
         }
-        return n;
+        return unpushed;
     }
 
     /**
@@ -211,31 +212,45 @@ public final class IntPriorityWorklist {
 
     /**
      * Mover only (odd move sequence). Raises the threshold, then passes once over the entries far holds now,
-     * {@value #MOVE_BATCH} at a time (the far ring's headroom), re-queueing each in near or far. When nothing moved,
-     * raises the threshold to the smallest key seen, so that the next raise moves the band starting there.
+     * {@value #MOVE_BATCH} at a time (the far ring's headroom): the batch's entries below the new threshold go to
+     * near with one reservation, the others (and what near refuses) back to far with one reservation, each group in
+     * the order it had. When nothing moved, raises the threshold to the smallest key seen, so that the next raise
+     * moves the band starting there.
      */
     private void moveBand() {
         final long threshold = buffer.getLongVolatile(THRESHOLD) + delta;
         buffer.putLongVolatile(THRESHOLD, threshold);
+        final long[] batch = moved;
+        final long[] back = stay;
         int left = far.size();
         boolean movedAny = false;
         long smallest = Long.MAX_VALUE;
         while (left > 0) {
-            final int n = far.poll(moved, 0, Math.min(MOVE_BATCH, left));
+            final int n = far.poll(batch, 0, Math.min(MOVE_BATCH, left));
             if (n == 0) {
                 break;
             }
             left -= n;
+            int toNear = 0;
+            int toFar = 0;
             for (int i = 0; i < n; i++) {
-                final long e = moved[i];
-                if (key(e) < threshold && near.offer(e)) {
-                    movedAny = true;
-                    continue;
+                final long e = batch[i];
+                if (key(e) < threshold) {
+                    batch[toNear++] = e;
+                } else {
+                    back[toFar++] = e;
                 }
-                if (!far.offerWithin(e, capacity + MOVE_BATCH)) {
-                    throw new IllegalStateException("far band has no headroom left: worklist invariant broken");
-                }
-                smallest = Math.min(smallest, key(e));
+            }
+            final int accepted = toNear == 0 ? 0 : near.offer(batch, 0, toNear);
+            movedAny |= accepted > 0;
+            for (int i = accepted; i < toNear; i++) { // near is full: these wait in far
+                back[toFar++] = batch[i];
+            }
+            for (int i = 0; i < toFar; i++) {
+                smallest = Math.min(smallest, key(back[i]));
+            }
+            if (toFar > 0 && !far.offerAllWithin(back, 0, toFar, capacity + MOVE_BATCH)) {
+                throw new IllegalStateException("far band has no headroom left: worklist invariant broken");
             }
         }
         if (!movedAny && smallest != Long.MAX_VALUE && smallest > threshold) {
