@@ -16,7 +16,7 @@ import dev.overlap.queues.worklist.DistributedWorklist;
 import dev.overlap.queues.worklist.TaskContext;
 import dev.overlap.queues.worklist.TaskFunction;
 import dev.overlap.queues.worklist.WorklistStats;
-import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.UnsafeApi;
 
 /**
  * Asynchronous push BFS (Atos): no levels, no barriers. A task is a vertex, named by its local index on the device
@@ -251,33 +251,42 @@ final class AsyncBfs {
     }
 
     /**
-     * The task function. It reads device memory through the raw views (no per-access index checks; see
-     * {@link GraphView}). With a {@link DirectionSwitch} it reports discoveries while the switch counts, does not
-     * expand a vertex whose depth reached the switch's cap, and does not push a vertex it lowered to the cap (the
-     * bottom-up steps take the frontier from there).
+     * The task function. It reads device memory at raw addresses held in locals (no per-access index checks, no
+     * field loads on the path to a neighbour; see {@link RawArrays}). With a {@link DirectionSwitch} it reports
+     * discoveries while the switch counts, does not expand a vertex whose depth reached the switch's cap, and does
+     * not push a vertex it lowered to the cap (the bottom-up steps take the frontier from there).
      */
     static final class Kernel implements TaskFunction {
         private final GraphView view;
-        private final RawArrays depth;
-        private final RawArrays hint;
         private final WorkerCounters counters;
         private final boolean priority;
         private final DirectionSwitch sw;
+        /** Partition bounds, and the raw addresses the loop uses (see {@link RawArrays}): kept in locals per task. */
+        private final int[] bounds;
+        private final long[] offsetsAt;
+        private final long[] targetsAt;
+        private final long[] depthAt;
+        private final long[] depthOf;
+        private final long[] hintOf;
 
         Kernel(final GraphView view, final RawArrays depth, final RawArrays hint, final WorkerCounters counters,
             final boolean priority, final DirectionSwitch sw) {
             this.view = view;
-            this.depth = depth;
-            this.hint = hint;
             this.counters = counters;
             this.priority = priority;
             this.sw = sw;
+            this.bounds = view.owners().bounds();
+            this.offsetsAt = view.offsets().addresses();
+            this.targetsAt = view.targets().addresses();
+            this.depthAt = depth.addresses();
+            this.depthOf = depth.globalAddresses(bounds, 2);
+            this.hintOf = hint.globalAddresses(bounds, 0);
         }
 
         @Override
         public void run(final int v, final TaskContext ctx) {
             final int d = ctx.device();
-            final int dv = depth.buffer(d).getIntVolatile(depth.base(d) + (v << 2));
+            final int dv = UnsafeApi.getIntVolatile(null, depthAt[d] + ((long)v << 2));
             if (priority && ctx.priority() > dv) {
                 return;
             }
@@ -290,39 +299,36 @@ final class AsyncBfs {
             // depths beyond what the switch watches (a mesh's long BFS) skip the degree read
             final boolean counting = sw != null && sw.counting() && next < DirectionSwitch.LEVELS;
             final int worker = ctx.worker();
-            final GraphView view = this.view;
-            final Owners owners = view.owners();
-            final RawArrays depth = this.depth;
-            final RawArrays hint = this.hint;
-            final int begin = view.edgeBegin(d, v);
-            final int end = view.edgeEnd(d, v);
-            final AtomicBuffer tb = view.targets().buffer(d);
-            final int tBase = view.targets().base(d);
+            final int[] bounds = this.bounds;
+            final long[] depthOf = this.depthOf;
+            final long[] hintOf = this.hintOf;
+            final long offset = offsetsAt[d] + ((long)v << 3);
+            final long begin = UnsafeApi.getLong(null, offset);
+            final long end = UnsafeApi.getLong(null, offset + 8);
+            final long targets = targetsAt[d];
             long atomics = 0;
-            for (int at = tBase + (begin << 2), stop = tBase + (end << 2); at < stop; at += 4) {
-                final int w = tb.getInt(at);
-                final int o = owners.of(w);
-                final int lw = w - view.lo(o);
-                final AtomicBuffer hb = hint.buffer(o);
-                final int hi = hint.base(o) + lw;
-                final int h = hb.getByte(hi) & 0xff;
+            for (long at = targets + (begin << 2), stop = targets + (end << 2); at < stop; at += 4) {
+                final int w = UnsafeApi.getInt(null, at);
+                final int o = Owners.of(bounds, w);
+                final long hi = hintOf[o] + w;
+                final int h = UnsafeApi.getByte(null, hi) & 0xff;
                 if (h <= next && h != HINT_UNKNOWN) {
                     continue;
                 }
-                final AtomicBuffer db = depth.buffer(o);
-                final int wi = depth.base(o) + (lw << 2);
-                int cur = db.getInt(wi);
+                final long wi = depthOf[o] + ((long)w << 2);
+                int cur = UnsafeApi.getInt(null, wi);
                 if (next < cur) {
-                    while (next < cur && !db.compareAndSetInt(wi, cur, next)) {
-                        cur = db.getIntVolatile(wi);
+                    while (next < cur && !UnsafeApi.compareAndSetInt(null, wi, cur, next)) {
+                        cur = UnsafeApi.getIntVolatile(null, wi);
                     }
                     if (o != d) {
                         atomics++;
                     }
                     if (next < cur) {
                         if (next < HINT_UNKNOWN) {
-                            hb.putByte(hi, (byte)next);
+                            UnsafeApi.putByte(null, hi, (byte)next);
                         }
+                        final int lw = w - bounds[o];
                         if (next < cap) {
                             if (o == d) {
                                 ctx.push(lw, next);

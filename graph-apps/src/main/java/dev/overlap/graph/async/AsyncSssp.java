@@ -17,7 +17,7 @@ import dev.overlap.queues.worklist.DistributedWorklist;
 import dev.overlap.queues.worklist.TaskContext;
 import dev.overlap.queues.worklist.TaskFunction;
 import dev.overlap.queues.worklist.WorklistStats;
-import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.UnsafeApi;
 
 /**
  * Asynchronous SSSP on the distributed worklist: the BFS of {@link AsyncBfs} with weights. A task is a vertex (local
@@ -144,66 +144,70 @@ final class AsyncSssp {
         AsyncBfs.join(launches);
     }
 
-    /** The task function; reads device memory through the raw views as {@link AsyncBfs.Kernel} does. */
+    /** The task function; reads device memory at raw addresses held in locals, as {@link AsyncBfs.Kernel} does. */
     static final class Kernel implements TaskFunction {
-        private final GraphView view;
-        private final RawArrays dist;
-        private final RawArrays hint;
         private final WorkerCounters counters;
         private final boolean priority;
+        private final int[] bounds;
+        private final long[] offsetsAt;
+        private final long[] targetsAt;
+        private final long[] weightsAt;
+        private final long[] distAt;
+        private final long[] distOf;
+        private final long[] hintOf;
 
         Kernel(final GraphView view, final RawArrays dist, final RawArrays hint, final WorkerCounters counters,
             final boolean priority) {
-            this.view = view;
-            this.dist = dist;
-            this.hint = hint;
             this.counters = counters;
             this.priority = priority;
+            this.bounds = view.owners().bounds();
+            this.offsetsAt = view.offsets().addresses();
+            this.targetsAt = view.targets().addresses();
+            this.weightsAt = view.weights().addresses();
+            this.distAt = dist.addresses();
+            this.distOf = dist.globalAddresses(bounds, 3);
+            this.hintOf = hint.globalAddresses(bounds, 2);
         }
 
         @Override
         public void run(final int v, final TaskContext ctx) {
             final int d = ctx.device();
-            final RawArrays dist = this.dist;
-            final long dv = dist.buffer(d).getLongVolatile(dist.base(d) + (v << 3));
+            final long dv = UnsafeApi.getLongVolatile(null, distAt[d] + ((long)v << 3));
             if (priority && ctx.priority() > Math.min(dv, Integer.MAX_VALUE)) {
                 return;
             }
-            final GraphView view = this.view;
-            final Owners owners = view.owners();
-            final RawArrays hint = this.hint;
-            final int begin = view.edgeBegin(d, v);
-            final int end = view.edgeEnd(d, v);
-            final AtomicBuffer tb = view.targets().buffer(d);
-            final int tOff = view.targets().base(d);
-            final AtomicBuffer wb = view.weights().buffer(d);
-            final int wOff = view.weights().base(d);
+            final int[] bounds = this.bounds;
+            final long[] distOf = this.distOf;
+            final long[] hintOf = this.hintOf;
+            final long offset = offsetsAt[d] + ((long)v << 3);
+            final long begin = UnsafeApi.getLong(null, offset);
+            final long end = UnsafeApi.getLong(null, offset + 8);
+            final long targets = targetsAt[d];
+            final long weights = weightsAt[d] - targets; // a weight sits at this distance from its target
             long atomics = 0;
-            for (int e = begin; e < end; e++) {
-                final int w = tb.getInt(tOff + (e << 2));
-                final long nd = dv + wb.getInt(wOff + (e << 2));
-                final int o = owners.of(w);
-                final int lw = w - view.lo(o);
-                final AtomicBuffer hb = hint.buffer(o);
-                final int hi = hint.base(o) + (lw << 2);
-                final int h = hb.getInt(hi);
+            for (long at = targets + (begin << 2), stop = targets + (end << 2); at < stop; at += 4) {
+                final int w = UnsafeApi.getInt(null, at);
+                final long nd = dv + UnsafeApi.getInt(null, at + weights);
+                final int o = Owners.of(bounds, w);
+                final long hi = hintOf[o] + ((long)w << 2);
+                final int h = UnsafeApi.getInt(null, hi);
                 if (h <= nd && h != HINT_UNKNOWN) {
                     continue;
                 }
-                final AtomicBuffer db = dist.buffer(o);
-                final int wi = dist.base(o) + (lw << 3);
-                long cur = db.getLong(wi);
+                final long wi = distOf[o] + ((long)w << 3);
+                long cur = UnsafeApi.getLong(null, wi);
                 if (nd < cur) {
-                    while (nd < cur && !db.compareAndSetLong(wi, cur, nd)) {
-                        cur = db.getLongVolatile(wi);
+                    while (nd < cur && !UnsafeApi.compareAndSetLong(null, wi, cur, nd)) {
+                        cur = UnsafeApi.getLongVolatile(null, wi);
                     }
                     if (o != d) {
                         atomics++;
                     }
                     if (nd < cur) {
                         if (nd < HINT_UNKNOWN) {
-                            hb.putInt(hi, (int)nd);
+                            UnsafeApi.putInt(null, hi, (int)nd);
                         }
+                        final int lw = w - bounds[o];
                         final int prio = (int)Math.min(nd, Integer.MAX_VALUE);
                         if (o == d) {
                             ctx.push(lw, prio);

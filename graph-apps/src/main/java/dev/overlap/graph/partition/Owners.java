@@ -8,16 +8,26 @@ package dev.overlap.graph.partition;
  */
 public final class Owners {
     private final int[] bounds;
-    private final int devices;
 
     /** @param bounds partition bounds ({@link Partition#bounds()}): device {@code d} owns {@code [b[d], b[d+1])} */
     public Owners(final int[] bounds) {
         this.bounds = bounds.clone();
-        this.devices = bounds.length - 1;
     }
 
     /** @return the device owning internal id {@code v} */
     public int of(final int v) {
+        return of(bounds, v);
+    }
+
+    /**
+     * The owner lookup for kernel loops that keep the bounds in a local (a field read after a CAS in the loop would
+     * be repeated on every edge, on the path to the neighbour's address).
+     *
+     * @param bounds partition bounds, {@link #bounds()}
+     * @return the device owning internal id {@code v}
+     */
+    public static int of(final int[] bounds, final int v) {
+        final int devices = bounds.length - 1;
         if (devices <= 8) {
             int o = 0;
             for (int i = 1; i < devices; i++) {
@@ -36,6 +46,11 @@ public final class Owners {
             }
         }
         return lo;
+    }
+
+    /** @return a copy of the partition bounds: device {@code d} owns {@code [b[d], b[d+1])} */
+    public int[] bounds() {
+        return bounds.clone();
     }
 
     /** @return first internal id of device {@code d} */
