@@ -8,22 +8,25 @@ import dev.overlap.graph.partition.GraphView;
 import dev.overlap.graph.partition.Owners;
 import dev.overlap.graph.partition.Partition;
 import dev.overlap.graph.partition.RawArrays;
-import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.UnsafeApi;
 
 /**
  * The bottom-up middle of the hybrid async BFS (Beamer's direction-optimizing BFS; symmetric graphs only): after the
  * top-down phase stopped at the cap {@code L} of its {@link DirectionSwitch}, the depths at or below {@code L} are
  * exact and the vertices at {@code L} are the frontier. {@link #run} runs level-synchronous bottom-up steps on the
  * mesh: each device scans its own unreached vertices for a neighbour in the frontier, stopping at the first, and
- * writes the next frontier as a bitmap (one bit per owned vertex). The first step tests the neighbours' depths
- * (depths above {@code L}, left by expansions the cap cut short, count as unreached and are set back with their hints
- * when no parent turns up); later ones test the other devices' bitmaps directly (one-sided reads; written before the
- * previous barrier). It goes back to top-down when the frontier falls below {@code n / beta} vertices and shrinks
- * (the frontier is then seeded into the worklist) or ends when a step finds nothing.
+ * writes the next frontier as a bitmap (one bit per owned vertex), testing the neighbours in the other devices'
+ * bitmaps directly (one-sided reads; written before the previous barrier). The frontier the top-down phase left is
+ * first turned into a bitmap by one sequential pass over each device's depths, which also sets back depths above
+ * {@code L} (leftovers of expansions the cap cut short: unreached) with their hints; so every step tests a bitmap
+ * of {@code n / 8} bytes that stays in cache, never the {@code 4n} bytes of depths at random. It goes back to
+ * top-down when the frontier falls below {@code n / beta} vertices and shrinks (the frontier is then seeded into the
+ * worklist) or ends when a step finds nothing.
  *
  * <p>One kernel per device and step; a block covers {@value #SCAN_PER_BLOCK} local vertices (a multiple of 64), so
  * it owns whole bitmap words and writes them without atomics. The depths and hints of a device's vertices are
- * written only by that device's blocks.
+ * written only by that device's blocks. The scan reads device memory at raw addresses held in locals (see
+ * {@link RawArrays}).
  *
  * <p>Thread-safety: host calls, one at a time, between worklist runs.
  */
@@ -103,16 +106,15 @@ final class BottomUpSteps implements AutoCloseable {
         found.clear(FOUND);
         found.clear(CAP_FRONTIER);
         for (int d = 0; d < launches.length; d++) {
-            launches[d] = firstStep(d, cap);
+            launches[d] = frontierOf(d, cap);
         }
         AsyncBfs.join(launches);
-        steps++;
-        long previous = found.sum(CAP_FRONTIER);
-        long size = found.sum(FOUND);
+        long previous = 0;
+        long size = found.sum(CAP_FRONTIER);
         final long small = partition.vertexCount() / DirectionSwitch.BETA;
-        int level = cap + 1;
+        int level = cap;
         while (size > 0) {
-            if (size < small && size < previous) {
+            if (level > cap && size < small && size < previous) {
                 return level;
             }
             found.clear(FOUND);
@@ -135,83 +137,39 @@ final class BottomUpSteps implements AutoCloseable {
     }
 
     /**
-     * The step from the top-down phase's frontier at {@code cap} into bits[0]. It tests neighbours on their owners'
-     * depths ({@code == cap}) instead of a bitmap, which saves a pass and a barrier: the vertices at {@code cap} are
-     * not written during the step, and what is written (the unreached, found or set back) is never {@code cap}.
-     * Depths above {@code cap} are leftovers of cut-short expansions: unreached, set back when no parent is found.
+     * Device {@code d}'s frontier at {@code cap} as a bitmap in bits[0], by one sequential pass over its depths;
+     * depths above {@code cap} (expansions the cap cut short) are set back to unreached with their hints.
      */
-    private KernelLaunch firstStep(final int d, final int cap) {
+    private KernelLaunch frontierOf(final int d, final int cap) {
         final int owned = partition.size(d);
         if (owned == 0) {
             return null;
         }
-        final int next = cap + 1;
-        final byte nextHint = (byte)Math.min(next, AsyncBfs.HINT_UNKNOWN);
-        final AtomicBuffer db = depth.buffer(d);
-        final int dBase = depth.base(d);
-        final AtomicBuffer hb = hint.buffer(d);
-        final int hBase = hint.base(d);
-        final AtomicBuffer ob = view.offsets().buffer(d);
-        final int oBase = view.offsets().base(d);
-        final AtomicBuffer tb = view.targets().buffer(d);
-        final int tBase = view.targets().base(d);
-        final AtomicBuffer nb = rawBits[0].buffer(d);
-        final int nBase = rawBits[0].base(d);
-        final Owners owners = view.owners();
-        final int devices = view.devices();
-        final int[] lo = new int[devices];
-        final AtomicBuffer[] ddb = new AtomicBuffer[devices];
-        final int[] ddBase = new int[devices];
-        for (int o = 0; o < devices; o++) {
-            lo[o] = view.lo(o);
-            ddb[o] = depth.buffer(o);
-            ddBase[o] = depth.base(o);
-        }
+        final long depthAt = depth.address(d);
+        final long hintAt = hint.address(d);
+        final long bitsAt = rawBits[0].address(d);
         return mesh.device(d).launch((owned + SCAN_PER_BLOCK - 1) / SCAN_PER_BLOCK, (ctx, block) -> {
             final int from = block * SCAN_PER_BLOCK;
             final int to = Math.min(owned, from + SCAN_PER_BLOCK);
-            long edges = 0;
-            long count = 0;
             long frontier = 0;
             for (int w = from; w < to; w += 64) {
                 long word = 0;
                 for (int lv = w, end = Math.min(to, w + 64); lv < end; lv++) {
-                    final int x = db.getInt(dBase + (lv << 2));
-                    if (x <= cap) {
-                        frontier += x == cap ? 1 : 0;
-                        continue;
-                    }
-                    final int oi = oBase + (lv << 3);
-                    final int begin = (int)ob.getLong(oi);
-                    final int stop = (int)ob.getLong(oi + 8);
-                    int e = begin;
-                    boolean hit = false;
-                    while (e < stop) {
-                        final int u = tb.getInt(tBase + (e++ << 2));
-                        final int o = owners.of(u);
-                        if (ddb[o].getInt(ddBase[o] + ((u - lo[o]) << 2)) == cap) {
-                            hit = true;
-                            break;
-                        }
-                    }
-                    edges += e - begin;
-                    if (hit) {
-                        db.putInt(dBase + (lv << 2), next);
-                        hb.putByte(hBase + lv, nextHint);
+                    final long at = depthAt + ((long)lv << 2);
+                    final int x = UnsafeApi.getInt(null, at);
+                    if (x == cap) {
                         word |= 1L << lv;
-                        count++;
-                    } else if (x != INF) {
-                        db.putInt(dBase + (lv << 2), INF);
-                        hb.putByte(hBase + lv, (byte)AsyncBfs.HINT_UNKNOWN);
+                    } else if (x > cap && x != INF) {
+                        UnsafeApi.putInt(null, at, INF);
+                        UnsafeApi.putByte(null, hintAt + lv, (byte)AsyncBfs.HINT_UNKNOWN);
                     }
                 }
-                nb.putLong(nBase + ((w >>> 6) << 3), word);
+                frontier += Long.bitCount(word);
+                UnsafeApi.putLong(null, bitsAt + ((long)(w >>> 6) << 3), word);
             }
             final int worker = ctx.workerIndex();
-            found.add(d, worker, FOUND, count);
             found.add(d, worker, CAP_FRONTIER, frontier);
-            counters.add(d, worker, WorkerCounters.VISITED, count + frontier);
-            counters.add(d, worker, WorkerCounters.EDGES, edges);
+            counters.add(d, worker, WorkerCounters.VISITED, frontier);
         });
     }
 
@@ -223,28 +181,16 @@ final class BottomUpSteps implements AutoCloseable {
         }
         final int next = level + 1;
         final byte nextHint = (byte)Math.min(next, AsyncBfs.HINT_UNKNOWN);
-        final AtomicBuffer db = depth.buffer(d);
-        final int dBase = depth.base(d);
-        final AtomicBuffer hb = hint.buffer(d);
-        final int hBase = hint.base(d);
-        final AtomicBuffer ob = view.offsets().buffer(d);
-        final int oBase = view.offsets().base(d);
-        final AtomicBuffer tb = view.targets().buffer(d);
-        final int tBase = view.targets().base(d);
-        final RawArrays frontier = rawBits[current];
-        final AtomicBuffer nb = rawBits[current ^ 1].buffer(d);
-        final int nBase = rawBits[current ^ 1].base(d);
-        final Owners owners = view.owners();
-        final int devices = view.devices();
-        final int[] lo = new int[devices];
-        final AtomicBuffer[] fb = new AtomicBuffer[devices];
-        final int[] fBase = new int[devices];
-        for (int o = 0; o < devices; o++) {
-            lo[o] = view.lo(o);
-            fb[o] = frontier.buffer(o);
-            fBase[o] = frontier.base(o);
-        }
+        final long depthAt = depth.address(d);
+        final long hintAt = hint.address(d);
+        final long offsetsAt = view.offsets().address(d);
+        final long targetsAt = view.targets().address(d);
+        final long nextAt = rawBits[current ^ 1].address(d);
+        final long[] frontierAt = rawBits[current].addresses();
+        final int[] bounds = view.owners().bounds();
         return mesh.device(d).launch((owned + SCAN_PER_BLOCK - 1) / SCAN_PER_BLOCK, (ctx, block) -> {
+            final long[] fAt = frontierAt;
+            final int[] b = bounds;
             final int from = block * SCAN_PER_BLOCK;
             final int to = Math.min(owned, from + SCAN_PER_BLOCK);
             long edges = 0;
@@ -252,20 +198,20 @@ final class BottomUpSteps implements AutoCloseable {
             for (int w = from; w < to; w += 64) {
                 long word = 0;
                 for (int lv = w, end = Math.min(to, w + 64); lv < end; lv++) {
-                    if (db.getInt(dBase + (lv << 2)) != INF) {
+                    if (UnsafeApi.getInt(null, depthAt + ((long)lv << 2)) != INF) {
                         continue;
                     }
-                    final int oi = oBase + (lv << 3);
-                    final int begin = (int)ob.getLong(oi);
-                    final int stop = (int)ob.getLong(oi + 8);
-                    int e = begin;
+                    final long oi = offsetsAt + ((long)lv << 3);
+                    final long begin = UnsafeApi.getLong(null, oi);
+                    final long stop = UnsafeApi.getLong(null, oi + 8);
+                    long e = begin;
                     while (e < stop) {
-                        final int u = tb.getInt(tBase + (e++ << 2));
-                        final int o = owners.of(u);
-                        final int lu = u - lo[o];
-                        if ((fb[o].getLong(fBase[o] + ((lu >>> 6) << 3)) & (1L << lu)) != 0) {
-                            db.putInt(dBase + (lv << 2), next);
-                            hb.putByte(hBase + lv, nextHint);
+                        final int u = UnsafeApi.getInt(null, targetsAt + (e++ << 2));
+                        final int o = Owners.of(b, u);
+                        final int lu = u - b[o];
+                        if ((UnsafeApi.getLong(null, fAt[o] + ((long)(lu >>> 6) << 3)) & (1L << lu)) != 0) {
+                            UnsafeApi.putInt(null, depthAt + ((long)lv << 2), next);
+                            UnsafeApi.putByte(null, hintAt + lv, nextHint);
                             word |= 1L << lv;
                             count++;
                             break;
@@ -273,7 +219,7 @@ final class BottomUpSteps implements AutoCloseable {
                     }
                     edges += e - begin;
                 }
-                nb.putLong(nBase + ((w >>> 6) << 3), word);
+                UnsafeApi.putLong(null, nextAt + ((long)(w >>> 6) << 3), word);
             }
             final int worker = ctx.workerIndex();
             found.add(d, worker, FOUND, count);
