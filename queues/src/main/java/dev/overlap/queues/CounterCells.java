@@ -2,7 +2,7 @@ package dev.overlap.queues;
 
 /**
  * The 64-bit counters of one queue, addressed by byte offset: in device memory ({@link BufferCells}, Agrona) or on
- * the heap ({@link HeapCells}, VarHandles, no JVM flag needed). Memory ordering follows the method names
+ * the heap ({@link HeapCells}: padded fields and VarHandles, no JVM flag needed). Memory ordering follows the method names
  * ({@code volatile} = sequentially consistent; atomics are sequentially consistent read-modify-writes).
  */
 abstract class CounterCells {

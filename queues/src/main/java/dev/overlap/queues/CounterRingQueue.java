@@ -16,7 +16,7 @@ import java.util.function.Supplier;
  * {@link java.util.concurrent.ConcurrentLinkedQueue} with a known bound, with batch {@link #drain(Consumer, int)}
  * and {@link #fill(Supplier, int)} that pay one atomic per batch.
  *
- * <p>On-heap (counters in a {@code long[]} through VarHandles, items in an {@code Object[]}): needs no JVM flag.
+ * <p>On-heap (counters in padded fields through VarHandles, items in an {@code Object[]}): needs no JVM flag.
  * Consumed slots are cleared (nothing stays reachable from the queue after it is popped): a consumer claims
  * positions with its CAS on {@code start}, then reads and clears the slots; a producer that reuses a slot a lap
  * later waits until it is clear (only ever for a consumer that is between its CAS and its clearing store).
