@@ -15,15 +15,21 @@ import org.agrona.concurrent.AtomicBuffer;
  * {@code -Dagrona.disable.bounds.checks=true}; on the single-item path of a ring that check cost about a third of
  * the time of a push and pop (JMH {@code QueueThroughputBenchmark.single}, one thread: 57 -> 79 items/µs). The
  * buffer must therefore stay wrapped around the same memory while the queue is in use (device memory never moves;
- * an on-heap buffer's array is held through {@link #base}).
+ * an on-heap buffer's array is held through {@link #base}). The buffer itself is held too: for a buffer over a
+ * direct {@code ByteBuffer}, the buffer is what keeps the memory from being freed by the {@code ByteBuffer}'s
+ * cleaner (an address alone does not; a jcstress state that held only the address read freed memory).
  */
 final class BufferCells extends CounterCells {
     private final Object base;
     private final long address;
+    /** Held for reachability only: it keeps the memory behind {@link #address} alive as long as the queue. */
+    @SuppressWarnings("unused")
+    private final AtomicBuffer owner;
 
     BufferCells(final AtomicBuffer buffer) {
         this.base = buffer.byteArray();
         this.address = buffer.addressOffset();
+        this.owner = buffer;
     }
 
     @Override
