@@ -100,6 +100,38 @@ public class IntPriorityWorklistTest {
     }
 
     @Test
+    void aBatchThatFarCannotTakeWholeIsPushedAsFarAsItFits() {
+        final IntPriorityWorklist w = worklist(8, 10, 10);
+        final long[] first = new long[5];
+        for (int i = 0; i < first.length; i++) {
+            first[i] = IntPriorityWorklist.entry(i, 50);
+        }
+        assertEquals(5, w.pushAll(first, 5), "one reservation for the five far entries");
+        final long[] second = new long[6];
+        for (int i = 0; i < second.length; i++) {
+            second[i] = IntPriorityWorklist.entry(10 + i, 60 + i);
+        }
+        assertEquals(3, w.pushAll(second, 6), "far holds 8: three more fit, one by one");
+        final java.util.Set<Integer> pushed = new java.util.HashSet<>();
+        for (int i = 0; i < 3; i++) {
+            pushed.add(IntPriorityWorklist.item(second[i]));
+        }
+        final java.util.Set<Integer> seen = new java.util.HashSet<>();
+        long e;
+        while ((e = w.poll(Long.MIN_VALUE)) != Long.MIN_VALUE) {
+            assertTrue(seen.add(IntPriorityWorklist.item(e)), "duplicate");
+        }
+        assertEquals(8, seen.size());
+        for (int i = 0; i < 5; i++) {
+            assertTrue(seen.contains(i));
+        }
+        assertTrue(seen.containsAll(pushed), "the pushed ones are the prefix the call reported");
+        for (int i = 3; i < 6; i++) {
+            assertFalse(seen.contains(IntPriorityWorklist.item(second[i])), "an unpushed entry appeared");
+        }
+    }
+
+    @Test
     void fullIsBackPressure() {
         final IntPriorityWorklist w = worklist(2, 10, 1);
         assertTrue(w.push(1, 1));

@@ -16,6 +16,8 @@ import dev.overlap.queues.worklist.TaskFunction;
 import dev.overlap.queues.worklist.WorklistStats;
 import org.agrona.concurrent.AtomicBuffer;
 
+import java.util.concurrent.atomic.DoubleAdder;
+
 /**
  * Asynchronous push PageRank with residuals (Atos; Chen et al.'s single-GPU formulation) on the out-edges, the same
  * model as {@link dev.overlap.graph.ref.PowerIteration} (damping {@code a}, a vertex without out-edges links to every
@@ -246,25 +248,14 @@ final class AsyncPageRank {
                 final WorklistStats st = wl.run(Worklists.shape(settings), Worklists.mode(settings), kernel, kernel);
                 traffic.add(st);
                 passes++;
-                ranks = 0;
-                double left = 0;
-                double leftSum = 0;
-                for (int d = 0; d < devices; d++) {
-                    for (int i = 0, size = p.size(d); i < size; i++) {
-                        ranks += kernel.rank(d, i);
-                        final double r = kernel.residual(d, i);
-                        left += Math.abs(r);
-                        leftSum += r;
-                    }
+                final double[] sums = ResidualSums.of(mesh, p, kernel, Double.NaN);
+                ranks = sums[ResidualSums.RANKS];
+                double bound = bound(ranks, sums[ResidualSums.ABS], damping);
+                if (bound > tolerance) { // the residuals relative to their mean may still prove it
+                    final double mean = sums[ResidualSums.SUM] / n;
+                    bound = Math.min(bound, bound(ranks, ResidualSums.of(mesh, p, kernel, mean)[ResidualSums.ABS],
+                        damping));
                 }
-                final double mean = leftSum / n;
-                double spread = 0;
-                for (int d = 0; d < devices; d++) {
-                    for (int i = 0, size = p.size(d); i < size; i++) {
-                        spread += Math.abs(kernel.residual(d, i) - mean);
-                    }
-                }
-                final double bound = bound(ranks, Math.min(left, spread), damping);
                 if (bound <= tolerance) {
                     break;
                 }
@@ -930,6 +921,60 @@ final class AsyncPageRank {
     }
 
     /** One worker's chunk buffers for {@link AtomicKernel#scatter}; confined to that worker. */
+    /**
+     * The sums the host needs after a pass, computed by every device over its own vertices in parallel (one kernel
+     * per device, blocks of {@value #SUM_PER_BLOCK} vertices, each block adding its partial sums once): the rank sum
+     * and the residuals' sum and L1 norm, or {@code |r - beta|_1} for a given {@code beta}. Between runs only (the
+     * residuals are read as {@link Kernel#residual} reads them).
+     */
+    private static final class ResidualSums {
+        static final int RANKS = 0;
+        static final int SUM = 1;
+        static final int ABS = 2;
+        private static final int SUM_PER_BLOCK = 1 << 15;
+
+        private ResidualSums() {
+        }
+
+        /**
+         * @param beta NaN for the rank sum, residual sum and L1 norm; otherwise {@code |r - beta|_1} lands in
+         *             {@link #ABS}
+         * @return the sums, indexed by {@link #RANKS}, {@link #SUM}, {@link #ABS}
+         */
+        static double[] of(final Mesh mesh, final Partition p, final Kernel kernel, final double beta) {
+            final DoubleAdder ranks = new DoubleAdder();
+            final DoubleAdder sum = new DoubleAdder();
+            final DoubleAdder abs = new DoubleAdder();
+            final boolean plain = Double.isNaN(beta);
+            final KernelLaunch[] launches = new KernelLaunch[p.devices()];
+            for (int d = 0; d < launches.length; d++) {
+                final int dev = d;
+                final int size = p.size(d);
+                launches[d] = mesh.device(d).launch(Math.max(1, (size + SUM_PER_BLOCK - 1) / SUM_PER_BLOCK),
+                    (ctx, b) -> {
+                        double x = 0;
+                        double s = 0;
+                        double a = 0;
+                        for (int i = b * SUM_PER_BLOCK, end = Math.min(size, (b + 1) * SUM_PER_BLOCK); i < end; i++) {
+                            final double r = kernel.residual(dev, i);
+                            if (plain) {
+                                x += kernel.rank(dev, i);
+                                s += r;
+                                a += Math.abs(r);
+                            } else {
+                                a += Math.abs(r - beta);
+                            }
+                        }
+                        ranks.add(x);
+                        sum.add(s);
+                        abs.add(a);
+                    });
+            }
+            AsyncBfs.join(launches);
+            return new double[] {ranks.sum(), sum.sum(), abs.sum()};
+        }
+    }
+
     private static final class Scratch {
         final int[] dev = new int[CHUNK];
         final int[] slot = new int[CHUNK];
