@@ -28,7 +28,9 @@ public final class LongPriorityWorklist {
     private final LongCounterRing far;
     private final int capacity;
     private final long delta;
+    /** The mover's scratch: a batch taken from far, and the part of it that goes back. */
     private final long[] moved = new long[2 * MOVE_BATCH];
+    private final long[] stay = new long[2 * MOVE_BATCH];
     private final ThreadLocal<long[]> pair = ThreadLocal.withInitial(() -> new long[2]);
     private final QueueMemory.Allocation allocation;
 
@@ -145,17 +147,20 @@ public final class LongPriorityWorklist {
 
     /**
      * Mover only. Raises the threshold, then passes once over the entries far holds now, {@value #MOVE_BATCH} at a
-     * time, re-queueing each in near or far; when nothing moved, raises the threshold to the smallest key seen (as
-     * {@link IntPriorityWorklist} does).
+     * time: the batch's entries below the new threshold go to near and the others back to far, each group with one
+     * reservation and in the order it had (entry by entry only when near cannot take its group whole); when nothing
+     * moved, raises the threshold to the smallest key seen (as {@link IntPriorityWorklist} does).
      */
     private void moveBand() {
         final long threshold = buffer.getLongVolatile(THRESHOLD) + delta;
         buffer.putLongVolatile(THRESHOLD, threshold);
+        final long[] batch = moved;
+        final long[] back = stay;
         int left = far.size();
         boolean movedAny = false;
         long smallest = Long.MAX_VALUE;
         while (left > 0) {
-            final int n = far.poll(moved, 0, Math.min(moved.length, left));
+            final int n = far.poll(batch, 0, Math.min(batch.length, left));
             if (n == 0) {
                 break;
             }
@@ -163,15 +168,34 @@ public final class LongPriorityWorklist {
                 throw new IllegalStateException("far band split an entry: worklist invariant broken");
             }
             left -= n;
+            int toNear = 0;
+            int toFar = 0;
             for (int i = 0; i < n; i += 2) {
-                if (moved[i] < threshold && near.offerAll(moved, i, 2)) {
-                    movedAny = true;
-                    continue;
+                if (batch[i] < threshold) {
+                    batch[toNear++] = batch[i];
+                    batch[toNear++] = batch[i + 1];
+                } else {
+                    back[toFar++] = batch[i];
+                    back[toFar++] = batch[i + 1];
                 }
-                if (!far.offerAllWithin(moved, i, 2, 2 * (capacity + MOVE_BATCH))) {
-                    throw new IllegalStateException("far band has no headroom left: worklist invariant broken");
+            }
+            if (toNear > 0 && toNear <= near.capacity() && near.offerAll(batch, 0, toNear)) {
+                movedAny = true;
+            } else {
+                for (int i = 0; i < toNear; i += 2) { // near cannot take them all: what it refuses waits in far
+                    if (near.offerAll(batch, i, 2)) {
+                        movedAny = true;
+                    } else {
+                        back[toFar++] = batch[i];
+                        back[toFar++] = batch[i + 1];
+                    }
                 }
-                smallest = Math.min(smallest, moved[i]);
+            }
+            for (int i = 0; i < toFar; i += 2) {
+                smallest = Math.min(smallest, back[i]);
+            }
+            if (toFar > 0 && !far.offerAllWithin(back, 0, toFar, 2 * (capacity + MOVE_BATCH))) {
+                throw new IllegalStateException("far band has no headroom left: worklist invariant broken");
             }
         }
         if (!movedAny && smallest != Long.MAX_VALUE && smallest > threshold) {

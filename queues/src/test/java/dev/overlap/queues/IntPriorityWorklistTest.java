@@ -159,6 +159,23 @@ public class IntPriorityWorklistTest {
     }
 
     @Test
+    void aLongBandMovesInOneBatchInOrderWithItsKeys() {
+        final LongPriorityWorklist w = new LongPriorityWorklist(
+            new UnsafeBuffer(new byte[LongPriorityWorklist.requiredBytes(6)]), 6, 0, 100);
+        for (int i = 0; i < 6; i++) {
+            assertTrue(w.push(100 + i, i % 2 == 0 ? 50 + i : 250 + i)); // two bands, interleaved
+        }
+        final long[] e = new long[2];
+        final List<Long> items = new ArrayList<>();
+        while (w.poll(e)) {
+            final long i = e[1] - 100;
+            assertEquals(i % 2 == 0 ? 50 + i : 250 + i, e[0], "re-keyed");
+            items.add(e[1]);
+        }
+        assertEquals(List.of(100L, 102L, 104L, 101L, 103L, 105L), items, "band by band, FIFO within a band");
+    }
+
+    @Test
     void concurrentLongWorklistLosesNothing() throws Exception {
         final LongPriorityWorklist w = new LongPriorityWorklist(
             new UnsafeBuffer(new byte[LongPriorityWorklist.requiredBytes(1 << 10)]), 1 << 10, 0, 8);
