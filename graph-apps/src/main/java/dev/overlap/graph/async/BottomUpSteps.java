@@ -42,7 +42,10 @@ final class BottomUpSteps implements AutoCloseable {
     private final RawArrays depth;
     private final RawArrays hint;
     private final WorkerCounters counters;
-    /** Per step and worker: vertices found ({@link #FOUND}) and, in the first step, at the cap ({@link #CAP_FRONTIER}). */
+    /**
+     * Per step and worker: vertices found ({@link #FOUND}); in the frontier pass, those at the cap
+     * ({@link #CAP_FRONTIER}).
+     */
     private final WorkerCounters found;
     private final LongArray[][] bits;
     private final RawArrays[] rawBits = new RawArrays[2];
@@ -189,8 +192,6 @@ final class BottomUpSteps implements AutoCloseable {
         final long[] frontierAt = rawBits[current].addresses();
         final int[] bounds = view.owners().bounds();
         return mesh.device(d).launch((owned + SCAN_PER_BLOCK - 1) / SCAN_PER_BLOCK, (ctx, block) -> {
-            final long[] fAt = frontierAt;
-            final int[] b = bounds;
             final int from = block * SCAN_PER_BLOCK;
             final int to = Math.min(owned, from + SCAN_PER_BLOCK);
             long edges = 0;
@@ -207,9 +208,9 @@ final class BottomUpSteps implements AutoCloseable {
                     long e = begin;
                     while (e < stop) {
                         final int u = UnsafeApi.getInt(null, targetsAt + (e++ << 2));
-                        final int o = Owners.of(b, u);
-                        final int lu = u - b[o];
-                        if ((UnsafeApi.getLong(null, fAt[o] + ((long)(lu >>> 6) << 3)) & (1L << lu)) != 0) {
+                        final int o = Owners.of(bounds, u);
+                        final int lu = u - bounds[o];
+                        if ((UnsafeApi.getLong(null, frontierAt[o] + ((long)(lu >>> 6) << 3)) & (1L << lu)) != 0) {
                             UnsafeApi.putInt(null, depthAt + ((long)lv << 2), next);
                             UnsafeApi.putByte(null, hintAt + lv, nextHint);
                             word |= 1L << lv;
