@@ -67,13 +67,14 @@ import java.util.concurrent.atomic.DoubleAdder;
  * {@code outdeg(v)} updates, so a vertex waits until its residual pays for them. With one threshold for all, a hub
  * of a scale-free graph crosses it again after every few in-neighbour pushes and is expanded over and over with
  * small residuals (kron:18 did 3.6x the edge work of power iteration that way). Each vertex's factor
- * {@code max(1, outdeg)} sits next to its residual (and next to what other devices owe it), so the crossing test
- * costs no extra memory access.
+ * {@code max(1, outdeg)} sits next to its residual, so the owner's crossing test costs no extra memory access (a
+ * device checking what it owes another device's vertex reads the factor from the owner's offsets).
  *
  * <p><b>Warm start.</b> Starting from {@code x = 0} ({@code r = b}) every pass must build the whole rank mass, which
  * only grows by a factor {@code a} per round, whatever the graph: about {@code log(1/eps)/log(1/a)} expansions of
  * every vertex (35 per vertex on a 1000x1000 grid). Instead {@code x} starts where power iteration starts, at
- * {@code 1/n}, and one parallel scatter pass computes the residual of that start exactly; residuals are then signed
+ * {@code 1/n}, and one parallel pass computes the residual of that start exactly (a gather of the neighbours'
+ * degrees on a symmetric graph, a scatter otherwise; see {@link #warmStart}); residuals are then signed
  * and small, and zero wherever the uniform vector is already right (inside a mesh: one expansion per vertex on a
  * 500x500 grid). A degree-proportional start looked closer for undirected graphs but is worse: on a grid its
  * interior is off by the boundary's share of the degrees, a mode that decays only by {@code a} per round (12
@@ -95,8 +96,9 @@ import java.util.concurrent.atomic.DoubleAdder;
  * for signed ranks and residuals and any graph. The part of the residuals common to all vertices only rescales
  * {@code y}, which the normalisation removes: the host takes the better of {@code beta = 0} ({@code |r|_1}) and the
  * mean residual, which matters when residuals drift together (a mesh-like graph's interior). Since
- * {@code |r|_1 < eps F} with {@code F = sum max(1, outdeg)}, the first pass uses {@code eps = tolerance (1-a) / F};
- * the host then computes the bound and, while it exceeds {@link AppSettings#tolerance()}, lowers {@code eps} in
+ * {@code |r|_1 < eps F} with {@code F = sum max(1, outdeg)}, {@code eps = tolerance (1-a) / F} would be safe in
+ * the worst case; the first pass uses {@value #FIRST_LOOSENESS} times that (the typical residual is far below its
+ * threshold) and the host then computes the bound and, while it exceeds {@link AppSettings#tolerance()}, lowers {@code eps} in
  * proportion and runs another pass (the idle scans pick up the residuals between the two thresholds). The reported
  * ranks are therefore within the tolerance of the exact PageRank (up to floating-point rounding, orders of
  * magnitude below). Async PageRank has no iterations: {@link AppSettings#fixedIterations()} and
@@ -115,8 +117,16 @@ import java.util.concurrent.atomic.DoubleAdder;
  */
 final class AsyncPageRank {
     private static final int MAX_PASSES = 64;
+    /**
+     * Factor on the first pass's worst-case threshold: a quiescent pass leaves most residuals far below their
+     * thresholds (from the warm start most are exactly 0), so the worst case {@code |r|_1 < eps F} overstates the
+     * error. On grid:1000x1000 at tolerance 1e-4 the bound after the first pass was 4.5e-6 at factor 1 (502 k
+     * expansions), 1.5e-5 at 4 (326 k), 5.1e-5 at 16 (179 k) and at 64 just above or below the tolerance (89-118 k).
+     * A pass that stops short costs one more scan: the work is not lost, the next pass continues from its residuals.
+     */
+    static final double FIRST_LOOSENESS = 16;
     private static final int SCATTER_PER_BLOCK = 2048;
-    private static final int INIT_PER_BLOCK = 1 << 16;
+    private static final int GATHER_PER_BLOCK = 1 << 13;
     /** Edges whose residuals a scatter loads before it CASes them. */
     private static final int CHUNK = 64;
     private static final int STRIDE = 16;
@@ -128,7 +138,7 @@ final class AsyncPageRank {
     static long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices) {
         final long owned = Math.max(1L, maxOwned);
         final long atomic = 8 * owned + 16 * owned;
-        final long solo = 8 * owned + 16 * owned + 32L * Math.max(1, vertices) + 8 * owned * Math.max(0, devices - 1);
+        final long solo = 8 * owned + 16 * owned + 16L * Math.max(1, vertices) + 8 * owned * Math.max(0, devices - 1);
         return Math.max(Math.max(atomic, solo) + 4096L * (devices + 2),
             AsyncPullPageRank.stateBytesPerDevice(maxOwned));
     }
@@ -240,7 +250,8 @@ final class AsyncPageRank {
             final Worklists.Traffic traffic = new Worklists.Traffic();
             final long start = System.nanoTime();
             warmStart(g, kernel, damping);
-            double eps = Math.min(Math.min(tolerance, 1.0) * looseness, 1.0) * (1 - damping) / factors;
+            double eps = Math.min(Math.min(tolerance, 1.0) * looseness * FIRST_LOOSENESS, 1.0) * (1 - damping)
+                / factors;
             int passes = 0;
             double ranks;
             for (;;) {
@@ -321,24 +332,34 @@ final class AsyncPageRank {
     }
 
     /**
-     * The warm start: {@code x = 1/n} and {@code r = b - x} (and the threshold factors) on every device, then,
-     * after a join so that every residual is set, each device scatters {@code a*x[u]/outdeg(u)} of its vertices
-     * into their out-neighbours' residuals, which makes {@code r = b + M x - x} exactly.
+     * The warm start: {@code x = 1/n} and {@code r = b + M x - x} exactly, in {@link #GATHER_PER_BLOCK}-vertex blocks
+     * per device. On a symmetric graph a vertex's in-neighbours are its out-neighbours, so one kernel gathers
+     * {@code r[v] = a x0 (sum over v's edges of 1/outdeg(u) - 1)} (since {@code b = (1-a) x0}) from the degrees
+     * alone, exactly 0 where every neighbour has v's degree, and writes each residual once (it was an init pass and a
+     * scatter pass of read-modify-writes, half the push run on a grid). Otherwise the first kernel sets
+     * {@code r = b - x} and, after a join so that every residual is set, the second scatters {@code a*x[u]/outdeg(u)}
+     * of every vertex into its out-neighbours' residuals. With one worker per device on a symmetric graph the gather
+     * is each worker's first scan instead ({@link Kernel#startsInScan}), and this does nothing.
      */
     private static void warmStart(final DeviceGraph g, final Kernel kernel, final double damping) {
         final Mesh mesh = g.mesh();
         final int devices = g.devices();
-        final int n = g.partition().vertexCount();
-        final double x0 = 1.0 / n;
-        final double r0 = (1 - damping) / n - x0;
+        if (kernel.startsInScan) {
+            return;
+        }
+        final boolean gather = g.host().isSymmetric();
         final KernelLaunch[] launches = new KernelLaunch[devices];
         for (int d = 0; d < devices; d++) {
             final int dev = d;
-            final int slots = kernel.initSlots(d);
-            launches[d] = mesh.device(d).launch(Math.max(1, (slots + INIT_PER_BLOCK - 1) / INIT_PER_BLOCK),
-                (ctx, b) -> kernel.init(dev, b * INIT_PER_BLOCK, Math.min(slots, (b + 1) * INIT_PER_BLOCK), x0, r0));
+            final int size = g.partition().size(d);
+            launches[d] = mesh.device(d).launch(Math.max(1, (size + GATHER_PER_BLOCK - 1) / GATHER_PER_BLOCK),
+                (ctx, b) -> kernel.start(dev, ctx.workerIndex(), b * GATHER_PER_BLOCK,
+                    Math.min(size, (b + 1) * GATHER_PER_BLOCK), gather, null));
         }
         AsyncBfs.join(launches);
+        if (gather) {
+            return;
+        }
         for (int d = 0; d < devices; d++) {
             final int dev = d;
             final int size = g.partition().size(d);
@@ -375,10 +396,18 @@ final class AsyncPageRank {
         private final long[] scanned;
         /** Set by the host between passes; the worklist run publishes it to the workers. */
         double eps;
+        /** The uniform start {@code 1/n}. */
+        final double start;
+        /**
+         * Whether each worker's first scan computes the warm start of its share ({@link #start} with a context)
+         * instead of the host's launches: only where no other thread writes a slot of that share before its worker
+         * has started it (one worker per device, which runs no task before its scan, and a symmetric graph).
+         */
+        final boolean startsInScan;
         private long pass;
 
         Kernel(final DeviceGraph g, final WorkerCounters counters, final double damping, final int workers,
-            final boolean priority) {
+            final boolean priority, final boolean startsInScan) {
             this.mesh = g.mesh();
             this.devices = g.devices();
             final Partition p = g.partition();
@@ -405,6 +434,8 @@ final class AsyncPageRank {
             this.priority = priority;
             this.workers = workers;
             this.scanned = new long[(devices * workers + 1) * STRIDE];
+            this.start = 1.0 / Math.max(1, p.vertexCount());
+            this.startsInScan = startsInScan;
         }
 
         /** Allocates the ranks (called first by subclass constructors, which free everything if they fail). */
@@ -433,11 +464,58 @@ final class AsyncPageRank {
             return rankBuf[d].getDouble(rankBase[d] + (i << 3));
         }
 
-        /** @return slots the warm start's first kernel initialises on device {@code d} */
-        abstract int initSlots(int d);
+        /**
+         * Warm start for device {@code d}'s vertices {@code [from, to)}: {@code x = x0} and, with {@code gather},
+         * the exact residual of that start from the neighbours' degrees (symmetric graphs), else {@code r = b - x0}
+         * (the scatter adds the rest); with a context (the first scan) it also pushes the vertices at or above their
+         * threshold. Slots it does not set are zero: device memory is allocated zeroed.
+         */
+        final void start(final int d, final int worker, final int from, final int to, final boolean gather,
+            final TaskContext ctx) {
+            final AtomicBuffer ob = offBuf[d];
+            final AtomicBuffer tb = tgtBuf[d];
+            final int oBase = offBase[d];
+            final int tBase = tgtBase[d];
+            final int myLo = lo[d];
+            final int mySize = size[d];
+            final double a = damping;
+            final double x0 = start;
+            final double threshold = eps;
+            long edges = 0;
+            for (int i = from; i < to; i++) {
+                final int oi = oBase + (i << 3);
+                final int begin = (int)ob.getLong(oi);
+                final int end = (int)ob.getLong(oi + 8);
+                double inverseDegrees = 0;
+                if (gather) {
+                    for (int at = tBase + (begin << 2), stop = tBase + (end << 2); at < stop; at += 4) {
+                        final int w = tb.getInt(at);
+                        final int lw = w - myLo;
+                        final double k;
+                        if (lw >= 0 && lw < mySize) {
+                            final int wi = oBase + (lw << 3);
+                            k = ob.getLong(wi + 8) - ob.getLong(wi);
+                        } else {
+                            final int o = owners.of(w);
+                            final int wi = offBase[o] + ((w - lo[o]) << 3);
+                            k = offBuf[o].getLong(wi + 8) - offBuf[o].getLong(wi);
+                        }
+                        inverseDegrees += 1 / k;
+                    }
+                    edges += end - begin;
+                }
+                final double r = a * x0 * (inverseDegrees - 1);
+                final int factor = Math.max(1, end - begin);
+                startVertex(d, i, x0, r, factor);
+                if (ctx != null && Math.abs(r) >= threshold * factor && scanPush(d, i)) {
+                    ctx.push(i, 0);
+                }
+            }
+            counters.add(d, worker, WorkerCounters.EDGES, edges);
+        }
 
-        /** Warm start, first kernel: sets slots {@code [from, to)} of device {@code d}. */
-        abstract void init(int d, int from, int to, double x0, double r0);
+        /** Sets device {@code d}'s vertex {@code i}'s rank, residual and threshold factor {@code max(1, outdeg)}. */
+        abstract void startVertex(int d, int i, double x, double r, int factor);
 
         /** Warm start, second kernel: scatters {@code a*x[u]/outdeg(u)} for device {@code d}'s {@code [from, to)}. */
         abstract void scatterStart(int d, int worker, int from, int to);
@@ -456,16 +534,31 @@ final class AsyncPageRank {
          */
         @Override
         public final void onIdle(final TaskContext ctx) {
+            if (!scanned(ctx)) {
+                scan(ctx);
+            }
+        }
+
+        /** @return whether the calling worker has done this pass's scan (cheap: one load of its own slot) */
+        final boolean scanned(final TaskContext ctx) {
+            return scanned[(ctx.device() * workers + ctx.worker() + 1) * STRIDE] == pass;
+        }
+
+        /**
+         * The calling worker's scan of its share of the device. In the first pass of a kernel whose
+         * {@link #startsInScan} is set it is the warm start itself, pushing what it finds above threshold.
+         */
+        final void scan(final TaskContext ctx) {
             final int d = ctx.device();
             final int w = ctx.worker();
-            final int slot = (d * workers + w + 1) * STRIDE;
-            if (scanned[slot] == pass) {
-                return;
-            }
-            scanned[slot] = pass;
+            scanned[(d * workers + w + 1) * STRIDE] = pass;
             final int owned = size[d];
             final int from = (int)((long)owned * w / workers);
             final int to = (int)((long)owned * (w + 1) / workers);
+            if (pass == 1 && startsInScan) {
+                start(d, w, from, to, true, ctx);
+                return;
+            }
             final double threshold = eps;
             for (int v = from; v < to; v++) {
                 if (Math.abs(residual(d, v)) >= threshold * factor(d, v) && scanPush(d, v)) {
@@ -498,7 +591,7 @@ final class AsyncPageRank {
 
         AtomicKernel(final DeviceGraph g, final WorkerCounters counters, final double damping, final int workers,
             final boolean priority) {
-            super(g, counters, damping, workers, priority);
+            super(g, counters, damping, workers, priority, false);
             this.residual = new DoubleArray[devices];
             this.resBuf = new AtomicBuffer[devices];
             this.resBase = new int[devices];
@@ -526,19 +619,10 @@ final class AsyncPageRank {
         }
 
         @Override
-        int initSlots(final int d) {
-            return size[d];
-        }
-
-        @Override
-        void init(final int d, final int from, final int to, final double x0, final double r0) {
-            final AtomicBuffer xb = rankBuf[d];
-            final AtomicBuffer rb = resBuf[d];
-            for (int i = from; i < to; i++) {
-                xb.putDouble(rankBase[d] + (i << 3), x0);
-                rb.putDouble(resBase[d] + (i << 4), r0);
-                rb.putDouble(resBase[d] + (i << 4) + 8, factor(d, i));
-            }
+        void startVertex(final int d, final int i, final double x, final double r, final int factor) {
+            rankBuf[d].putDouble(rankBase[d] + (i << 3), x);
+            resBuf[d].putDouble(resBase[d] + (i << 4), r);
+            resBuf[d].putDouble(resBase[d] + (i << 4) + 8, factor);
         }
 
         @Override
@@ -672,7 +756,8 @@ final class AsyncPageRank {
      * own vertices, the slots {@code [r, factor:int, queued:int]} (16 bytes; only {@code d} writes {@code r}) and
      * {@code taken[d][s]} (how much of what device {@code s} owes it it has taken, 8 bytes per vertex and device;
      * only {@code d} touches them), and for every other device {@code e}'s vertices the slots
-     * {@code [owed, signalled, factor, -]} (32 bytes; only {@code d} writes them). {@code owed} is cumulative and
+     * {@code [owed, signalled]} (16 bytes; only {@code d} writes them; the threshold factor of such a vertex is read from
+     * its owner's offsets, only where a debt is checked). {@code owed} is cumulative and
      * published with release stores, so its owner reads whole values; a vertex's residual is
      * {@code r + sum over s of (owed - taken)}. {@code queued} is set by whoever pushes the vertex (its owner, or a
      * device whose debt to it grew by its threshold) and cleared by the owner when it runs the vertex: one task per
@@ -692,7 +777,7 @@ final class AsyncPageRank {
         private final int[][] takenBase;
 
         SoloKernel(final DeviceGraph g, final WorkerCounters counters, final double damping, final boolean priority) {
-            super(g, counters, damping, 1, priority);
+            super(g, counters, damping, 1, priority, g.host().isSymmetric());
             this.local = new DoubleArray[devices];
             this.localBuf = new AtomicBuffer[devices];
             this.localBase = new int[devices];
@@ -712,7 +797,7 @@ final class AsyncPageRank {
                         if (e == d) {
                             continue;
                         }
-                        owed[d][e] = mesh.device(d).allocateDoubles(4L * Math.max(1, size[e]));
+                        owed[d][e] = mesh.device(d).allocateDoubles(2L * Math.max(1, size[e]));
                         owedBuf[d][e] = owed[d][e].memory().buffer();
                         owedBase[d][e] = (int)owed[d][e].offset();
                         taken[d][e] = mesh.device(d).allocateDoubles(Math.max(1, size[d]));
@@ -744,49 +829,12 @@ final class AsyncPageRank {
             }
         }
 
-        /** Device {@code d} initialises its own vertices, then its slots for every other device's vertices. */
         @Override
-        int initSlots(final int d) {
-            int slots = size[d];
-            for (int e = 0; e < devices; e++) {
-                slots += e == d ? 0 : size[e];
-            }
-            return slots;
-        }
-
-        @Override
-        void init(final int d, final int from, final int to, final double x0, final double r0) {
-            int i = from;
-            if (i < size[d]) {
-                final AtomicBuffer xb = rankBuf[d];
-                final AtomicBuffer lb = localBuf[d];
-                for (final int end = Math.min(to, size[d]); i < end; i++) {
-                    xb.putDouble(rankBase[d] + (i << 3), x0);
-                    final int li = localBase[d] + (i << 4);
-                    lb.putDouble(li, r0);
-                    lb.putInt(li + 8, (int)factor(d, i));
-                    lb.putInt(li + 12, 0);
-                    for (int s = 0; s < devices; s++) {
-                        if (s != d) {
-                            takenBuf[d][s].putDouble(takenBase[d][s] + (i << 3), 0);
-                        }
-                    }
-                }
-            }
-            int base = size[d];
-            for (int e = 0; e < devices && i < to; e++) {
-                if (e == d) {
-                    continue;
-                }
-                final AtomicBuffer ob = owedBuf[d][e];
-                for (final int end = Math.min(to, base + size[e]); i < end; i++) {
-                    final int at = owedBase[d][e] + ((i - base) << 5);
-                    ob.putDouble(at, 0);
-                    ob.putDouble(at + 8, 0);
-                    ob.putDouble(at + 16, factor(e, i - base));
-                }
-                base += size[e];
-            }
+        void startVertex(final int d, final int i, final double x, final double r, final int factor) {
+            rankBuf[d].putDouble(rankBase[d] + (i << 3), x);
+            final int li = localBase[d] + (i << 4);
+            localBuf[d].putDouble(li, r);
+            localBuf[d].putInt(li + 8, factor);
         }
 
         @Override
@@ -794,7 +842,7 @@ final class AsyncPageRank {
             double r = localBuf[d].getDouble(localBase[d] + (v << 4));
             for (int s = 0; s < devices; s++) {
                 if (s != d) {
-                    r += Double.longBitsToDouble(owedBuf[s][d].getLongVolatile(owedBase[s][d] + (v << 5)))
+                    r += Double.longBitsToDouble(owedBuf[s][d].getLongVolatile(owedBase[s][d] + (v << 4)))
                         - takenBuf[d][s].getDouble(takenBase[d][s] + (v << 3));
                 }
             }
@@ -815,6 +863,9 @@ final class AsyncPageRank {
 
         @Override
         public void run(final int v, final TaskContext ctx) {
+            if (!scanned(ctx)) { // a remote push can reach this worker before its first idle poll
+                scan(ctx);
+            }
             final int d = ctx.device();
             final AtomicBuffer lb = localBuf[d];
             final int li = localBase[d] + (v << 4);
@@ -825,7 +876,7 @@ final class AsyncPageRank {
                 if (s == d) {
                     continue;
                 }
-                final double owes = Double.longBitsToDouble(owedBuf[s][d].getLongVolatile(owedBase[s][d] + (v << 5)));
+                final double owes = Double.longBitsToDouble(owedBuf[s][d].getLongVolatile(owedBase[s][d] + (v << 4)));
                 final AtomicBuffer tb = takenBuf[d][s];
                 final int ti = takenBase[d][s] + (v << 3);
                 final double had = tb.getDouble(ti);
@@ -885,10 +936,10 @@ final class AsyncPageRank {
                     final int o = owners.of(w);
                     final int rw = w - lo[o];
                     final AtomicBuffer ob = owedBuf[d][o];
-                    final int oi = owedBase[d][o] + (rw << 5);
+                    final int oi = owedBase[d][o] + (rw << 4);
                     final double now = ob.getDouble(oi) + share;
                     ob.putLongOrdered(oi, Double.doubleToRawLongBits(now));
-                    if (ctx != null && Math.abs(now - ob.getDouble(oi + 8)) >= threshold * ob.getDouble(oi + 16)) {
+                    if (ctx != null && Math.abs(now - ob.getDouble(oi + 8)) >= threshold * factor(o, rw)) {
                         ob.putDouble(oi + 8, now);
                         final AtomicBuffer qb = localBuf[o];
                         final int qi = localBase[o] + (rw << 4) + 12;
