@@ -98,10 +98,10 @@ import java.util.concurrent.atomic.DoubleAdder;
  * mean residual, which matters when residuals drift together (a mesh-like graph's interior). Since
  * {@code |r|_1 < eps F} with {@code F = sum max(1, outdeg)}, {@code eps = tolerance (1-a) / F} would be safe in
  * the worst case; the first pass uses {@value #FIRST_LOOSENESS} times that (the typical residual is far below its
- * threshold) and the host then computes the bound and, while it exceeds {@link AppSettings#tolerance()}, lowers {@code eps} in
- * proportion and runs another pass (the idle scans pick up the residuals between the two thresholds). The reported
- * ranks are therefore within the tolerance of the exact PageRank (up to floating-point rounding, orders of
- * magnitude below). Async PageRank has no iterations: {@link AppSettings#fixedIterations()} and
+ * threshold) and the host then computes the bound and, while it exceeds {@link AppSettings#tolerance()}, lowers
+ * {@code eps} in proportion and runs another pass (the idle scans pick up the residuals between the two
+ * thresholds). The reported ranks are therefore within the tolerance of the exact PageRank (up to floating-point
+ * rounding, orders of magnitude below). Async PageRank has no iterations: {@link AppSettings#fixedIterations()} and
  * {@link AppSettings#maxIterations()} do not apply; {@code iterations} reports the passes.
  *
  * <p><b>Priority.</b> With {@link AppSettings.Queue#PRIORITY} a pushed vertex's priority is its pusher's plus one
@@ -117,6 +117,15 @@ import java.util.concurrent.atomic.DoubleAdder;
  */
 final class AsyncPageRank {
     private static final int MAX_PASSES = 64;
+    /** {@code 1/k} for the degrees most vertices have: the warm start's gather adds one per edge (a division costs
+     * more). */
+    private static final double[] RECIPROCALS = new double[64];
+
+    static {
+        for (int k = 1; k < RECIPROCALS.length; k++) {
+            RECIPROCALS[k] = 1.0 / k;
+        }
+    }
     /**
      * Factor on the first pass's worst-case threshold: a quiescent pass leaves most residuals far below their
      * thresholds (from the warm start most are exactly 0), so the worst case {@code |r|_1 < eps F} overstates the
@@ -385,6 +394,7 @@ final class AsyncPageRank {
         final int[] offBase;
         final AtomicBuffer[] tgtBuf;
         final int[] tgtBase;
+        /** {@code x - x0} per vertex: zero, the uniform start, as allocated. */
         final DoubleArray[] rank;
         final AtomicBuffer[] rankBuf;
         final int[] rankBase;
@@ -461,14 +471,15 @@ final class AsyncPageRank {
 
         /** @return the rank of device {@code d}'s vertex {@code i} (host, between runs) */
         final double rank(final int d, final int i) {
-            return rankBuf[d].getDouble(rankBase[d] + (i << 3));
+            return start + rankBuf[d].getDouble(rankBase[d] + (i << 3));
         }
 
         /**
-         * Warm start for device {@code d}'s vertices {@code [from, to)}: {@code x = x0} and, with {@code gather},
-         * the exact residual of that start from the neighbours' degrees (symmetric graphs), else {@code r = b - x0}
-         * (the scatter adds the rest); with a context (the first scan) it also pushes the vertices at or above their
-         * threshold. Slots it does not set are zero: device memory is allocated zeroed.
+         * Warm start for device {@code d}'s vertices {@code [from, to)}: {@code x = x0} (the stored difference
+         * stays the allocated 0) and, with {@code gather}, the exact residual of that start from the neighbours'
+         * degrees (symmetric graphs), else {@code r = b - x0} (the scatter adds the rest); with a context (the first
+         * scan) it also pushes the vertices at or above their threshold. Slots it does not set are zero: device memory
+         * is allocated zeroed.
          */
         final void start(final int d, final int worker, final int from, final int to, final boolean gather,
             final TaskContext ctx) {
@@ -491,22 +502,22 @@ final class AsyncPageRank {
                     for (int at = tBase + (begin << 2), stop = tBase + (end << 2); at < stop; at += 4) {
                         final int w = tb.getInt(at);
                         final int lw = w - myLo;
-                        final double k;
+                        final int k;
                         if (lw >= 0 && lw < mySize) {
                             final int wi = oBase + (lw << 3);
-                            k = ob.getLong(wi + 8) - ob.getLong(wi);
+                            k = (int)(ob.getLong(wi + 8) - ob.getLong(wi));
                         } else {
                             final int o = owners.of(w);
                             final int wi = offBase[o] + ((w - lo[o]) << 3);
-                            k = offBuf[o].getLong(wi + 8) - offBuf[o].getLong(wi);
+                            k = (int)(offBuf[o].getLong(wi + 8) - offBuf[o].getLong(wi));
                         }
-                        inverseDegrees += 1 / k;
+                        inverseDegrees += k < RECIPROCALS.length ? RECIPROCALS[k] : 1.0 / k;
                     }
                     edges += end - begin;
                 }
                 final double r = a * x0 * (inverseDegrees - 1);
                 final int factor = Math.max(1, end - begin);
-                startVertex(d, i, x0, r, factor);
+                startVertex(d, i, r, factor);
                 if (ctx != null && Math.abs(r) >= threshold * factor && scanPush(d, i)) {
                     ctx.push(i, 0);
                 }
@@ -514,8 +525,8 @@ final class AsyncPageRank {
             counters.add(d, worker, WorkerCounters.EDGES, edges);
         }
 
-        /** Sets device {@code d}'s vertex {@code i}'s rank, residual and threshold factor {@code max(1, outdeg)}. */
-        abstract void startVertex(int d, int i, double x, double r, int factor);
+        /** Sets device {@code d}'s vertex {@code i}'s residual and threshold factor {@code max(1, outdeg)}. */
+        abstract void startVertex(int d, int i, double r, int factor);
 
         /** Warm start, second kernel: scatters {@code a*x[u]/outdeg(u)} for device {@code d}'s {@code [from, to)}. */
         abstract void scatterStart(int d, int worker, int from, int to);
@@ -619,8 +630,7 @@ final class AsyncPageRank {
         }
 
         @Override
-        void startVertex(final int d, final int i, final double x, final double r, final int factor) {
-            rankBuf[d].putDouble(rankBase[d] + (i << 3), x);
+        void startVertex(final int d, final int i, final double r, final int factor) {
             resBuf[d].putDouble(resBase[d] + (i << 4), r);
             resBuf[d].putDouble(resBase[d] + (i << 4) + 8, factor);
         }
@@ -721,7 +731,6 @@ final class AsyncPageRank {
         @Override
         void scatterStart(final int d, final int worker, final int from, final int to) {
             final AtomicBuffer ob = offBuf[d];
-            final AtomicBuffer xb = rankBuf[d];
             long edges = 0;
             long atomics = 0;
             for (int u = from; u < to; u++) {
@@ -731,7 +740,7 @@ final class AsyncPageRank {
                 if (begin == end) {
                     continue;
                 }
-                final double share = damping * xb.getDouble(rankBase[d] + (u << 3)) / (end - begin);
+                final double share = damping * start / (end - begin);
                 atomics += scatter(d, worker, begin, end, share, 0, null, 0);
                 edges += end - begin;
             }
@@ -756,8 +765,8 @@ final class AsyncPageRank {
      * own vertices, the slots {@code [r, factor:int, queued:int]} (16 bytes; only {@code d} writes {@code r}) and
      * {@code taken[d][s]} (how much of what device {@code s} owes it it has taken, 8 bytes per vertex and device;
      * only {@code d} touches them), and for every other device {@code e}'s vertices the slots
-     * {@code [owed, signalled]} (16 bytes; only {@code d} writes them; the threshold factor of such a vertex is read from
-     * its owner's offsets, only where a debt is checked). {@code owed} is cumulative and
+     * {@code [owed, signalled]} (16 bytes; only {@code d} writes them; the threshold factor of such a vertex is read
+     * from its owner's offsets, only where a debt is checked). {@code owed} is cumulative and
      * published with release stores, so its owner reads whole values; a vertex's residual is
      * {@code r + sum over s of (owed - taken)}. {@code queued} is set by whoever pushes the vertex (its owner, or a
      * device whose debt to it grew by its threshold) and cleared by the owner when it runs the vertex: one task per
@@ -830,8 +839,7 @@ final class AsyncPageRank {
         }
 
         @Override
-        void startVertex(final int d, final int i, final double x, final double r, final int factor) {
-            rankBuf[d].putDouble(rankBase[d] + (i << 3), x);
+        void startVertex(final int d, final int i, final double r, final int factor) {
             final int li = localBase[d] + (i << 4);
             localBuf[d].putDouble(li, r);
             localBuf[d].putInt(li + 8, factor);
@@ -955,7 +963,6 @@ final class AsyncPageRank {
         @Override
         void scatterStart(final int d, final int worker, final int from, final int to) {
             final AtomicBuffer ob = offBuf[d];
-            final AtomicBuffer xb = rankBuf[d];
             long edges = 0;
             for (int u = from; u < to; u++) {
                 final int oi = offBase[d] + (u << 3);
@@ -964,7 +971,7 @@ final class AsyncPageRank {
                 if (begin == end) {
                     continue;
                 }
-                scatter(d, begin, end, damping * xb.getDouble(rankBase[d] + (u << 3)) / (end - begin), 0, null, 0);
+                scatter(d, begin, end, damping * start / (end - begin), 0, null, 0);
                 edges += end - begin;
             }
             counters.add(d, worker, WorkerCounters.EDGES, edges);
