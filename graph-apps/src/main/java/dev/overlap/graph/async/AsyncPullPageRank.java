@@ -8,14 +8,17 @@ import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.WorkerCounters;
 import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.partition.GraphView;
 import dev.overlap.graph.partition.Owners;
 import dev.overlap.graph.partition.Partition;
+import dev.overlap.graph.partition.RawArrays;
 import dev.overlap.queues.worklist.DistributedWorklist;
 import dev.overlap.queues.worklist.TaskContext;
 import dev.overlap.queues.worklist.TaskFunction;
 import dev.overlap.queues.worklist.WorkerShape;
 import dev.overlap.queues.worklist.WorklistStats;
 import dev.overlap.transport.inbox.AggregatorConfig;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
 
 
@@ -165,6 +168,7 @@ final class AsyncPullPageRank {
             final Estimate est = new Estimate();
             final long start = System.nanoTime();
             kernel.init((double)connected / ((double)n * Math.max(1, edges)));
+            if (Boolean.getBoolean("overlap.trace")) System.err.printf("TRACE pull init %.1f%n", (System.nanoTime() - start) / 1e6); // TRACE
             double eps = tolerance * looseness * FIRST_LOOSENESS * (1 - damping) / (4 * damping * Math.max(1, edges));
             for (int d = 0; d < devices; d++) {
                 for (int b = 0, nb = blocks(p.size(d), shift); b < nb; b++) {
@@ -178,8 +182,10 @@ final class AsyncPullPageRank {
                 final WorklistStats st = wl.run(WorkerShape.block(1), Worklists.mode(settings), kernel);
                 traffic.add(st);
                 passes++;
+                final long tr = System.nanoTime(); // TRACE
                 kernel.sweep();
                 kernel.estimate(est, urgency);
+                if (Boolean.getBoolean("overlap.trace")) System.err.printf("TRACE pull pass %d run-end %.1f sweep %.1f bound %.3g tol %.3g visited %d tasks %d%n", passes, (tr - start) / 1e6, (System.nanoTime() - tr) / 1e6, est.bound, tolerance, counters.sum(WorkerCounters.VISITED), st.tasks()); // TRACE
                 if (est.bound <= tolerance) {
                     break;
                 }
@@ -262,8 +268,6 @@ final class AsyncPullPageRank {
         private final DoubleArray[] value;
         private final AtomicBuffer[] valBuf;
         private final int[] valBase;
-        /** {@code valBase[o] - 8 * lo[o]}: the byte index of internal id {@code w}'s value is this plus {@code 8w}. */
-        private final int[] valById;
         private final DoubleArray[] announced;
         private final AtomicBuffer[] annBuf;
         private final int[] annBase;
@@ -280,6 +284,16 @@ final class AsyncPullPageRank {
         private final Scratch[] scratch;
         /** Set by the host between passes; the worklist run publishes it to the workers. */
         double eps;
+        /**
+         * Raw addresses for the hot loops (see {@link RawArrays}): per device its offsets, targets, values and
+         * announced values; {@code valOf[o] + 8w} is the value of internal id {@code w} on its owner {@code o}.
+         */
+        private final long[] offAt;
+        private final long[] tgtAt;
+        private final long[] valAt;
+        private final long[] valOf;
+        private final long[] annAt;
+        private final int[] bounds;
 
         Kernel(final DeviceGraph g, final WorkerCounters counters, final double damping, final int workers,
             final int shift) {
@@ -298,7 +312,6 @@ final class AsyncPullPageRank {
             this.value = new DoubleArray[devices];
             this.valBuf = new AtomicBuffer[devices];
             this.valBase = new int[devices];
-            this.valById = new int[devices];
             this.announced = new DoubleArray[devices];
             this.annBuf = new AtomicBuffer[devices];
             this.annBase = new int[devices];
@@ -329,7 +342,6 @@ final class AsyncPullPageRank {
                     value[d] = mesh.device(d).allocateDoubles(Math.max(1, size[d]));
                     valBuf[d] = value[d].memory().buffer();
                     valBase[d] = (int)value[d].offset();
-                    valById[d] = valBase[d] - (lo[d] << 3);
                     announced[d] = mesh.device(d).allocateDoubles(Math.max(1, size[d]));
                     annBuf[d] = announced[d].memory().buffer();
                     annBase[d] = (int)announced[d].offset();
@@ -347,6 +359,13 @@ final class AsyncPullPageRank {
             for (int i = 0; i < scratch.length; i++) {
                 scratch[i] = new Scratch(totalBlocks, 1 << shift);
             }
+            this.bounds = owners.bounds();
+            final GraphView view = new GraphView(g);
+            this.offAt = view.offsets().addresses();
+            this.tgtAt = view.targets().addresses();
+            this.valAt = RawArrays.of(value).addresses();
+            this.valOf = RawArrays.of(value).globalAddresses(this.bounds, 3);
+            this.annAt = RawArrays.of(announced).addresses();
         }
 
         /** Frees the device arrays; host only, after the last run. */
@@ -437,7 +456,7 @@ final class AsyncPullPageRank {
          * @return {@code sum of c[u]} over the targets of device {@code d}'s edges {@code [begin, end)}; plain loads
          *         (aligned 8-byte loads do not tear on 64-bit JVMs; freshness is the block states' business)
          */
-        private double gather(final int d, final int begin, final int end) {
+        private double gather(final int d, final long begin, final long end) {
             return devices <= 2 ? gatherTwo(d, begin, end) : gatherAny(d, begin, end);
         }
 
@@ -446,33 +465,32 @@ final class AsyncPullPageRank {
          * and a sum per device. Choosing the buffer through {@link Owners#of} and the per-device arrays cost twice
          * the time on kron:18 (2 devices, the loop is load-bound and the lookups sat in front of every load).
          */
-        private double gatherTwo(final int d, final int begin, final int end) {
-            final AtomicBuffer tb = tgtBuf[d];
-            final AtomicBuffer b0 = valBuf[0];
-            final AtomicBuffer b1 = valBuf[devices - 1];
-            final int i0 = valById[0];
-            final int i1 = valById[devices - 1];
+        private double gatherTwo(final int d, final long begin, final long end) {
+            final long targets = tgtAt[d];
+            final long v0 = valOf[0];
+            final long v1 = valOf[devices - 1];
             final int split = devices == 2 ? lo[1] : Integer.MAX_VALUE;
             double s0 = 0;
             double s1 = 0;
-            for (int at = tgtBase[d] + (begin << 2), stop = tgtBase[d] + (end << 2); at < stop; at += 4) {
-                final int w = tb.getInt(at);
+            for (long at = targets + (begin << 2), stop = targets + (end << 2); at < stop; at += 4) {
+                final int w = UnsafeApi.getInt(null, at);
                 if (w < split) {
-                    s0 += b0.getDouble(i0 + (w << 3));
+                    s0 += UnsafeApi.getDouble(null, v0 + ((long)w << 3));
                 } else {
-                    s1 += b1.getDouble(i1 + (w << 3));
+                    s1 += UnsafeApi.getDouble(null, v1 + ((long)w << 3));
                 }
             }
             return s0 + s1;
         }
 
-        private double gatherAny(final int d, final int begin, final int end) {
-            final AtomicBuffer tb = tgtBuf[d];
+        private double gatherAny(final int d, final long begin, final long end) {
+            final long targets = tgtAt[d];
+            final long[] valOf = this.valOf;
+            final int[] bounds = this.bounds;
             double sum = 0;
-            for (int at = tgtBase[d] + (begin << 2), stop = tgtBase[d] + (end << 2); at < stop; at += 4) {
-                final int w = tb.getInt(at);
-                final int o = owners.of(w);
-                sum += valBuf[o].getDouble(valById[o] + (w << 3));
+            for (long at = targets + (begin << 2), stop = targets + (end << 2); at < stop; at += 4) {
+                final int w = UnsafeApi.getInt(null, at);
+                sum += UnsafeApi.getDouble(null, valOf[Owners.of(bounds, w)] + ((long)w << 3));
             }
             return sum;
         }
@@ -487,26 +505,26 @@ final class AsyncPullPageRank {
             final Scratch sc = scratch[d * workers + worker];
             final int[] changed = sc.changed;
             final double threshold = eps;
-            final AtomicBuffer ob = offBuf[d];
-            final AtomicBuffer vb = valBuf[d];
-            final AtomicBuffer ab = annBuf[d];
+            final long offsets = offAt[d];
+            final long values = valAt[d];
+            final long announcedValues = annAt[d];
             final int from = block << shift;
             final int to = Math.min(size[d], from + (1 << shift));
             int announcing = 0;
             long edges = 0;
             for (int v = from; v < to; v++) {
-                final int oi = offBase[d] + (v << 3);
-                final int begin = (int)ob.getLong(oi);
-                final int end = (int)ob.getLong(oi + 8);
+                final long oi = offsets + ((long)v << 3);
+                final long begin = UnsafeApi.getLong(null, oi);
+                final long end = UnsafeApi.getLong(null, oi + 8);
                 if (begin == end) {
                     continue;
                 }
                 final double c = (base + damping * gather(d, begin, end)) / (end - begin);
-                vb.putLongOpaque(valBase[d] + (v << 3), Double.doubleToRawLongBits(c));
+                UnsafeApi.putLongOpaque(null, values + ((long)v << 3), Double.doubleToRawLongBits(c));
                 edges += end - begin;
-                final int ai = annBase[d] + (v << 3);
-                if (Math.abs(c - ab.getDouble(ai)) >= threshold) {
-                    ab.putDouble(ai, c);
+                final long ai = announcedValues + ((long)v << 3);
+                if (Math.abs(c - UnsafeApi.getDouble(null, ai)) >= threshold) {
+                    UnsafeApi.putDouble(null, ai, c);
                     changed[announcing++] = v;
                 }
             }
