@@ -310,18 +310,26 @@ final class AsyncBfs {
             final long targets = targetsAt[d];
             // from depth 255 on no hint can prove anything: skip reading them (a mesh's deep levels)
             final boolean hinted = next < HINT_UNKNOWN;
+            // up to two devices (the common mesh): the owner and its arrays by one comparison, from locals
+            final boolean few = bounds.length <= 3;
+            final int last = bounds.length - 2;
+            final int split = bounds.length == 3 ? bounds[1] : Integer.MAX_VALUE;
+            final long depth0 = depthOf[0];
+            final long depthLast = depthOf[last];
+            final long hint0 = hintOf[0];
+            final long hintLast = hintOf[last];
             long atomics = 0;
             for (long at = targets + (begin << 2), stop = targets + (end << 2); at < stop; at += 4) {
                 final int w = UnsafeApi.getInt(null, at);
-                final int o = Owners.of(bounds, w);
-                final long hi = hintOf[o] + w;
+                final int o = few ? (w < split ? 0 : last) : Owners.of(bounds, w);
+                final long hi = (few ? (w < split ? hint0 : hintLast) : hintOf[o]) + w;
                 if (hinted) {
                     final int h = UnsafeApi.getByte(null, hi) & 0xff;
                     if (h <= next) {
                         continue;
                     }
                 }
-                final long wi = depthOf[o] + ((long)w << 2);
+                final long wi = (few ? (w < split ? depth0 : depthLast) : depthOf[o]) + ((long)w << 2);
                 int cur = UnsafeApi.getInt(null, wi);
                 if (next < cur) {
                     while (next < cur && !UnsafeApi.compareAndSetInt(null, wi, cur, next)) {
