@@ -29,7 +29,7 @@ public final class ModeOptions {
         + "(default: ${DEFAULT-VALUE})")
     int waitPolls;
 
-    @Option(names = "--fetch", paramLabel = "N", defaultValue = "32", description = "async: tasks a worker takes per pop "
+    @Option(names = "--fetch", paramLabel = "N", defaultValue = "128", description = "async: tasks a worker takes per pop "
         + "(1 = Atos thread worker, 32 = warp) (default: ${DEFAULT-VALUE})")
     int fetch;
 
