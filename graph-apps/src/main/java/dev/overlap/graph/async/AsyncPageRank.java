@@ -30,8 +30,8 @@ import java.util.concurrent.atomic.DoubleAdder;
  * {@value Variant#SKEW} times that mean, and pushes otherwise. Measured on 2 devices (load average 8-11): on kron:18
  * push did 17-21 expansions per vertex, most of them hubs hammered by CASes, and took 8-34 s against pull's
  * 0.44-1.0 s (15-21 recomputations per vertex); on urand:17 push did 18.6 expansions per vertex in 2.3-10.7 s, pull 5.2
- * recomputations in 0.12-0.3 s; on grid:1000x1000 push expands each vertex about once from the warm start (0.5 per
- * vertex) where pull recomputes every block holding a boundary vertex for every round of the boundary's correction
+ * recomputations in 0.12-0.3 s; on grid:1000x1000 push expands each vertex at most once from the warm start (0.18
+ * per vertex at tolerance 1e-4) where pull recomputes every block holding a boundary vertex for every round of the boundary's correction
  * (16 per vertex).
  *
  * <p><b>Algorithm.</b> It solves {@code y = b + M y} with {@code b = (1-a)/n} everywhere and
