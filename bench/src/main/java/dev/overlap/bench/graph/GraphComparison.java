@@ -19,6 +19,7 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,8 +36,8 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
- * {@code overlap bench-graphs}: BFS, PageRank and SSSP on the same generated graphs, measured in one JVM for
- * Overlap's execution modes ({@code bsp}, and {@code async} once its provider is registered) on a mesh of
+ * {@code overlap bench-graphs}: BFS, PageRank and SSSP on the same generated graphs, measured for
+ * Overlap's execution modes (each mode and app in a forked JVM of its own unless {@code --no-fork}) ({@code bsp}, and {@code async} once its provider is registered) on a mesh of
  * {@code --devices} x {@code threads / devices} workers, the plain single-threaded Java CSR implementations (the
  * reference classes {@link dev.overlap.graph.ref.SequentialBfs}, {@link dev.overlap.graph.ref.Dijkstra},
  * {@link dev.overlap.graph.ref.PowerIteration}: array loops over the CSR, no boxing; the floor every parallel run must
@@ -115,6 +116,20 @@ public final class GraphComparison implements Callable<Integer> {
 
     @Option(names = {"-q", "--quiet"}, description = "no progress bars or status lines on standard error")
     boolean quiet;
+
+    @Option(names = "--fork", negatable = true, defaultValue = "true", fallbackValue = "true", description = "measure "
+        + "each Overlap mode and app in a JVM of its own, as JMH forks (default: ${DEFAULT-VALUE}); with --no-fork "
+        + "everything runs in this JVM, where the kernels of the apps measured earlier make the worklist's call sites "
+        + "megamorphic for the later ones (async SSSP on kron:20 ran ~1.5x slower that way)")
+    boolean fork;
+
+    /** Set in a forked measurement: one mode and app, results on standard output as tab-separated lines. */
+    @Option(names = "--child", hidden = true)
+    boolean child;
+
+    /** Set in a forked measurement whose parent generated the graphs with weights (they change the edge set). */
+    @Option(names = "--child-weights", hidden = true)
+    boolean childWeights;
 
     /** Finds Overlap's provider of a mode; tests replace it. */
     Function<String, GraphAlgorithms> lookup = Algorithms::forMode;
@@ -258,6 +273,9 @@ public final class GraphComparison implements Callable<Integer> {
             measureGraph(gs, appSet, implSet, providers, runner, settings, w, r, rows, graphInfo, notes);
         }
         final double wallSeconds = (System.nanoTime() - start) / 1e9;
+        if (child) {
+            return printForParent(rows, notes, cl.getOut());
+        }
         final String loadAtEnd = RunInfo.capture(null, "at run end").asMap().getOrDefault("loadAverage", "?")
             .toString();
         Files.createDirectories(out);
@@ -307,8 +325,9 @@ public final class GraphComparison implements Callable<Integer> {
 
     private void measureGraph(final GraphSpec gs, final Set<GraphApp> appSet, final Set<String> implSet,
         final Map<String, GraphAlgorithms> providers, final AppRunner runner, final AppSettings settings, final int w,
-        final int r, final List<Row> rows, final List<Map<String, Object>> graphInfo, final Set<String> notes) {
-        boolean needWeights = false;
+        final int r, final List<Row> rows, final List<Map<String, Object>> graphInfo, final Set<String> notes)
+        throws IOException {
+        boolean needWeights = childWeights;
         for (final GraphApp a : appSet) {
             needWeights |= a.weighted();
         }
@@ -335,8 +354,10 @@ public final class GraphComparison implements Callable<Integer> {
             final CsrGraph g = app.weighted() ? weighted : plain;
             System.gc();
             AppResult seq = null;
-            final double[] times = new double[r];
-            for (int i = -w; i < r; i++) {
+            // a forked measurement only needs the answer, once
+            final int seqRuns = child ? 1 : r;
+            final double[] times = new double[seqRuns];
+            for (int i = child ? 0 : -w; i < seqRuns; i++) {
                 seq = app.sequential(g, source, settings);
                 if (i >= 0) {
                     times[i] = seq.nanos() / 1e6;
@@ -354,6 +375,14 @@ public final class GraphComparison implements Callable<Integer> {
         for (final Map.Entry<String, GraphAlgorithms> p : providers.entrySet()) {
             for (final GraphApp app : appSet) {
                 final CsrGraph g = app.weighted() ? weighted : plain;
+                if (fork && !child) {
+                    final Row row = forked(gs, name, app, p.getKey(), needWeights, w, r, notes);
+                    if (row != null) {
+                        rows.add(row);
+                        report(row);
+                    }
+                    continue;
+                }
                 System.gc();
                 // async PageRank has no iterations (Atos: push residuals until every one is below a threshold): it
                 // runs to an L1 tolerance and is verified against power iteration to that tolerance
@@ -471,6 +500,83 @@ public final class GraphComparison implements Callable<Integer> {
         } catch (final OutOfMemoryError e) {
             notes.add(JGRAPHT + " on " + name + " stopped: the heap ran out during a run (raise -Xmx)");
         }
+    }
+
+    /**
+     * Measures one Overlap mode on one app in a forked JVM (the same java, JVM options and class path; the child
+     * generates the same graph from the same seed and verifies its answer itself).
+     *
+     * @return its row, or null when the child skipped it (its note is added)
+     * @throws IllegalStateException when the child fails
+     */
+    private Row forked(final GraphSpec gs, final String name, final GraphApp app, final String mode,
+        final boolean weights, final int w, final int r, final Set<String> notes) throws IOException {
+        final List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), GraphComparison.class.getName(), "--child",
+            "--quiet", "--graphs", gs.toString(), "--apps", app.id(), "--impls", mode, "--warmups",
+            Integer.toString(w), "--runs", Integer.toString(r), "--seed", Long.toString(seed), "--devices",
+            Integer.toString(devices), "--threads", Integer.toString(threads), "--pr-iterations",
+            Integer.toString(prIterations)));
+        if (weights) {
+            cmd.add("--child-weights");
+        }
+        final Process child = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        final List<String> lines = new ArrayList<>();
+        try (java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(
+            child.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = in.readLine()) != null; ) {
+                lines.add(line);
+            }
+        }
+        final int exit;
+        try {
+            exit = child.waitFor();
+        } catch (final InterruptedException e) {
+            child.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while measuring " + mode + " " + app + " on " + name);
+        }
+        Row row = null;
+        for (final String line : lines) {
+            final String[] f = line.split("\t", -1);
+            if (f[0].equals("NOTE") && f.length == 2) {
+                notes.add(f[1]);
+            } else if (f[0].equals("ROW") && f.length == 7) {
+                final String[] ts = f[3].trim().split(" ");
+                final double[] times = new double[ts.length];
+                for (int i = 0; i < ts.length; i++) {
+                    times[i] = Double.parseDouble(ts[i]);
+                }
+                row = new Row(name, app, f[1], f[2], times, Long.parseLong(f[4]),
+                    "passed".equals(f[5]) ? Verification.pass(f[6]) : Verification.fail(f[6]));
+            }
+        }
+        if (row == null && (exit != 0 || lines.stream().noneMatch(l -> l.startsWith("NOTE\t")))) {
+            throw new IllegalStateException("the forked measurement of " + mode + " " + app + " on " + name
+                + " exited with " + exit + " and no result (its errors are above)");
+        }
+        return row;
+    }
+
+    /** A forked measurement's output: its rows and notes as tab-separated lines; @return 0, or 1 if one failed */
+    private static int printForParent(final List<Row> rows, final Set<String> notes, final PrintWriter out) {
+        int failed = 0;
+        for (final String n : notes) {
+            out.println("NOTE\t" + n.replace('\t', ' ').replace('\n', ' '));
+        }
+        for (final Row row : rows) {
+            final StringBuilder times = new StringBuilder();
+            for (final double t : row.runMillis) {
+                times.append(times.length() == 0 ? "" : " ").append(t);
+            }
+            out.println(String.join("\t", "ROW", row.impl, row.threads, times, Long.toString(row.edgesTraversed),
+                row.verified(), row.verification.detail().replace('\t', ' ').replace('\n', ' ')));
+            failed += row.verification.passed() ? 0 : 1;
+        }
+        out.flush();
+        return failed == 0 ? 0 : 1;
     }
 
     private static void record(final double[] times, final int i, final long t0, final long t1) {

@@ -52,6 +52,9 @@ class GraphComparisonTest {
         if (!List.of(more).contains("--graphs")) {
             all.add("--graphs=kron:8,grid:12x12");
         }
+        if (!List.of(more).contains("--fork")) {
+            all.add("--no-fork"); // in this JVM, so that tests can replace the providers
+        }
         all.addAll(List.of(more));
         return all.toArray(new String[0]);
     }
@@ -59,6 +62,29 @@ class GraphComparisonTest {
     @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> rows(final Path json) throws IOException {
         return (List<Map<String, Object>>)JSON.std.mapFrom(Files.readString(json)).get("rows");
+    }
+
+    /**
+     * Forked (the default): every Overlap mode and app measured and verified in a JVM of its own, on the graph the
+     * parent generated (the weighted one for every app when SSSP is among them: weights change the edge set).
+     */
+    @Test
+    void forkedMeasurementsAreVerifiedRowsOfTheParentsTable() throws IOException {
+        final Run run = new Run(c -> { }, tiny("forked", "--fork", "--graphs", "kron:8", "--impls", "bsp,async,java",
+            "--apps", "bfs,pr,sssp"));
+        assertEquals(0, run.exit, run.err + run.out);
+        final List<Map<String, Object>> rows = rows(dir.resolve("forked").resolve("comparison.json"));
+        assertEquals(9, rows.size(), rows.toString());
+        for (final Map<String, Object> r : rows) {
+            assertEquals("passed", r.get("verified"), r.toString());
+            assertEquals("kron:8", r.get("graph"), r.toString());
+            assertTrue(((Number)r.get("medianMs")).doubleValue() > 0, r.toString());
+            if (r.get("implementation").toString().startsWith("overlap")) {
+                assertEquals("2x1", r.get("threads"), r.toString());
+            }
+        }
+        // the child's note reaches the parent's table
+        assertTrue(run.out.contains("note: async pr has no iterations"), run.out);
     }
 
     /** The smoke run CI relies on: the real providers, every implementation, tiny graphs, seconds. */
