@@ -184,17 +184,26 @@ final class AsyncSssp {
             final long end = UnsafeApi.getLong(null, offset + 8);
             final long targets = targetsAt[d];
             final long weights = weightsAt[d] - targets; // a weight sits at this distance from its target
+            // up to two devices (the common mesh): the owner and its arrays by one comparison, from locals
+            final boolean few = bounds.length <= 3;
+            final int last = bounds.length - 2;
+            final int split = bounds.length == 3 ? bounds[1] : Integer.MAX_VALUE;
+            final long dist0 = distOf[0];
+            final long distLast = distOf[last];
+            final long hint0 = hintOf[0];
+            final long hintLast = hintOf[last];
             long atomics = 0;
             for (long at = targets + (begin << 2), stop = targets + (end << 2); at < stop; at += 4) {
                 final int w = UnsafeApi.getInt(null, at);
                 final long nd = dv + UnsafeApi.getInt(null, at + weights);
-                final int o = Owners.of(bounds, w);
-                final long hi = hintOf[o] + ((long)w << 2);
+                final boolean low = w < split;
+                final int o = few ? (low ? 0 : last) : Owners.of(bounds, w);
+                final long hi = (few ? (low ? hint0 : hintLast) : hintOf[o]) + ((long)w << 2);
                 final int h = UnsafeApi.getInt(null, hi);
                 if (h <= nd && h != HINT_UNKNOWN) {
                     continue;
                 }
-                final long wi = distOf[o] + ((long)w << 3);
+                final long wi = (few ? (low ? dist0 : distLast) : distOf[o]) + ((long)w << 3);
                 long cur = UnsafeApi.getLong(null, wi);
                 if (nd < cur) {
                     while (nd < cur && !UnsafeApi.compareAndSetLong(null, wi, cur, nd)) {
