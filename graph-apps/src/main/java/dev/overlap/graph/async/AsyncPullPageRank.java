@@ -168,7 +168,6 @@ final class AsyncPullPageRank {
             final Estimate est = new Estimate();
             final long start = System.nanoTime();
             kernel.init((double)connected / ((double)n * Math.max(1, edges)));
-            if (Boolean.getBoolean("overlap.trace")) System.err.printf("TRACE pull init %.1f%n", (System.nanoTime() - start) / 1e6); // TRACE
             double eps = tolerance * looseness * FIRST_LOOSENESS * (1 - damping) / (4 * damping * Math.max(1, edges));
             for (int d = 0; d < devices; d++) {
                 for (int b = 0, nb = blocks(p.size(d), shift); b < nb; b++) {
@@ -182,10 +181,8 @@ final class AsyncPullPageRank {
                 final WorklistStats st = wl.run(WorkerShape.block(1), Worklists.mode(settings), kernel);
                 traffic.add(st);
                 passes++;
-                final long tr = System.nanoTime(); // TRACE
                 kernel.sweep();
                 kernel.estimate(est, urgency);
-                if (Boolean.getBoolean("overlap.trace")) System.err.printf("TRACE pull pass %d run-end %.1f sweep %.1f bound %.3g tol %.3g visited %d tasks %d%n", passes, (tr - start) / 1e6, (System.nanoTime() - tr) / 1e6, est.bound, tolerance, counters.sum(WorkerCounters.VISITED), st.tasks()); // TRACE
                 if (est.bound <= tolerance) {
                     break;
                 }
