@@ -1,6 +1,5 @@
 package dev.overlap.core;
 
-import org.agrona.BufferUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -26,6 +25,11 @@ import java.util.Objects;
  * <p><b>Layout.</b> Counters live off-heap, one per {@code counterStride} bytes (64 by default, so blocks finishing
  * adjacent chunks do not false-share; 8 packs them densely). Thread-safety: {@code blockDone}, {@code isReady},
  * {@code readyChunks} from any thread; {@code rearm} from the host between iterations.
+ *
+ * <p><b>Lifetime.</b> After {@link #close()} every method that reads or bumps a counter throws
+ * {@link IllegalStateException}. The counters' memory is not freed under a block that may still be running: it goes
+ * with the tracker when the garbage collector collects it (a direct buffer's cleaner), so a block that raced with the
+ * close bumps live memory, never freed memory.
  */
 public final class ChunkTracker implements AutoCloseable {
     private final long regionBytes;
@@ -43,6 +47,7 @@ public final class ChunkTracker implements AutoCloseable {
     private final AtomicBuffer counters;
     private final int readyIndex;
     private volatile long epoch;
+    /** Set by close(); read plainly by the hot path (a racing block is safe anyway, see the class comment). */
     private boolean closed;
 
     private ChunkTracker(final Builder b) {
@@ -139,6 +144,7 @@ public final class ChunkTracker implements AutoCloseable {
      */
     public void blockDone(final int block) {
         Objects.checkIndex(block, gridSize);
+        checkOpen();
         final long e = epoch;
         for (int i = blockStart[block], end = blockStart[block + 1]; i < end; i++) {
             final int chunk = blockChunks[i];
@@ -166,11 +172,13 @@ public final class ChunkTracker implements AutoCloseable {
     /** @return true when chunk {@code chunk} is ready in the current epoch (acquire read) */
     public boolean isReady(final int chunk) {
         Objects.checkIndex(chunk, chunks);
+        checkOpen();
         return counters.getLongAcquire(chunk * stride) >= (epoch + 1) * writers[chunk];
     }
 
     /** @return chunks that became ready in the current epoch */
     public int readyChunks() {
+        checkOpen();
         return (int)(counters.getLongVolatile(readyIndex) - epoch * chunks);
     }
 
@@ -185,6 +193,7 @@ public final class ChunkTracker implements AutoCloseable {
      * @throws IllegalStateException if some chunk of the current epoch is not ready yet
      */
     public void rearm() {
+        checkOpen();
         final int ready = readyChunks();
         if (ready != chunks) {
             throw new IllegalStateException("rearm() in epoch " + epoch + " with only " + ready + " of " + chunks
@@ -233,13 +242,20 @@ public final class ChunkTracker implements AutoCloseable {
         return writers[Objects.checkIndex(chunk, chunks)];
     }
 
-    /** Frees the counters; idempotent. The tracker must not be used afterwards. */
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("ChunkTracker of " + chunks + " chunks is closed");
+        }
+    }
+
+    /**
+     * Closes the tracker; idempotent. Every later {@code blockDone}, {@code isReady}, {@code readyChunks} and
+     * {@code rearm} throws {@link IllegalStateException}; the counters' memory goes with the tracker object (see the
+     * class comment).
+     */
     @Override
     public synchronized void close() {
-        if (!closed) {
-            closed = true;
-            BufferUtil.free(counterMemory.owner);
-        }
+        closed = true;
     }
 
     /** Validating builder; not thread-safe. Region, chunk size, grid size, mapping and listener are required. */

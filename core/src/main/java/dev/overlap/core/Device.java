@@ -2,19 +2,30 @@ package dev.overlap.core;
 
 import org.agrona.concurrent.IdleStrategy;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
  * A device: a fixed group of worker threads (named {@code <mesh>-dev<D>-w<W>}) that runs kernels, plus its
- * {@link DeviceMemory}. Created and owned by a {@link Mesh}.
+ * {@link DeviceMemory}. Created and owned by a {@link Mesh}, closed with it.
  *
  * <p>Launches form a stream: {@link #launch} and {@link #launchPersistent} return at once, and launches run one
  * after another in submission order, each using all workers. Submission takes a short per-device lock (one per
  * launch, never per block); workers never lock.
  *
+ * <p>Waiting ({@link #synchronize()}) follows {@link KernelLaunch#join()}: timed form, interrupt answered with
+ * {@link InterruptedWaitException}, parking, and an {@link IllegalStateException} instead of a deadlock when a worker
+ * of this device would wait for its own device. A launch that failed and was never joined is reported by the next
+ * {@code synchronize()} (and by {@link Mesh#close()}), so no failure goes unnoticed.
+ *
  * <p>Thread-safety: every method may be called from any thread. Ordering: everything the launching thread did
  * before {@code launch} happens-before the kernel's blocks run; everything the blocks did happens-before
- * {@link KernelLaunch#join()} returns.
+ * {@link KernelLaunch#join()} returns, and everything every launch submitted before {@code synchronize()} did
+ * happens-before it returns. After the mesh is closed every method that launches, waits or allocates throws
+ * {@link IllegalStateException}.
  */
 public final class Device {
     private final Mesh mesh;
@@ -23,7 +34,9 @@ public final class Device {
     private final DeviceWorker[] workers;
     private final Object streamLock = new Object();
     /** Persistent launches not yet known to be done, so close() can stop them (the stream keeps no head). */
-    private final java.util.ArrayDeque<KernelLaunch> persistentLaunches = new java.util.ArrayDeque<>();
+    private final ArrayDeque<KernelLaunch> persistentLaunches = new ArrayDeque<>();
+    /** Launches that failed, until synchronize() or close() has seen them; guarded by itself. */
+    private final List<KernelLaunch> failed = new ArrayList<>();
     private KernelLaunch tail;
     private long launches;
     private boolean closed;
@@ -45,9 +58,7 @@ public final class Device {
             workers[w] = new DeviceWorker(new WorkerContext(mesh, this, w), idle, parkAfterNanos, sentinel, spin);
         }
         for (int w = 0; w < threads; w++) {
-            final Thread t = new Thread(workers[w], namePrefix + "-dev" + id + "-w" + w);
-            t.setDaemon(true);
-            workers[w].thread = t;
+            workers[w].thread = new WorkerThread(this, workers[w], namePrefix + "-dev" + id + "-w" + w);
         }
     }
 
@@ -105,6 +116,7 @@ public final class Device {
      *
      * @param kernel the loop body
      * @return the handle; {@link KernelLaunch#stop()} ends it
+     * @throws IllegalStateException if the mesh is closed
      */
     public KernelLaunch launchPersistent(final PersistentKernel kernel) {
         if (kernel == null) {
@@ -119,18 +131,78 @@ public final class Device {
         }
     }
 
-    /** Waits for every launch submitted so far; throws the failure of the last one if it failed. */
+    /**
+     * Waits for every launch submitted so far, then reports the first failure of a launch that nobody joined (the
+     * others as suppressed exceptions), once.
+     *
+     * @throws KernelFailedException    for a failed launch that nobody joined
+     * @throws InterruptedWaitException if the thread is interrupted while waiting (the launches go on)
+     * @throws IllegalStateException    if the mesh is closed, or if called by a worker of this device (which would
+     *                                  wait for its own launch forever)
+     */
     public void synchronize() {
-        final KernelLaunch last;
-        synchronized (streamLock) {
-            last = tail;
+        lastLaunch().awaitDone(Waits.NO_DEADLINE, "every launch on dev" + id);
+        throwUnreportedFailures();
+    }
+
+    /**
+     * As {@link #synchronize()}, waiting at most {@code timeout}.
+     *
+     * @return true if every launch submitted so far completed within the timeout (failures are then thrown)
+     */
+    public boolean synchronize(final long timeout, final TimeUnit unit) {
+        if (!lastLaunch().awaitDone(Waits.deadline(timeout, unit), "every launch on dev" + id)) {
+            return false;
         }
-        last.join();
+        throwUnreportedFailures();
+        return true;
+    }
+
+    private KernelLaunch lastLaunch() {
+        synchronized (streamLock) {
+            checkOpen();
+            return tail;
+        }
+    }
+
+    /** Called by a failed launch's completing worker. */
+    void failed(final KernelLaunch launch) {
+        synchronized (failed) {
+            failed.add(launch);
+        }
+    }
+
+    /** @throws KernelFailedException the first failure nobody has seen yet, with the later ones suppressed */
+    void throwUnreportedFailures() {
+        final KernelFailedException first = takeUnreportedFailures();
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    /** @return the first failure nobody has seen yet, with the later ones added as suppressed; null if none */
+    KernelFailedException takeUnreportedFailures() {
+        KernelFailedException first = null;
+        synchronized (failed) {
+            for (final KernelLaunch l : failed) {
+                final KernelFailedException f = l.takeUnreportedFailure();
+                if (f == null) {
+                    continue;
+                }
+                if (first == null) {
+                    first = f;
+                } else if (first != f) {
+                    first.addSuppressed(f);
+                }
+            }
+            failed.clear();
+        }
+        return first;
     }
 
     private void checkOpen() {
         if (closed) {
-            throw new IllegalStateException("dev" + id + " is closed");
+            throw new IllegalStateException("dev" + id + " of mesh '" + mesh.name() + "' is closed");
         }
     }
 
@@ -148,32 +220,59 @@ public final class Device {
     }
 
     /**
+     * Allocates a zeroed range of this device's memory only (not symmetric), for structures placed in device memory
+     * (queues, rings); see {@link DeviceRegion#buffer(int)}.
+     *
+     * @param bytes     size, at least 1
+     * @param alignment a power of two
+     * @return the region; {@link DeviceRegion#close()} frees it
+     * @throws IllegalStateException if the mesh is closed or the memory is exhausted (naming what is free)
+     */
+    public DeviceRegion allocate(final long bytes, final int alignment) {
+        return mesh.allocateRegion(id, bytes, alignment);
+    }
+
+    /**
      * Allocates an int array in this device's memory only (not symmetric).
      *
      * @param length number of elements
      * @return a zeroed view; free it with {@link #free(DeviceArray)}
+     * @throws IllegalStateException if the mesh is closed or the memory is exhausted
      */
     public IntArray allocateInts(final long length) {
-        return new IntArray(memory, mesh.heap().allocateLocal(id, bytes(length, 4), 8), length);
+        return mesh.allocateLocal(id, length, 4, IntArray::new);
     }
 
     /** @see #allocateInts(long) */
     public LongArray allocateLongs(final long length) {
-        return new LongArray(memory, mesh.heap().allocateLocal(id, bytes(length, 8), 8), length);
+        return mesh.allocateLocal(id, length, 8, LongArray::new);
     }
 
     /** @see #allocateInts(long) */
     public DoubleArray allocateDoubles(final long length) {
-        return new DoubleArray(memory, mesh.heap().allocateLocal(id, bytes(length, 8), 8), length);
+        return mesh.allocateLocal(id, length, 8, DoubleArray::new);
     }
 
-    /** Frees an array allocated by this device's {@code allocate*} method (zeroing it for the next user). */
+    /**
+     * Frees an array allocated by this device's {@code allocate*} method, zeroing it for the next user. Freeing is
+     * the explicit verb, so a second free is reported rather than ignored.
+     *
+     * @throws IllegalArgumentException if the array is not one of this device's own allocations (another device's,
+     *                                  another mesh's, or a view of a {@link SymmetricArray}, which only its
+     *                                  {@code close()} frees)
+     * @throws IllegalStateException    if the array was already freed, or the mesh is closed
+     */
     public void free(final DeviceArray array) {
-        if (array.memory() != memory) {
-            throw new IllegalArgumentException(array + " does not live in dev" + id + " memory");
+        final DeviceRegion region = array.region();
+        if (region.mesh() != mesh || array.device() != id) {
+            throw new IllegalArgumentException(array + " does not live in dev" + id + " memory of mesh '"
+                + mesh.name() + "'");
         }
-        array.clear();
-        mesh.heap().freeLocal(id, array.offset());
+        if (region.isSymmetric()) {
+            throw new IllegalArgumentException(array + " is one device's view of a symmetric allocation: close its "
+                + "SymmetricArray to free it on every device");
+        }
+        mesh.free(region, array.toString());
     }
 
     static long bytes(final long length, final int elementBytes) {
@@ -184,20 +283,33 @@ public final class Device {
         return length * elementBytes;
     }
 
-    /** Asks persistent launches to stop, lets queued launches finish, stops the workers. */
-    void close() {
-        final KernelLaunch poison;
+    /**
+     * First step of the mesh's close: refuses new launches, asks persistent launches to stop.
+     *
+     * @return the last launch, which the closer waits for
+     */
+    KernelLaunch shutdown() {
         synchronized (streamLock) {
-            if (closed) {
-                return;
-            }
             closed = true;
             for (final KernelLaunch l : persistentLaunches) {
                 l.stop();
             }
             persistentLaunches.clear();
-            poison = KernelLaunch.poison(this, ++launches);
-            link(poison);
+            return tail;
+        }
+    }
+
+    /** Interrupts every worker (the closer was interrupted: abort what the kernels wait for). */
+    void interruptWorkers() {
+        for (final DeviceWorker w : workers) {
+            w.thread.interrupt();
+        }
+    }
+
+    /** Last step of the mesh's close: ends the workers' loops and joins them (uninterruptibly; status kept). */
+    void stopWorkers() {
+        synchronized (streamLock) {
+            link(KernelLaunch.poison(this, ++launches));
         }
         boolean interrupted = false;
         for (final DeviceWorker w : workers) {

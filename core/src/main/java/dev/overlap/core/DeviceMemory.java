@@ -10,17 +10,21 @@ import org.agrona.concurrent.UnsafeBuffer;
  * later be shared with other processes.
  *
  * <p>Thread-safety: the buffer may be read and written by any thread; ordering is whatever the accessor used
- * promises (plain, opaque, acquire/release, volatile/atomic). Allocation goes through the {@link Mesh}. After the
- * mesh is closed the memory is freed: any access through a view kept past {@code close()} is undefined (as with
- * any freed off-heap memory) and must not happen.
+ * promises (plain, opaque, acquire/release, volatile/atomic). Allocation goes through the {@link Mesh}, which owns
+ * the memory: once the mesh is closed, {@link #buffer()} and {@link #slice} throw {@link IllegalStateException}, and
+ * typed arrays over the memory throw too (see {@link DeviceArray}). A buffer obtained before the close is a raw
+ * view with no lifetime check of its own: code that keeps one (kernels, transport structures) must be done with it
+ * when the mesh closes, which is what the mesh's close order ensures for everything built on it.
  */
 public final class DeviceMemory {
+    private final Mesh mesh;
     private final int device;
     private final int capacity;
     private final MemoryBacking.Allocation backing;
     private final UnsafeBuffer buffer;
 
-    DeviceMemory(final int device, final int capacity, final MemoryBacking.Allocation backing) {
+    DeviceMemory(final Mesh mesh, final int device, final int capacity, final MemoryBacking.Allocation backing) {
+        this.mesh = mesh;
         this.device = device;
         this.capacity = capacity;
         this.backing = backing;
@@ -42,8 +46,15 @@ public final class DeviceMemory {
      * (rings, counters) in device memory; application code uses typed arrays.
      *
      * @return the shared buffer (do not re-wrap it)
+     * @throws IllegalStateException if the mesh is closed
      */
     public AtomicBuffer buffer() {
+        mesh.checkOpen();
+        return buffer;
+    }
+
+    /** The buffer without the open check, for views built while the mesh is open. */
+    AtomicBuffer rawBuffer() {
         return buffer;
     }
 
@@ -51,8 +62,10 @@ public final class DeviceMemory {
      * @param offset byte offset of the view in this memory
      * @param length byte length of the view
      * @return a new buffer over {@code [offset, offset+length)}, indexed from 0 (e.g. for an Agrona ring buffer)
+     * @throws IllegalStateException if the mesh is closed
      */
     public AtomicBuffer slice(final long offset, final int length) {
+        mesh.checkOpen();
         checkRange(offset, length);
         return new UnsafeBuffer(buffer, (int)offset, length);
     }

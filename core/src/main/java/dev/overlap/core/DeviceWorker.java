@@ -19,7 +19,7 @@ final class DeviceWorker implements Runnable {
     private final long parkAfterNanos;
     private final long spinNanos;
     volatile boolean parked;
-    Thread thread;
+    WorkerThread thread;
     /** The last launch this worker joined; starts at the stream's sentinel. */
     private KernelLaunch cursor;
 
@@ -41,6 +41,9 @@ final class DeviceWorker implements Runnable {
             }
             cursor = next;
             next.execute(ctx, idle);
+            // an interrupt is for the kernel that was running (the mesh's close interrupts blocked kernels); left
+            // set, it would make every later park return at once
+            Thread.interrupted();
         }
     }
 

@@ -1,6 +1,6 @@
 package dev.overlap.core;
 
-import java.util.Objects;
+import org.agrona.UnsafeApi;
 
 /**
  * {@code double} elements in device memory, with plain, opaque, acquire/release, volatile and atomic accessors.
@@ -12,8 +12,8 @@ import java.util.Objects;
  * {@code setRelease}/{@code getAcquire} pair up; atomic updates are sequentially consistent read-modify-writes.
  */
 public final class DoubleArray extends DeviceArray {
-    DoubleArray(final DeviceMemory memory, final long offset, final long length) {
-        super(memory, offset, length, 8);
+    DoubleArray(final DeviceRegion region, final DeviceMemory memory, final long offset, final long length) {
+        super(region, memory, offset, length, 8);
     }
 
     @Override
@@ -21,97 +21,107 @@ public final class DoubleArray extends DeviceArray {
         return 8;
     }
 
-    private int at(final int index) {
-        return offset + (Objects.checkIndex(index, length) << 3);
+    private long at(final int index) {
+        if (index < 0 || index >= bound) {
+            throw outside(index);
+        }
+        return address + ((long)index << 3);
     }
 
     /** @return the element, plain read */
     public double get(final int index) {
-        return buffer.getDouble(at(index));
+        return Double.longBitsToDouble(UnsafeApi.getLong(null, at(index)));
     }
 
     /** Plain write. */
     public void set(final int index, final double value) {
-        buffer.putDouble(at(index), value);
+        UnsafeApi.putLong(null, at(index), Double.doubleToRawLongBits(value));
     }
 
     /** @return the element, opaque read */
     public double getOpaque(final int index) {
-        return Double.longBitsToDouble(buffer.getLongOpaque(at(index)));
+        return Double.longBitsToDouble(UnsafeApi.getLongOpaque(null, at(index)));
     }
 
     /** Opaque write. */
     public void setOpaque(final int index, final double value) {
-        buffer.putLongOpaque(at(index), Double.doubleToRawLongBits(value));
+        UnsafeApi.putLongOpaque(null, at(index), Double.doubleToRawLongBits(value));
     }
 
     /** @return the element, acquire read */
     public double getAcquire(final int index) {
-        return Double.longBitsToDouble(buffer.getLongAcquire(at(index)));
+        return Double.longBitsToDouble(UnsafeApi.getLongAcquire(null, at(index)));
     }
 
     /** Release write. */
     public void setRelease(final int index, final double value) {
-        buffer.putLongRelease(at(index), Double.doubleToRawLongBits(value));
+        UnsafeApi.putLongRelease(null, at(index), Double.doubleToRawLongBits(value));
     }
 
     /** @return the element, volatile read */
     public double getVolatile(final int index) {
-        return Double.longBitsToDouble(buffer.getLongVolatile(at(index)));
+        return Double.longBitsToDouble(UnsafeApi.getLongVolatile(null, at(index)));
     }
 
     /** Volatile write. */
     public void setVolatile(final int index, final double value) {
-        buffer.putLongVolatile(at(index), Double.doubleToRawLongBits(value));
+        UnsafeApi.putLongVolatile(null, at(index), Double.doubleToRawLongBits(value));
     }
 
     /** @return true when the element's bits were {@code expected}'s and it is now {@code value} */
     public boolean compareAndSet(final int index, final double expected, final double value) {
-        return buffer.compareAndSetLong(at(index), Double.doubleToRawLongBits(expected),
+        return UnsafeApi.compareAndSetLong(null, at(index), Double.doubleToRawLongBits(expected),
             Double.doubleToRawLongBits(value));
     }
 
     /** @return the previous value, after atomically adding {@code delta} (CAS loop) */
     public double getAndAdd(final int index, final double delta) {
-        final int i = at(index);
+        final long i = at(index);
         long bits;
         do {
-            bits = buffer.getLongVolatile(i);
-        } while (!buffer.compareAndSetLong(i, bits, Double.doubleToRawLongBits(Double.longBitsToDouble(bits) + delta)));
+            bits = UnsafeApi.getLongVolatile(null, i);
+        } while (!UnsafeApi.compareAndSetLong(null, i, bits, Double.doubleToRawLongBits(Double.longBitsToDouble(bits) + delta)));
         return Double.longBitsToDouble(bits);
     }
 
     /** @return the previous value, after atomically storing {@code value} */
     public double getAndSet(final int index, final double value) {
-        return Double.longBitsToDouble(buffer.getAndSetLong(at(index), Double.doubleToRawLongBits(value)));
+        return Double.longBitsToDouble(UnsafeApi.getAndSetLong(null, at(index), Double.doubleToRawLongBits(value)));
     }
 
     /** @return the previous value; the element is now {@code min(previous, value)} (a NaN argument is ignored) */
     public double getAndMin(final int index, final double value) {
-        final int i = at(index);
-        long bits = buffer.getLongVolatile(i);
+        final long i = at(index);
+        long bits = UnsafeApi.getLongVolatile(null, i);
         while (value < Double.longBitsToDouble(bits)
-            && !buffer.compareAndSetLong(i, bits, Double.doubleToRawLongBits(value))) {
-            bits = buffer.getLongVolatile(i);
+            && !UnsafeApi.compareAndSetLong(null, i, bits, Double.doubleToRawLongBits(value))) {
+            bits = UnsafeApi.getLongVolatile(null, i);
         }
         return Double.longBitsToDouble(bits);
     }
 
     /** @return the previous value; the element is now {@code max(previous, value)} (a NaN argument is ignored) */
     public double getAndMax(final int index, final double value) {
-        final int i = at(index);
-        long bits = buffer.getLongVolatile(i);
+        final long i = at(index);
+        long bits = UnsafeApi.getLongVolatile(null, i);
         while (value > Double.longBitsToDouble(bits)
-            && !buffer.compareAndSetLong(i, bits, Double.doubleToRawLongBits(value))) {
-            bits = buffer.getLongVolatile(i);
+            && !UnsafeApi.compareAndSetLong(null, i, bits, Double.doubleToRawLongBits(value))) {
+            bits = UnsafeApi.getLongVolatile(null, i);
         }
         return Double.longBitsToDouble(bits);
     }
 
-    /** Sets every element to {@code value} with plain stores. */
+    /**
+     * Sets every element to {@code value} with plain stores.
+     *
+     * @throws IllegalStateException if the array has been freed
+     */
     public void fill(final double value) {
-        for (int i = 0, at = offset; i < length; i++, at += 8) {
-            buffer.putDouble(at, value);
+        checkLive();
+        final long bits = Double.doubleToRawLongBits(value);
+        final long end = address + (long)length() * 8;
+        for (long at = address; at < end; at += 8) {
+            UnsafeApi.putLong(null, at, bits);
         }
     }
 }

@@ -1,6 +1,6 @@
 package dev.overlap.core;
 
-import java.util.Objects;
+import org.agrona.UnsafeApi;
 
 /**
  * {@code int} elements in device memory, with plain, opaque, acquire/release, volatile and atomic accessors
@@ -12,8 +12,8 @@ import java.util.Objects;
  * sequentially consistent (volatile) read-modify-writes.
  */
 public final class IntArray extends DeviceArray {
-    IntArray(final DeviceMemory memory, final long offset, final long length) {
-        super(memory, offset, length, 4);
+    IntArray(final DeviceRegion region, final DeviceMemory memory, final long offset, final long length) {
+        super(region, memory, offset, length, 4);
     }
 
     @Override
@@ -21,63 +21,66 @@ public final class IntArray extends DeviceArray {
         return 4;
     }
 
-    private int at(final int index) {
-        return offset + (Objects.checkIndex(index, length) << 2);
+    private long at(final int index) {
+        if (index < 0 || index >= bound) {
+            throw outside(index);
+        }
+        return address + ((long)index << 2);
     }
 
     /** @return the element, plain read */
     public int get(final int index) {
-        return buffer.getInt(at(index));
+        return UnsafeApi.getInt(null, at(index));
     }
 
     /** Plain write. */
     public void set(final int index, final int value) {
-        buffer.putInt(at(index), value);
+        UnsafeApi.putInt(null, at(index), value);
     }
 
     /** @return the element, opaque read */
     public int getOpaque(final int index) {
-        return buffer.getIntOpaque(at(index));
+        return UnsafeApi.getIntOpaque(null, at(index));
     }
 
     /** Opaque write. */
     public void setOpaque(final int index, final int value) {
-        buffer.putIntOpaque(at(index), value);
+        UnsafeApi.putIntOpaque(null, at(index), value);
     }
 
     /** @return the element, acquire read */
     public int getAcquire(final int index) {
-        return buffer.getIntAcquire(at(index));
+        return UnsafeApi.getIntAcquire(null, at(index));
     }
 
     /** Release write: earlier writes are visible to an acquire read that sees this value. */
     public void setRelease(final int index, final int value) {
-        buffer.putIntRelease(at(index), value);
+        UnsafeApi.putIntRelease(null, at(index), value);
     }
 
     /** @return the element, volatile read */
     public int getVolatile(final int index) {
-        return buffer.getIntVolatile(at(index));
+        return UnsafeApi.getIntVolatile(null, at(index));
     }
 
     /** Volatile write. */
     public void setVolatile(final int index, final int value) {
-        buffer.putIntVolatile(at(index), value);
+        UnsafeApi.putIntVolatile(null, at(index), value);
     }
 
     /** @return the previous value, after atomically adding {@code delta} */
     public int getAndAdd(final int index, final int delta) {
-        return buffer.getAndAddInt(at(index), delta);
+        return UnsafeApi.getAndAddInt(null, at(index), delta);
     }
 
     /** @return the previous value, after atomically storing {@code value} */
     public int getAndSet(final int index, final int value) {
-        return buffer.getAndSetInt(at(index), value);
+        return UnsafeApi.getAndSetInt(null, at(index), value);
     }
 
     /** @return true when the element was {@code expected} and is now {@code value} */
     public boolean compareAndSet(final int index, final int expected, final int value) {
-        return buffer.compareAndSetInt(at(index), expected, value);
+        return UnsafeApi.compareAndSetInt(null, at(index), expected, value);
     }
 
     /**
@@ -86,10 +89,10 @@ public final class IntArray extends DeviceArray {
      * @return the previous value; the element is now {@code min(previous, value)}
      */
     public int getAndMin(final int index, final int value) {
-        final int i = at(index);
-        int current = buffer.getIntVolatile(i);
-        while (value < current && !buffer.compareAndSetInt(i, current, value)) {
-            current = buffer.getIntVolatile(i);
+        final long i = at(index);
+        int current = UnsafeApi.getIntVolatile(null, i);
+        while (value < current && !UnsafeApi.compareAndSetInt(null, i, current, value)) {
+            current = UnsafeApi.getIntVolatile(null, i);
         }
         return current;
     }
@@ -100,18 +103,24 @@ public final class IntArray extends DeviceArray {
      * @return the previous value; the element is now {@code max(previous, value)}
      */
     public int getAndMax(final int index, final int value) {
-        final int i = at(index);
-        int current = buffer.getIntVolatile(i);
-        while (value > current && !buffer.compareAndSetInt(i, current, value)) {
-            current = buffer.getIntVolatile(i);
+        final long i = at(index);
+        int current = UnsafeApi.getIntVolatile(null, i);
+        while (value > current && !UnsafeApi.compareAndSetInt(null, i, current, value)) {
+            current = UnsafeApi.getIntVolatile(null, i);
         }
         return current;
     }
 
-    /** Sets every element to {@code value} with plain stores. */
+    /**
+     * Sets every element to {@code value} with plain stores.
+     *
+     * @throws IllegalStateException if the array has been freed
+     */
     public void fill(final int value) {
-        for (int i = 0, at = offset; i < length; i++, at += 4) {
-            buffer.putInt(at, value);
+        checkLive();
+        final long end = address + (long)length() * 4;
+        for (long at = address; at < end; at += 4) {
+            UnsafeApi.putInt(null, at, value);
         }
     }
 }

@@ -4,7 +4,14 @@ import org.agrona.concurrent.IdleStrategy;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 
 /** Cache-line padding before the block-claim counter. */
@@ -41,13 +48,27 @@ abstract class LaunchPadAfter extends LaunchFinished {
  *
  * <p>Discrete launches hand out blocks with one {@code getAndAdd} per block on a padded claim counter; each worker
  * adds its count of finished blocks once, and the worker whose addition reaches {@code gridSize} completes the
- * launch. Memory ordering: every write of every block happens-before {@link #join()} returns (the completion
- * counter is a chain of volatile read-modify-writes, the state a volatile write read by the joiner).
+ * launch. Memory ordering: every write of every block happens-before {@link #join()} (and {@link #get()}) returns
+ * (the completion counter is a chain of volatile read-modify-writes, the state a volatile write read by the joiner).
  *
  * <p>A block that throws fails the launch: the first failure is kept (with its block index), later blocks are
- * skipped, and the device runs the next launch normally. Thread-safety: all methods may be called from any thread.
+ * skipped, and the device runs the next launch normally. A failure is reported once: to the caller of
+ * {@link #join()} / {@link #get()} that observes it, or, if nobody does, by the device's next
+ * {@link Device#synchronize()} and by {@link Mesh#close()}.
+ *
+ * <p><b>Waiting.</b> {@link #join()} spins for a few microseconds, yields, then parks until the completing worker
+ * unparks it: a long wait costs no CPU. Every wait has a timed form ({@link #join(long, TimeUnit)},
+ * {@link #get(long, TimeUnit)}) and answers an interrupt: {@code join} with {@link InterruptedWaitException}
+ * (interrupt status kept), the {@link Future} methods with {@link InterruptedException}; the launch itself goes on.
+ * A worker of this launch's device that waits for it gets an {@link IllegalStateException} at once instead of a
+ * deadlock (the launch cannot run before the worker's own launch finishes).
+ *
+ * <p>A launch is a {@link Future} (it cannot be cancelled: {@link #cancel(boolean)} returns false; stop a persistent
+ * launch with {@link #stop()}) and can be seen as a {@link CompletionStage} ({@link #asStage()}) whose dependent
+ * actions run in the common {@link ForkJoinPool}, never on the device's workers. Thread-safety: all methods may be
+ * called from any thread.
  */
-public final class KernelLaunch extends LaunchPadAfter {
+public final class KernelLaunch extends LaunchPadAfter implements Future<Void> {
     static final int RUNNING = 0;
     static final int COMPLETED = 1;
     static final int FAILED = 2;
@@ -55,6 +76,7 @@ public final class KernelLaunch extends LaunchPadAfter {
     private static final VarHandle NEXT_BLOCK;
     private static final VarHandle FINISHED;
     private static final VarHandle WAITERS;
+    private static final VarHandle STAGE;
 
     static {
         try {
@@ -62,6 +84,7 @@ public final class KernelLaunch extends LaunchPadAfter {
             NEXT_BLOCK = lookup.findVarHandle(LaunchClaim.class, "nextBlock", int.class);
             FINISHED = lookup.findVarHandle(LaunchFinished.class, "finished", int.class);
             WAITERS = lookup.findVarHandle(KernelLaunch.class, "waiters", Waiter.class);
+            STAGE = lookup.findVarHandle(KernelLaunch.class, "stage", CompletableFuture.class);
         } catch (final ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -70,6 +93,10 @@ public final class KernelLaunch extends LaunchPadAfter {
     private static final Waiter DONE_WAITERS = new Waiter(null, null);
     private static final long JOIN_SPIN_NANOS = 20_000;
     private static final long JOIN_YIELD_NANOS = 50_000;
+    /** {@link #await} outcomes. */
+    private static final int DONE = 0;
+    private static final int TIMED_OUT = 1;
+    private static final int INTERRUPTED = 2;
 
     private static final class Waiter {
         final Thread thread;
@@ -93,7 +120,10 @@ public final class KernelLaunch extends LaunchPadAfter {
     private volatile boolean aborted;
     private volatile boolean stopRequested;
     private volatile KernelFailedException failure;
+    /** Set once the failure has been handed to someone (a join, a get, a stage, a synchronize). */
+    private volatile boolean failureReported;
     private volatile Waiter waiters;
+    private volatile CompletableFuture<Void> stage;
 
     private KernelLaunch(final Device device, final long sequence, final int gridSize, final Kernel kernel,
         final PersistentKernel persistent, final boolean poison) {
@@ -149,6 +179,7 @@ public final class KernelLaunch extends LaunchPadAfter {
     }
 
     /** @return true once the launch has completed, successfully or not */
+    @Override
     public boolean isDone() {
         return state != RUNNING;
     }
@@ -156,6 +187,23 @@ public final class KernelLaunch extends LaunchPadAfter {
     /** @return true once the launch has failed */
     public boolean isFailed() {
         return state == FAILED;
+    }
+
+    /** @return false: a launch cannot be cancelled */
+    @Override
+    public boolean isCancelled() {
+        return false;
+    }
+
+    /**
+     * A launch cannot be cancelled (its blocks may already be running on every worker); stop a persistent launch
+     * with {@link #stop()}.
+     *
+     * @return false
+     */
+    @Override
+    public boolean cancel(final boolean mayInterruptIfRunning) {
+        return false;
     }
 
     /**
@@ -172,11 +220,13 @@ public final class KernelLaunch extends LaunchPadAfter {
     /**
      * Waits until the launch has completed: spins briefly, then parks (woken by the completing worker).
      *
-     * @throws KernelFailedException if a block or poll threw
+     * @throws KernelFailedException    if a block or poll threw
+     * @throws InterruptedWaitException if the thread is interrupted while waiting (the launch goes on)
+     * @throws IllegalStateException    if called by a worker of this launch's device before the launch is done
      */
     public void join() {
-        if (state == RUNNING) {
-            await(0L);
+        if (state == RUNNING && await(Waits.NO_DEADLINE) == INTERRUPTED) {
+            throw Waits.interrupted(this.toString());
         }
         throwIfFailed();
     }
@@ -185,28 +235,132 @@ public final class KernelLaunch extends LaunchPadAfter {
      * @param timeout longest wait
      * @param unit    its unit
      * @return true if the launch completed within the timeout
-     * @throws KernelFailedException if it completed with a failure
+     * @throws KernelFailedException    if it completed with a failure
+     * @throws InterruptedWaitException if the thread is interrupted while waiting (the launch goes on)
+     * @throws IllegalStateException    if called by a worker of this launch's device before the launch is done
      */
     public boolean join(final long timeout, final TimeUnit unit) {
         if (state == RUNNING) {
-            await(Math.max(1L, unit.toNanos(timeout)));
-        }
-        if (state == RUNNING) {
-            return false;
+            final int outcome = await(Waits.deadline(timeout, unit));
+            if (outcome == INTERRUPTED) {
+                throw Waits.interrupted(this.toString());
+            }
+            if (outcome == TIMED_OUT) {
+                return false;
+            }
         }
         throwIfFailed();
         return true;
     }
 
+    /**
+     * Waits for the launch, as a {@link Future}.
+     *
+     * @return null
+     * @throws ExecutionException   with the {@link KernelFailedException} as its cause, if the launch failed
+     * @throws InterruptedException if the thread is interrupted while waiting (the launch goes on)
+     */
+    @Override
+    public Void get() throws InterruptedException, ExecutionException {
+        if (state == RUNNING && await(Waits.NO_DEADLINE) == INTERRUPTED) {
+            throw new InterruptedException("interrupted while waiting for " + this);
+        }
+        return result();
+    }
+
+    /**
+     * Waits at most {@code timeout} for the launch, as a {@link Future}.
+     *
+     * @return null
+     * @throws TimeoutException     if the launch is still running after the timeout
+     * @throws ExecutionException   with the {@link KernelFailedException} as its cause, if the launch failed
+     * @throws InterruptedException if the thread is interrupted while waiting (the launch goes on)
+     */
+    @Override
+    public Void get(final long timeout, final TimeUnit unit)
+        throws InterruptedException, ExecutionException, TimeoutException {
+        if (state == RUNNING) {
+            final int outcome = await(Waits.deadline(timeout, unit));
+            if (outcome == INTERRUPTED) {
+                throw new InterruptedException("interrupted while waiting for " + this);
+            }
+            if (outcome == TIMED_OUT) {
+                throw new TimeoutException(this + " still running after " + timeout + " " + unit);
+            }
+        }
+        return result();
+    }
+
+    /**
+     * Waits without reporting the failure (for {@link Device#synchronize()}, which reports failures itself).
+     *
+     * @return false if the deadline passed first
+     * @throws InterruptedWaitException if the thread is interrupted while waiting
+     */
+    boolean awaitDone(final long deadline, final String waitingFor) {
+        if (state == RUNNING) {
+            final int outcome = await(deadline);
+            if (outcome == INTERRUPTED) {
+                throw Waits.interrupted(waitingFor);
+            }
+            return outcome == DONE;
+        }
+        return true;
+    }
+
+    private Void result() throws ExecutionException {
+        if (state == FAILED) {
+            failureReported = true;
+            throw new ExecutionException(failure.getMessage(), failure);
+        }
+        return null;
+    }
+
+    /**
+     * @return a stage completed when the launch completes (exceptionally with its {@link KernelFailedException} if
+     *         it failed); dependent actions run in the common {@link ForkJoinPool}, never on the device's workers.
+     *         Asking for the stage counts as observing a failure (the device's {@code synchronize()} will not report
+     *         it again).
+     */
+    public CompletionStage<Void> asStage() {
+        CompletableFuture<Void> f = stage;
+        if (f == null) {
+            final CompletableFuture<Void> created = new CompletableFuture<>();
+            f = (CompletableFuture<Void>)STAGE.compareAndExchange(this, (CompletableFuture<Void>)null, created);
+            if (f == null) {
+                f = created;
+            }
+        }
+        failureReported = true;
+        if (state != RUNNING) {
+            completeStage(f);
+        }
+        return f.minimalCompletionStage();
+    }
+
+    private void completeStage(final CompletableFuture<Void> f) {
+        if (state == FAILED) {
+            f.completeExceptionally(failure);
+        } else {
+            f.complete(null);
+        }
+    }
+
     private void throwIfFailed() {
         if (state == FAILED) {
+            failureReported = true;
             throw failure;
         }
     }
 
-    private void await(final long timeoutNanos) {
+    /**
+     * Waits until the launch is done, the deadline passes or the thread is interrupted (its status then cleared).
+     *
+     * @return {@link #DONE}, {@link #TIMED_OUT} or {@link #INTERRUPTED}
+     */
+    private int await(final long deadline) {
+        WorkerThread.checkNotWorkerOf(device, toString());
         final long begin = System.nanoTime();
-        final long deadline = timeoutNanos == 0 ? 0 : begin + timeoutNanos;
         // Spin ~20 us, yield until ~50 us, then park until the completing worker unparks this thread.
         long waited = 0;
         for (int i = 1; state == RUNNING; i++) {
@@ -220,31 +374,35 @@ public final class KernelLaunch extends LaunchPadAfter {
             }
             Thread.yield();
             waited = System.nanoTime() - begin;
-            if (waited > JOIN_YIELD_NANOS || (deadline != 0 && waited > timeoutNanos)) {
+            if (waited > JOIN_YIELD_NANOS || Waits.remaining(deadline) <= 0) {
                 break;
             }
         }
         while (state == RUNNING) {
             final Waiter head = waiters;
             if (head == DONE_WAITERS) {
-                return;
+                return DONE;
             }
             final Waiter me = new Waiter(Thread.currentThread(), head);
             if (!WAITERS.compareAndSet(this, head, me)) {
                 continue;
             }
             while (state == RUNNING) {
-                if (deadline == 0) {
+                if (Thread.interrupted()) {
+                    return INTERRUPTED;
+                }
+                final long left = Waits.remaining(deadline);
+                if (left <= 0) {
+                    return TIMED_OUT;
+                }
+                if (deadline == Waits.NO_DEADLINE) {
                     LockSupport.park(this);
                 } else {
-                    final long left = deadline - System.nanoTime();
-                    if (left <= 0) {
-                        return;
-                    }
                     LockSupport.parkNanos(this, left);
                 }
             }
         }
+        return DONE;
     }
 
     /** Runs this launch's share on the calling worker. */
@@ -309,15 +467,27 @@ public final class KernelLaunch extends LaunchPadAfter {
         }
     }
 
-    /** Fails a launch that can never run (its device closed first). */
-    void reject(final String reason) {
-        failure = new KernelFailedException(reason, device.id(), -1, null);
-        finish(FAILED);
-    }
-
     void complete() {
+        if (failure != null) {
+            device.failed(this);
+        }
         finish(failure == null ? COMPLETED : FAILED);
         device.wakeWorkers();
+        final CompletableFuture<Void> f = stage;
+        if (f != null) {
+            ForkJoinPool.commonPool().execute(() -> completeStage(f));
+        }
+    }
+
+    /**
+     * @return the failure if the launch failed and nobody has been told yet (it is then marked reported), else null
+     */
+    KernelFailedException takeUnreportedFailure() {
+        if (state != FAILED || failureReported) {
+            return null;
+        }
+        failureReported = true;
+        return failure;
     }
 
     private void finish(final int finalState) {

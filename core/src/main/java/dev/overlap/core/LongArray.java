@@ -1,6 +1,6 @@
 package dev.overlap.core;
 
-import java.util.Objects;
+import org.agrona.UnsafeApi;
 
 /**
  * {@code long} elements in device memory, with plain, opaque, acquire/release, volatile and atomic accessors
@@ -12,8 +12,8 @@ import java.util.Objects;
  * sequentially consistent (volatile) read-modify-writes.
  */
 public final class LongArray extends DeviceArray {
-    LongArray(final DeviceMemory memory, final long offset, final long length) {
-        super(memory, offset, length, 8);
+    LongArray(final DeviceRegion region, final DeviceMemory memory, final long offset, final long length) {
+        super(region, memory, offset, length, 8);
     }
 
     @Override
@@ -21,63 +21,66 @@ public final class LongArray extends DeviceArray {
         return 8;
     }
 
-    private int at(final int index) {
-        return offset + (Objects.checkIndex(index, length) << 3);
+    private long at(final int index) {
+        if (index < 0 || index >= bound) {
+            throw outside(index);
+        }
+        return address + ((long)index << 3);
     }
 
     /** @return the element, plain read */
     public long get(final int index) {
-        return buffer.getLong(at(index));
+        return UnsafeApi.getLong(null, at(index));
     }
 
     /** Plain write. */
     public void set(final int index, final long value) {
-        buffer.putLong(at(index), value);
+        UnsafeApi.putLong(null, at(index), value);
     }
 
     /** @return the element, opaque read */
     public long getOpaque(final int index) {
-        return buffer.getLongOpaque(at(index));
+        return UnsafeApi.getLongOpaque(null, at(index));
     }
 
     /** Opaque write. */
     public void setOpaque(final int index, final long value) {
-        buffer.putLongOpaque(at(index), value);
+        UnsafeApi.putLongOpaque(null, at(index), value);
     }
 
     /** @return the element, acquire read */
     public long getAcquire(final int index) {
-        return buffer.getLongAcquire(at(index));
+        return UnsafeApi.getLongAcquire(null, at(index));
     }
 
     /** Release write: earlier writes are visible to an acquire read that sees this value. */
     public void setRelease(final int index, final long value) {
-        buffer.putLongRelease(at(index), value);
+        UnsafeApi.putLongRelease(null, at(index), value);
     }
 
     /** @return the element, volatile read */
     public long getVolatile(final int index) {
-        return buffer.getLongVolatile(at(index));
+        return UnsafeApi.getLongVolatile(null, at(index));
     }
 
     /** Volatile write. */
     public void setVolatile(final int index, final long value) {
-        buffer.putLongVolatile(at(index), value);
+        UnsafeApi.putLongVolatile(null, at(index), value);
     }
 
     /** @return the previous value, after atomically adding {@code delta} */
     public long getAndAdd(final int index, final long delta) {
-        return buffer.getAndAddLong(at(index), delta);
+        return UnsafeApi.getAndAddLong(null, at(index), delta);
     }
 
     /** @return the previous value, after atomically storing {@code value} */
     public long getAndSet(final int index, final long value) {
-        return buffer.getAndSetLong(at(index), value);
+        return UnsafeApi.getAndSetLong(null, at(index), value);
     }
 
     /** @return true when the element was {@code expected} and is now {@code value} */
     public boolean compareAndSet(final int index, final long expected, final long value) {
-        return buffer.compareAndSetLong(at(index), expected, value);
+        return UnsafeApi.compareAndSetLong(null, at(index), expected, value);
     }
 
     /**
@@ -86,10 +89,10 @@ public final class LongArray extends DeviceArray {
      * @return the previous value; the element is now {@code min(previous, value)}
      */
     public long getAndMin(final int index, final long value) {
-        final int i = at(index);
-        long current = buffer.getLongVolatile(i);
-        while (value < current && !buffer.compareAndSetLong(i, current, value)) {
-            current = buffer.getLongVolatile(i);
+        final long i = at(index);
+        long current = UnsafeApi.getLongVolatile(null, i);
+        while (value < current && !UnsafeApi.compareAndSetLong(null, i, current, value)) {
+            current = UnsafeApi.getLongVolatile(null, i);
         }
         return current;
     }
@@ -100,18 +103,24 @@ public final class LongArray extends DeviceArray {
      * @return the previous value; the element is now {@code max(previous, value)}
      */
     public long getAndMax(final int index, final long value) {
-        final int i = at(index);
-        long current = buffer.getLongVolatile(i);
-        while (value > current && !buffer.compareAndSetLong(i, current, value)) {
-            current = buffer.getLongVolatile(i);
+        final long i = at(index);
+        long current = UnsafeApi.getLongVolatile(null, i);
+        while (value > current && !UnsafeApi.compareAndSetLong(null, i, current, value)) {
+            current = UnsafeApi.getLongVolatile(null, i);
         }
         return current;
     }
 
-    /** Sets every element to {@code value} with plain stores. */
+    /**
+     * Sets every element to {@code value} with plain stores.
+     *
+     * @throws IllegalStateException if the array has been freed
+     */
     public void fill(final long value) {
-        for (int i = 0, at = offset; i < length; i++, at += 8) {
-            buffer.putLong(at, value);
+        checkLive();
+        final long end = address + (long)length() * 8;
+        for (long at = address; at < end; at += 8) {
+            UnsafeApi.putLong(null, at, value);
         }
     }
 }

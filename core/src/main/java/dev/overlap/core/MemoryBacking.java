@@ -56,6 +56,13 @@ public abstract class MemoryBacking {
 
     abstract void release(int device, Allocation allocation);
 
+    /**
+     * Gives up the memory without freeing it now, for a mesh closed while parts of it may still be referenced: the
+     * memory is released by the garbage collector once nothing references its buffer (a direct buffer's cleaner
+     * frees it; a mapping is unmapped), so a late access reads live memory instead of crashing the JVM.
+     */
+    abstract void abandon(int device, Allocation allocation);
+
     /** @return a zeroed direct buffer of {@code capacity} bytes aligned to {@code alignment}, and its owner */
     static Allocation allocateDirectAligned(final int capacity, final int alignment) {
         // alignedSlice also rounds the limit down to the alignment: over-allocate a whole unit on each side.
@@ -75,6 +82,11 @@ public abstract class MemoryBacking {
         @Override
         void release(final int device, final Allocation allocation) {
             BufferUtil.free(allocation.owner);
+        }
+
+        @Override
+        void abandon(final int device, final Allocation allocation) {
+            // nothing to do: the owner's cleaner frees the memory once the buffer is unreachable
         }
 
         @Override
@@ -109,6 +121,12 @@ public abstract class MemoryBacking {
         @Override
         void release(final int device, final Allocation allocation) {
             IoUtil.unmap((MappedByteBuffer)allocation.owner);
+            IoUtil.delete(file(device), true);
+        }
+
+        @Override
+        void abandon(final int device, final Allocation allocation) {
+            // the file goes now (a mapping outlives its unlinked file); the mapping goes with the buffer
             IoUtil.delete(file(device), true);
         }
 

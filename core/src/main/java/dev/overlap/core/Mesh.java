@@ -6,8 +6,11 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -17,25 +20,43 @@ import java.util.function.Supplier;
  * {@code copy} between any two devices' memories by {@link GlobalAddress global address}.
  *
  * <pre>{@code
- * try (Mesh mesh = Mesh.builder().devices(2).threadsPerDevice(2).memoryPerDevice(64 << 20).build()) {
- *     SymmetricArray<IntArray> data = mesh.allocateInts(1 << 20);
- *     mesh.device(0).launch(1024, (ctx, block) -> data.on(0).set(block, block)).join();
- *     mesh.copy(data.on(0).address(0), data.on(1).address(0), 4 << 10);
+ * try (Mesh mesh = Mesh.builder().devices(2).threadsPerDevice(2).memoryPerDevice(64 << 20).build();
+ *      SymmetricArray<IntArray> data = mesh.allocateInts(1 << 20)) {
+ *     IntArray local = data.on(0);
+ *     mesh.device(0).launch(1024, (ctx, block) -> local.set(block, block)).join();
+ *     mesh.copy(data.on(0), 0, data.on(1), 0, 1024);
  * }
  * }</pre>
  *
+ * <p><b>Ownership.</b> The mesh owns its devices' threads, their memory and everything built on them: every
+ * allocation ({@link DeviceRegion}, typed arrays, {@link SymmetricArray}), and every resource registered with
+ * {@link #addDependent(AutoCloseable)} (transports, replicated regions, worklists register themselves). Closing the
+ * mesh closes all of it in a safe order (see {@link #close()}); afterwards every method that touches memory or
+ * threads, on the mesh, its devices, its memories and every array or region, throws {@link IllegalStateException}
+ * naming the closed mesh or the freed allocation. Closing things earlier, in the opposite order of their creation,
+ * is the efficient path (see {@link #close()} on when memory is returned).
+ *
  * <p>Thread-safety: every method may be called from any thread. Allocation is synchronized (a set-up operation).
  * {@code put}/{@code get}/{@code copy} are plain bulk copies: they order nothing by themselves; publish with a
- * release store, an atomic, or a kernel boundary. {@link #close()} stops persistent kernels, waits for queued
- * launches, stops the workers and frees the memory.
+ * release store, an atomic, or a kernel boundary.
  */
 public final class Mesh implements AutoCloseable {
+    private static final int OPEN = 0;
+    private static final int CLOSING = 1;
+    private static final int CLOSED = 2;
+
     private final String name;
     private final Device[] devices;
     private final DeviceMemory[] memories;
     private final SymmetricHeap heap;
     private final MemoryBacking backing;
-    private volatile boolean closed;
+    /** Regions not yet freed, in allocation order; guarded by {@link #heap}. */
+    private final Map<DeviceRegion, Boolean> live = new IdentityHashMap<>();
+    /** Resources closed before the devices stop, most recent first; guarded by {@link #lifecycle}. */
+    private final List<AutoCloseable> dependents = new ArrayList<>();
+    private final Object lifecycle = new Object();
+    private final CountDownLatch closedLatch = new CountDownLatch(1);
+    private volatile int state = OPEN;
 
     private Mesh(final Builder b) {
         AgronaAccess.require();
@@ -51,11 +72,11 @@ public final class Mesh implements AutoCloseable {
         final boolean spin = b.devices * threads + 1 <= Runtime.getRuntime().availableProcessors();
         try {
             for (int d = 0; d < b.devices; d++) {
-                memories[d] = new DeviceMemory(d, b.memoryPerDevice, backing.allocate(d, b.memoryPerDevice));
+                memories[d] = new DeviceMemory(this, d, b.memoryPerDevice, backing.allocate(d, b.memoryPerDevice));
                 devices[d] = new Device(this, d, memories[d], threads, idle, b.parkAfterNanos, spin, name);
             }
         } catch (final RuntimeException | Error e) {
-            releaseMemory();
+            releaseMemory(false);
             throw e;
         }
         for (final Device device : devices) {
@@ -78,7 +99,7 @@ public final class Mesh implements AutoCloseable {
         return devices[checkDevice(id)];
     }
 
-    /** @return the memory of device {@code id} */
+    /** @return the memory of device {@code id} (its accessors throw once the mesh is closed) */
     public DeviceMemory memory(final int id) {
         return memories[checkDevice(id)];
     }
@@ -93,8 +114,12 @@ public final class Mesh implements AutoCloseable {
         return memories[0].capacity();
     }
 
-    /** @return free bytes on device {@code id} */
+    /**
+     * @return free bytes on device {@code id}
+     * @throws IllegalStateException if the mesh is closed
+     */
     public long freeMemory(final int id) {
+        checkOpen();
         return heap.freeBytes(checkDevice(id));
     }
 
@@ -106,62 +131,123 @@ public final class Mesh implements AutoCloseable {
         return id;
     }
 
-    SymmetricHeap heap() {
-        return heap;
+    // ------------------------------------------------------------------------------------------ allocation
+
+    /**
+     * Reserves the same byte range on every device, zeroed (like {@code nvshmem_malloc}).
+     *
+     * @param bytes     size, at least 1
+     * @param alignment a power of two
+     * @return the region; {@link DeviceRegion#close()} frees it on every device
+     * @throws IllegalStateException when the mesh is closed, or some device has no room (naming the devices and
+     *                               what is free)
+     */
+    public DeviceRegion allocateSymmetric(final long bytes, final int alignment) {
+        return allocateRegion(DeviceRegion.SYMMETRIC, bytes, alignment);
+    }
+
+    DeviceRegion allocateRegion(final int device, final long bytes, final int alignment) {
+        synchronized (heap) {
+            checkOpen();
+            final long offset = device == DeviceRegion.SYMMETRIC ? heap.allocateSymmetric(bytes, alignment)
+                : heap.allocateLocal(device, bytes, alignment);
+            final DeviceRegion region = new DeviceRegion(this, device, offset, bytes);
+            live.put(region, Boolean.TRUE);
+            return region;
+        }
+    }
+
+    /** Builds a typed view; the array classes' constructors. */
+    interface ViewFactory<A extends DeviceArray> {
+        A create(DeviceRegion region, DeviceMemory memory, long offset, long length);
+    }
+
+    <A extends DeviceArray> A allocateLocal(final int device, final long length, final int elementBytes,
+        final ViewFactory<A> factory) {
+        final long bytes = Device.bytes(length, elementBytes);
+        synchronized (heap) {
+            final DeviceRegion region = allocateRegion(device, bytes, 8);
+            final A view = factory.create(region, memories[device], region.offset(), length);
+            region.views(List.of(view));
+            return view;
+        }
+    }
+
+    private <A extends DeviceArray> SymmetricArray<A> allocateArrays(final long length, final int elementBytes,
+        final ViewFactory<A> factory) {
+        final long bytes = Device.bytes(length, elementBytes);
+        synchronized (heap) {
+            final DeviceRegion region = allocateRegion(DeviceRegion.SYMMETRIC, bytes, 64);
+            final List<A> views = new ArrayList<>(devices.length);
+            for (final DeviceMemory m : memories) {
+                views.add(factory.create(region, m, region.offset(), length));
+            }
+            region.views(views);
+            return new SymmetricArray<>(region, views);
+        }
     }
 
     /**
-     * Reserves the same byte range on every device.
-     *
-     * @param bytes     size
-     * @param alignment a power of two
-     * @return the common offset; free it with {@link #freeSymmetric(long)}
-     * @throws IllegalStateException when some device has no room, naming the devices and what is free
+     * @return a zeroed int array of {@code length} elements at the same offset on every device
+     * @throws IllegalStateException if the mesh is closed or the memory is exhausted
      */
-    public long allocateSymmetric(final long bytes, final int alignment) {
-        checkOpen();
-        return heap.allocateSymmetric(bytes, alignment);
-    }
-
-    /** Zeroes and frees a symmetric range on every device. */
-    public void freeSymmetric(final long offset) {
-        checkOpen();
-        final long length = heap.symmetricLength(offset);
-        for (final DeviceMemory m : memories) {
-            m.buffer().setMemory((int)offset, (int)length, (byte)0);
-        }
-        heap.freeSymmetric(offset);
-    }
-
-    /** @return a zeroed int array of {@code length} elements at the same offset on every device */
     public SymmetricArray<IntArray> allocateInts(final long length) {
-        final long offset = allocateSymmetric(Device.bytes(length, 4), 64);
-        final List<IntArray> views = new ArrayList<>(devices.length);
-        for (final DeviceMemory m : memories) {
-            views.add(new IntArray(m, offset, length));
-        }
-        return new SymmetricArray<>(this, offset, views);
+        return allocateArrays(length, 4, IntArray::new);
     }
 
-    /** @return a zeroed long array of {@code length} elements at the same offset on every device */
+    /**
+     * @return a zeroed long array of {@code length} elements at the same offset on every device
+     * @throws IllegalStateException if the mesh is closed or the memory is exhausted
+     */
     public SymmetricArray<LongArray> allocateLongs(final long length) {
-        final long offset = allocateSymmetric(Device.bytes(length, 8), 64);
-        final List<LongArray> views = new ArrayList<>(devices.length);
-        for (final DeviceMemory m : memories) {
-            views.add(new LongArray(m, offset, length));
-        }
-        return new SymmetricArray<>(this, offset, views);
+        return allocateArrays(length, 8, LongArray::new);
     }
 
-    /** @return a zeroed double array of {@code length} elements at the same offset on every device */
+    /**
+     * @return a zeroed double array of {@code length} elements at the same offset on every device
+     * @throws IllegalStateException if the mesh is closed or the memory is exhausted
+     */
     public SymmetricArray<DoubleArray> allocateDoubles(final long length) {
-        final long offset = allocateSymmetric(Device.bytes(length, 8), 64);
-        final List<DoubleArray> views = new ArrayList<>(devices.length);
-        for (final DeviceMemory m : memories) {
-            views.add(new DoubleArray(m, offset, length));
-        }
-        return new SymmetricArray<>(this, offset, views);
+        return allocateArrays(length, 8, DoubleArray::new);
     }
+
+    /** Frees a region once (idempotent): for {@link DeviceRegion#close()}. */
+    void release(final DeviceRegion region, final String freedBy) {
+        synchronized (heap) {
+            if (region.isFreed()) {
+                return;
+            }
+            freeLive(region, freedBy != null ? freedBy : region + " was freed");
+        }
+    }
+
+    /** Frees an array's region, reporting a second free: for {@link Device#free(DeviceArray)}. */
+    void free(final DeviceRegion region, final String what) {
+        synchronized (heap) {
+            checkOpen();
+            if (region.isFreed()) {
+                throw new IllegalStateException(what + " was already freed");
+            }
+            freeLive(region, what + " was freed by Device.free");
+        }
+    }
+
+    private void freeLive(final DeviceRegion region, final String reason) {
+        region.invalidate(reason);
+        live.remove(region);
+        final int from = region.isSymmetric() ? 0 : region.device();
+        final int to = region.isSymmetric() ? memories.length - 1 : region.device();
+        for (int d = from; d <= to; d++) {
+            memories[d].rawBuffer().setMemory((int)region.offset(), (int)region.bytes(), (byte)0);
+        }
+        if (region.isSymmetric()) {
+            heap.freeSymmetric(region.offset());
+        } else {
+            heap.freeLocal(region.device(), region.offset());
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ data movement
 
     private AtomicBuffer bufferAt(final long address, final int length, final String what) {
         final int device = GlobalAddress.device(address);
@@ -170,10 +256,11 @@ public final class Mesh implements AutoCloseable {
                 + " names a device outside 0.." + (devices.length - 1));
         }
         memories[device].checkRange(GlobalAddress.offset(address), length);
-        return memories[device].buffer();
+        return memories[device].rawBuffer();
     }
 
-    private static void checkLength(final int length) {
+    private void checkLength(final int length) {
+        checkOpen();
         if (length < 0) {
             throw new IllegalArgumentException("length must be >= 0, was " + length);
         }
@@ -182,6 +269,8 @@ public final class Mesh implements AutoCloseable {
     /**
      * One-sided copy of {@code length} bytes from one device's memory to another's (or within one).
      * Returns when the copy is done; the source may be reused at once.
+     *
+     * @throws IllegalStateException if the mesh is closed
      */
     public void copy(final long srcAddress, final long dstAddress, final int length) {
         checkLength(length);
@@ -190,14 +279,22 @@ public final class Mesh implements AutoCloseable {
         dst.putBytes((int)GlobalAddress.offset(dstAddress), src, (int)GlobalAddress.offset(srcAddress), length);
     }
 
-    /** One-sided put of {@code length} bytes of {@code src} (from {@code srcIndex}) to a global address. */
+    /**
+     * One-sided put of {@code length} bytes of {@code src} (from {@code srcIndex}) to a global address.
+     *
+     * @throws IllegalStateException if the mesh is closed
+     */
     public void put(final long dstAddress, final DirectBuffer src, final int srcIndex, final int length) {
         checkLength(length);
         final AtomicBuffer dst = bufferAt(dstAddress, length, "destination");
         dst.putBytes((int)GlobalAddress.offset(dstAddress), src, srcIndex, length);
     }
 
-    /** One-sided put of {@code length} bytes of a heap array to a global address. */
+    /**
+     * One-sided put of {@code length} bytes of a heap array to a global address.
+     *
+     * @throws IllegalStateException if the mesh is closed
+     */
     public void put(final long dstAddress, final byte[] src, final int srcIndex, final int length) {
         checkLength(length);
         Objects.checkFromIndexSize(srcIndex, length, src.length);
@@ -205,14 +302,22 @@ public final class Mesh implements AutoCloseable {
             length);
     }
 
-    /** One-sided get of {@code length} bytes at a global address into {@code dst} (from {@code dstIndex}). */
+    /**
+     * One-sided get of {@code length} bytes at a global address into {@code dst} (from {@code dstIndex}).
+     *
+     * @throws IllegalStateException if the mesh is closed
+     */
     public void get(final long srcAddress, final MutableDirectBuffer dst, final int dstIndex, final int length) {
         checkLength(length);
         final AtomicBuffer src = bufferAt(srcAddress, length, "source");
         dst.putBytes(dstIndex, src, (int)GlobalAddress.offset(srcAddress), length);
     }
 
-    /** One-sided get of {@code length} bytes at a global address into a heap array. */
+    /**
+     * One-sided get of {@code length} bytes at a global address into a heap array.
+     *
+     * @throws IllegalStateException if the mesh is closed
+     */
     public void get(final long srcAddress, final byte[] dst, final int dstIndex, final int length) {
         checkLength(length);
         Objects.checkFromIndexSize(dstIndex, length, dst.length);
@@ -222,64 +327,228 @@ public final class Mesh implements AutoCloseable {
     /**
      * Copies {@code count} elements between two arrays of the same element type, on any devices.
      *
-     * @throws IllegalArgumentException if the element types differ
+     * @throws IllegalArgumentException  if the element types differ
      * @throws IndexOutOfBoundsException if a range is outside its array
+     * @throws IllegalStateException     if either array has been freed (or the mesh closed)
      */
     public void copy(final DeviceArray src, final int srcIndex, final DeviceArray dst, final int dstIndex,
         final int count) {
         if (src.getClass() != dst.getClass()) {
             throw new IllegalArgumentException("cannot copy " + src + " to " + dst + ": element types differ");
         }
+        src.checkLive();
+        dst.checkLive();
         Objects.checkFromIndexSize(srcIndex, count, src.length());
         Objects.checkFromIndexSize(dstIndex, count, dst.length());
         final int size = src.elementBytes();
         dst.buffer.putBytes(dst.offset + dstIndex * size, src.buffer, src.offset + srcIndex * size, count * size);
     }
 
-    private void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("mesh '" + name + "' is closed");
+    // ------------------------------------------------------------------------------------------ lifetime
+
+    /**
+     * @throws IllegalStateException naming the mesh if it is closed or closing
+     */
+    public void checkOpen() {
+        if (state != OPEN) {
+            throw new IllegalStateException("mesh '" + name + "' is " + (state == CLOSED ? "closed" : "closing"));
         }
     }
 
     /** @return true once {@link #close()} has been called */
     public boolean isClosed() {
-        return closed;
+        return state != OPEN;
     }
 
     /**
-     * Stops persistent kernels, waits for queued launches, stops the workers and frees every device's memory.
-     * Idempotent. Views of device memory must not be used afterwards.
+     * Makes {@code dependent} part of this mesh's lifetime: {@link #close()} closes it (dependents most recent
+     * first) after the devices' queued launches have finished and before the worker threads stop and the memory is
+     * freed, so nothing it runs (progress threads, transfer agents) can touch freed memory. Its {@code close()}
+     * must be idempotent; a dependent closed earlier by its owner should {@link #removeDependent remove} itself.
+     *
+     * @throws IllegalStateException if the mesh is closed or closing
+     */
+    public void addDependent(final AutoCloseable dependent) {
+        Objects.requireNonNull(dependent, "dependent");
+        synchronized (lifecycle) {
+            checkOpen();
+            dependents.add(dependent);
+        }
+    }
+
+    /** Forgets a dependent (no effect if it is not one, or once the mesh is closing). */
+    public void removeDependent(final AutoCloseable dependent) {
+        synchronized (lifecycle) {
+            if (state == OPEN) {
+                dependents.remove(dependent);
+            }
+        }
+    }
+
+    /**
+     * Closes the mesh and everything built on it; idempotent (a concurrent second call waits for the first). In
+     * order: (1) the devices refuse new launches and persistent launches are asked to stop; (2) every launch
+     * already submitted runs to its end; (3) the {@link #addDependent dependents} are closed, most recent first;
+     * (4) the worker threads stop and are joined; (5) every allocation still live is freed (its arrays and regions
+     * throw from then on) and the memory is returned; (6) failures are reported: a launch that failed and that
+     * nobody joined, then what a dependent's close threw (the first thrown, the others suppressed).
+     *
+     * <p><b>When memory is returned.</b> If every allocation was freed before the close began (the efficient,
+     * recommended order: close what you built on the mesh before the mesh), the memory is freed at once. If some
+     * allocation was still live, a thread that the close cannot know about might still be using it, so instead of
+     * freeing memory under it the mesh gives it to the garbage collector: it is freed once nothing references it.
+     * Either way nothing can crash the JVM: late accesses through arrays and regions throw, and an access racing
+     * with the close reads memory that is still there.
+     *
+     * <p><b>Waiting.</b> Step (2) waits for launched kernels as long as they run (as
+     * {@link java.util.concurrent.ExecutorService#close()} does). If the closing thread is interrupted, the
+     * workers are interrupted too (so kernels blocked in Overlap's waits, which answer interrupts, fail instead of
+     * holding the close up), the close goes on, and the interrupt status is set again at the end.
+     *
+     * @throws KernelFailedException if a launch failed and nobody joined it
+     * @throws IllegalStateException if called from one of this mesh's worker threads (it would wait for itself)
      */
     @Override
     public void close() {
-        synchronized (this) {
-            if (closed) {
+        final Device self = WorkerThread.currentDevice();
+        if (self != null && self.mesh() == this) {
+            throw new IllegalStateException("Mesh.close() called by " + Thread.currentThread().getName() + ", a "
+                + "worker of mesh '" + name + "': the close waits for every launch, including the caller's own; "
+                + "close the mesh from a host thread");
+        }
+        synchronized (lifecycle) {
+            if (state != OPEN) {
+                awaitClosedUninterruptibly();
                 return;
             }
-            closed = true;
+            state = CLOSING;
         }
-        for (final Device device : devices) {
-            device.close();
+        boolean interrupted = false;
+        RuntimeException failure = null;
+        try {
+            final boolean hadLive;
+            synchronized (heap) {
+                hadLive = !live.isEmpty();
+            }
+            final KernelLaunch[] last = new KernelLaunch[devices.length];
+            for (int d = 0; d < devices.length; d++) {
+                last[d] = devices[d].shutdown();
+            }
+            for (int d = 0; d < devices.length; d++) {
+                interrupted |= awaitUninterruptibly(last[d]);
+            }
+            failure = closeDependents();
+            for (final Device device : devices) {
+                device.stopWorkers();
+            }
+            interrupted |= Thread.interrupted();
+            synchronized (heap) {
+                final String reason = "mesh '" + name + "' was closed";
+                for (final DeviceRegion r : new ArrayList<>(live.keySet())) {
+                    r.invalidate(reason);
+                }
+                live.clear();
+            }
+            try {
+                releaseMemory(hadLive);
+            } catch (final RuntimeException e) {
+                failure = add(failure, e);
+            }
+            for (final Device device : devices) {
+                final KernelFailedException f = device.takeUnreportedFailures();
+                if (f != null) {
+                    failure = failure == null ? f : add(f, failure);
+                }
+            }
+        } finally {
+            state = CLOSED;
+            closedLatch.countDown();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
-        releaseMemory();
+        if (failure != null) {
+            throw failure;
+        }
     }
 
-    /** Frees every device's memory; a failure on one device does not keep the others from being freed. */
-    private void releaseMemory() {
+    private static RuntimeException add(final RuntimeException first, final RuntimeException next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
+    }
+
+    /** @return true if the thread was interrupted while waiting (the workers were then interrupted too) */
+    private boolean awaitUninterruptibly(final KernelLaunch last) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                last.awaitDone(Waits.NO_DEADLINE, "the launches of mesh '" + name + "' to finish");
+                return interrupted;
+            } catch (final InterruptedWaitException e) {
+                Thread.interrupted();
+                if (!interrupted) {
+                    for (final Device d : devices) {
+                        d.interruptWorkers();
+                    }
+                }
+                interrupted = true;
+            }
+        }
+    }
+
+    private void awaitClosedUninterruptibly() {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                closedLatch.await();
+                break;
+            } catch (final InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private RuntimeException closeDependents() {
+        final List<AutoCloseable> toClose;
+        synchronized (lifecycle) {
+            toClose = new ArrayList<>(dependents);
+            dependents.clear();
+        }
+        RuntimeException failure = null;
+        for (int i = toClose.size() - 1; i >= 0; i--) {
+            try {
+                toClose.get(i).close();
+            } catch (final Exception e) {
+                failure = add(failure, e instanceof RuntimeException ? (RuntimeException)e
+                    : new IllegalStateException("closing " + toClose.get(i) + " failed: " + e, e));
+            }
+        }
+        return failure;
+    }
+
+    /**
+     * Frees (or, when parts may still be referenced, abandons to the garbage collector) every device's memory; a
+     * failure on one device does not keep the others from being released.
+     */
+    private void releaseMemory(final boolean abandon) {
         RuntimeException failure = null;
         for (int d = 0; d < memories.length; d++) {
             if (memories[d] != null) {
                 try {
-                    backing.release(d, memories[d].backing());
-                } catch (final RuntimeException e) {
-                    if (failure == null) {
-                        failure = e;
+                    if (abandon) {
+                        backing.abandon(d, memories[d].backing());
                     } else {
-                        failure.addSuppressed(e);
+                        backing.release(d, memories[d].backing());
                     }
+                } catch (final RuntimeException e) {
+                    failure = add(failure, e);
                 }
-                memories[d] = null;
             }
         }
         if (failure != null) {
@@ -290,7 +559,7 @@ public final class Mesh implements AutoCloseable {
     @Override
     public String toString() {
         return "Mesh{" + name + ", " + devices.length + " devices x " + devices[0].workerCount() + " workers, "
-            + memoryPerDevice() + " bytes each, " + backing + "}";
+            + memoryPerDevice() + " bytes each, " + backing + (state != OPEN ? ", closed" : "") + "}";
     }
 
     /**

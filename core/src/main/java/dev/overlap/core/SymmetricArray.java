@@ -5,22 +5,20 @@ import java.util.Objects;
 
 /**
  * A symmetric allocation: the same offset and length on every device of a mesh (like {@code nvshmem_malloc}),
- * seen as one typed array per device. {@link #close()} frees the range on every device.
+ * seen as one typed array per device. {@link #close()} frees the range on every device, once.
  *
  * <p>Thread-safety: {@link #on(int)} may be called from any thread; the per-device views are thread-safe as their
- * class states. Close only when no kernel uses the arrays any more.
+ * class states. Close only when no kernel uses the arrays any more: afterwards every view throws
+ * {@link IllegalStateException} (see {@link DeviceArray}).
  *
  * @param <A> the typed view ({@link IntArray}, {@link LongArray}, {@link DoubleArray})
  */
 public final class SymmetricArray<A extends DeviceArray> implements AutoCloseable {
-    private final Mesh mesh;
+    private final DeviceRegion region;
     private final List<A> views;
-    private final long offset;
-    private boolean closed;
 
-    SymmetricArray(final Mesh mesh, final long offset, final List<A> views) {
-        this.mesh = mesh;
-        this.offset = offset;
+    SymmetricArray(final DeviceRegion region, final List<A> views) {
+        this.region = region;
         this.views = List.copyOf(views);
     }
 
@@ -31,7 +29,7 @@ public final class SymmetricArray<A extends DeviceArray> implements AutoCloseabl
 
     /** @return the common byte offset in every device's memory */
     public long offset() {
-        return offset;
+        return region.offset();
     }
 
     /** @return elements per device */
@@ -44,12 +42,25 @@ public final class SymmetricArray<A extends DeviceArray> implements AutoCloseabl
         return views.size();
     }
 
-    /** Frees the range on every device; idempotent. */
+    /** @return the allocation behind the views */
+    public DeviceRegion region() {
+        return region;
+    }
+
+    /** @return true once freed (closed, or the mesh closed) */
+    public boolean isFreed() {
+        return region.isFreed();
+    }
+
+    /** Frees the range on every device; idempotent (also after the mesh closed). */
     @Override
-    public synchronized void close() {
-        if (!closed) {
-            closed = true;
-            mesh.freeSymmetric(offset);
-        }
+    public void close() {
+        region.close();
+    }
+
+    @Override
+    public String toString() {
+        return "SymmetricArray{" + views.get(0).getClass().getSimpleName() + " x " + views.size() + " devices, length "
+            + length() + " at +" + region.offset() + (region.isFreed() ? ", freed" : "") + "}";
     }
 }

@@ -98,7 +98,7 @@ class MeshTest {
         try (Mesh mesh = Mesh.builder().devices(1).threadsPerDevice(1).memoryPerDevice(1 << 16).build()) {
             final IntArray a = mesh.device(0).allocateInts(10);
             mesh.device(0).free(a);
-            assertMessage(assertThrows(IllegalArgumentException.class, () -> mesh.device(0).free(a)), "double free");
+            assertMessage(assertThrows(IllegalStateException.class, () -> mesh.device(0).free(a)), "already freed");
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.overlap.queues;
 
 import dev.overlap.core.Device;
+import dev.overlap.core.DeviceRegion;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -43,7 +44,8 @@ public final class IntPriorityWorklist {
     private final long[] moved = new long[MOVE_BATCH];
     private final long[] stay = new long[MOVE_BATCH];
     private final ThreadLocal<long[]> single = ThreadLocal.withInitial(() -> new long[1]);
-    private final QueueMemory.Allocation allocation;
+    /** The queue's own device memory, or null when it was built over a caller's buffer. */
+    private final DeviceRegion owned;
 
     /**
      * @param region           at least {@link #requiredBytes(int)} bytes, 8-byte aligned; initialized here
@@ -71,14 +73,14 @@ public final class IntPriorityWorklist {
         this.far = new LongCounterRing(new UnsafeBuffer(region, RINGS + nearBytes, farBytes), capacity + MOVE_BATCH);
         buffer.putLongVolatile(THRESHOLD, initialThreshold);
         buffer.putLongVolatile(MOVE_SEQUENCE, 0);
-        this.allocation = allocation;
+        this.owned = allocation != null ? allocation.region : null;
     }
 
     /** Allocates the worklist in {@code device}'s memory; {@link #free()} or closing the mesh returns it. */
     public static IntPriorityWorklist allocate(final Device device, final int capacity, final int initialThreshold,
         final int delta) {
         final QueueMemory.Allocation a = QueueMemory.allocate(device, requiredBytes(capacity));
-        return new IntPriorityWorklist(a.region, capacity, initialThreshold, delta, a);
+        return new IntPriorityWorklist(a.buffer, capacity, initialThreshold, delta, a);
     }
 
     /** @return region bytes for a worklist of {@code capacity} entries per band */
@@ -111,6 +113,7 @@ public final class IntPriorityWorklist {
 
     /** @return the current threshold (keys below it go to near) */
     public long threshold() {
+        checkLive();
         return buffer.getLongVolatile(THRESHOLD);
     }
 
@@ -121,6 +124,7 @@ public final class IntPriorityWorklist {
      * @return false when both bands are full
      */
     public boolean push(final int item, final int key) {
+        checkLive();
         final long e = entry(item, key);
         if (key < buffer.getLongVolatile(THRESHOLD) && near.offer(e)) {
             return true;
@@ -137,6 +141,7 @@ public final class IntPriorityWorklist {
      *         on, which found both bands full
      */
     public int pushAll(final long[] entries, final int n) {
+        checkLive();
         java.util.Objects.checkFromIndexSize(0, n, entries.length);
         final long threshold = buffer.getLongVolatile(THRESHOLD);
         int k = 0;
@@ -170,6 +175,7 @@ public final class IntPriorityWorklist {
      * @return the entry ({@link #item}, {@link #key}) or {@code ifEmpty}
      */
     public long poll(final long ifEmpty) {
+        checkLive();
         final long[] one = single.get();
         return poll(one, 0, 1) == 1 ? one[0] : ifEmpty;
     }
@@ -181,6 +187,7 @@ public final class IntPriorityWorklist {
      * @return how many entries were written to {@code dst[off ..]} (0 when the worklist is empty)
      */
     public int poll(final long[] dst, final int off, final int max) {
+        checkLive();
         int spins = 0;
         for (;;) {
             final long move = buffer.getLongVolatile(MOVE_SEQUENCE);
@@ -260,6 +267,7 @@ public final class IntPriorityWorklist {
 
     /** @return entries published in near and far (a snapshot; excludes entries a mover holds) */
     public int size() {
+        checkLive();
         return near.size() + far.size();
     }
 
@@ -270,14 +278,28 @@ public final class IntPriorityWorklist {
 
     /** Returns device memory taken by {@link #allocate}; the worklist must not be used afterwards. */
     public void free() {
-        if (allocation == null) {
-            throw new IllegalStateException("this worklist was built over a caller's region; free that instead");
+        QueueMemory.free(owned, name());
+    }
+
+    /** @return true once the queue's own memory was freed ({@link #free()}, or its mesh closed) */
+    public boolean isFreed() {
+        return owned != null && owned.isFreed();
+    }
+
+    private void checkLive() {
+        final DeviceRegion r = owned;
+        if (r != null && r.isFreed()) {
+            r.checkLive(name());
         }
-        allocation.free();
+    }
+
+    private String name() {
+        return "IntPriorityWorklist of capacity " + capacity();
     }
 
     @Override
     public String toString() {
-        return "IntPriorityWorklist{threshold=" + threshold() + ", near=" + near.size() + ", far=" + far.size() + "}";
+        return isFreed() ? "IntPriorityWorklist{freed}"
+            : "IntPriorityWorklist{threshold=" + threshold() + ", near=" + near.size() + ", far=" + far.size() + "}";
     }
 }

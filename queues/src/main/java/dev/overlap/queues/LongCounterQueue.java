@@ -1,6 +1,7 @@
 package dev.overlap.queues;
 
 import dev.overlap.core.Device;
+import dev.overlap.core.DeviceRegion;
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.util.function.LongConsumer;
@@ -57,7 +58,8 @@ public final class LongCounterQueue {
     private final BufferCells region;
     private final CounterSequencer seq;
     private final int slots;
-    private final QueueMemory.Allocation allocation;
+    /** The queue's own device memory, or null when it was built over a caller's buffer. */
+    private final DeviceRegion owned;
 
     /**
      * Builds a queue with default window size and {@link Publication#ORDERED}, initializing {@code region}.
@@ -87,7 +89,7 @@ public final class LongCounterQueue {
         this.region = new BufferCells(region);
         this.seq = new CounterSequencer(this.region, false, capacity, windowSize, publication);
         this.slots = seq.slotsOffset();
-        this.allocation = allocation;
+        this.owned = allocation != null ? allocation.region : null;
     }
 
     /**
@@ -103,7 +105,7 @@ public final class LongCounterQueue {
         final Publication publication) {
         CounterSequencer.validate(false, capacity, windowSize, ITEM_BYTES, publication);
         final QueueMemory.Allocation a = QueueMemory.allocate(device, requiredBytes(capacity, windowSize));
-        return new LongCounterQueue(a.region, capacity, windowSize, publication, a);
+        return new LongCounterQueue(a.buffer, capacity, windowSize, publication, a);
     }
 
     /** @return region bytes for {@code capacity} items with the default window size */
@@ -123,6 +125,7 @@ public final class LongCounterQueue {
      * @return false when the block is used up (capacity items pushed since the last reset)
      */
     public boolean offer(final long item) {
+        checkLive();
         final long s = seq.reserveBlock(1);
         if (s >= seq.capacity) {
             seq.publish(s, 0);
@@ -139,6 +142,7 @@ public final class LongCounterQueue {
      * @return how many were pushed: {@code len}, or fewer when the block ran out (a prefix of the items)
      */
     public int offer(final long[] src, final int off, final int len) {
+        checkLive();
         checkBatch(src, off, len);
         if (len == 0) {
             return 0;
@@ -160,6 +164,7 @@ public final class LongCounterQueue {
      * @return the oldest item, or {@code ifEmpty}
      */
     public long poll(final long ifEmpty) {
+        checkLive();
         for (;;) {
             final long s = seq.start();
             long e = seq.end();
@@ -179,6 +184,7 @@ public final class LongCounterQueue {
      * @return how many were popped (0 when empty)
      */
     public int poll(final long[] dst, final int off, final int max) {
+        checkLive();
         checkBatch(dst, off, max);
         for (;;) {
             final long s = seq.start();
@@ -206,6 +212,7 @@ public final class LongCounterQueue {
      * @return how many were popped
      */
     public int drain(final LongConsumer consumer, final int limit) {
+        checkLive();
         if (consumer == null) {
             throw new NullPointerException("consumer");
         }
@@ -234,21 +241,25 @@ public final class LongCounterQueue {
 
     /** @return published, unpopped items (a moment's snapshot) */
     public int size() {
+        checkLive();
         return (int)seq.size();
     }
 
     /** @return {@code end}: how many items were ever published (poppable or popped); a monitoring snapshot */
     public long publishedIndex() {
+        checkLive();
         return seq.end();
     }
 
     /** @return {@code endAlloc}: how many positions pushes ever reserved; a monitoring snapshot */
     public long reservedIndex() {
+        checkLive();
         return seq.reserved();
     }
 
     /** @return true when nothing is poppable right now */
     public boolean isEmpty() {
+        checkLive();
         return size() == 0;
     }
 
@@ -264,15 +275,13 @@ public final class LongCounterQueue {
 
     /** Empties the block for reuse. Only while no other thread uses the queue (e.g. between kernels). */
     public void reset() {
+        checkLive();
         seq.reset();
     }
 
     /** Returns device memory taken by {@link #allocate}; the queue must not be used afterwards. */
     public void free() {
-        if (allocation == null) {
-            throw new IllegalStateException("this queue was built over a caller's region; free that region instead");
-        }
-        allocation.free();
+        QueueMemory.free(owned, name());
     }
 
     static void checkBatch(final long[] array, final int off, final int len) {
@@ -285,8 +294,24 @@ public final class LongCounterQueue {
         }
     }
 
+    /** @return true once the queue's own memory was freed ({@link #free()}, or its mesh closed) */
+    public boolean isFreed() {
+        return owned != null && owned.isFreed();
+    }
+
+    private void checkLive() {
+        final DeviceRegion r = owned;
+        if (r != null && r.isFreed()) {
+            r.checkLive(name());
+        }
+    }
+
+    private String name() {
+        return "LongCounterQueue of capacity " + capacity();
+    }
+
     @Override
     public String toString() {
-        return "LongCounterQueue{capacity=" + seq.capacity + ", size=" + size() + ", " + seq.publication + "}";
+        return "LongCounterQueue{capacity=" + seq.capacity + ", size=" + (isFreed() ? "freed" : String.valueOf(size())) + ", " + seq.publication + "}";
     }
 }

@@ -1,6 +1,7 @@
 package dev.overlap.queues;
 
 import dev.overlap.core.Device;
+import dev.overlap.core.DeviceRegion;
 import org.agrona.concurrent.AtomicBuffer;
 
 /**
@@ -40,7 +41,8 @@ public final class LongCounterRing {
     private final CounterSequencer seq;
     private final int slots;
     private final long mask;
-    private final QueueMemory.Allocation allocation;
+    /** The queue's own device memory, or null when it was built over a caller's buffer. */
+    private final DeviceRegion owned;
 
     /**
      * Builds a ring with default window size and {@link Publication#ORDERED}, initializing {@code region}.
@@ -71,7 +73,7 @@ public final class LongCounterRing {
         this.seq = new CounterSequencer(this.region, true, capacity, windowSize, publication);
         this.slots = seq.slotsOffset();
         this.mask = seq.slotMask;
-        this.allocation = allocation;
+        this.owned = allocation != null ? allocation.region : null;
     }
 
     /** Allocates the ring in {@code device}'s memory; {@link #free()} or closing the mesh returns it. */
@@ -84,7 +86,7 @@ public final class LongCounterRing {
         final Publication publication) {
         CounterSequencer.validate(true, capacity, windowSize, ITEM_BYTES, publication);
         final QueueMemory.Allocation a = QueueMemory.allocate(device, requiredBytes(capacity, windowSize));
-        return new LongCounterRing(a.region, capacity, windowSize, publication, a);
+        return new LongCounterRing(a.buffer, capacity, windowSize, publication, a);
     }
 
     /** @return region bytes for {@code capacity} items with the default window size */
@@ -104,6 +106,7 @@ public final class LongCounterRing {
 
     /** @return false when the ring is full */
     public boolean offer(final long item) {
+        checkLive();
         final long s = seq.tryReserveRing(1);
         if (s == CounterSequencer.FULL) {
             return false;
@@ -144,6 +147,7 @@ public final class LongCounterRing {
      * @throws IllegalArgumentException when {@code len > capacity}
      */
     public boolean offerAll(final long[] src, final int off, final int len) {
+        checkLive();
         LongCounterQueue.checkBatch(src, off, len);
         if (len > seq.capacity) {
             throw new IllegalArgumentException("batch of " + len + " exceeds the ring capacity " + seq.capacity);
@@ -165,6 +169,7 @@ public final class LongCounterRing {
      * @return how many were pushed (0 when full)
      */
     public int offer(final long[] src, final int off, final int len) {
+        checkLive();
         LongCounterQueue.checkBatch(src, off, len);
         int n = len;
         while (n > 0) {
@@ -200,6 +205,7 @@ public final class LongCounterRing {
      * @return the oldest item, or {@code ifEmpty}
      */
     public long poll(final long ifEmpty) {
+        checkLive();
         for (;;) {
             final long s = seq.start();
             final long e = seq.end();
@@ -219,6 +225,7 @@ public final class LongCounterRing {
      * @return how many were popped (0 when empty)
      */
     public int poll(final long[] dst, final int off, final int max) {
+        checkLive();
         LongCounterQueue.checkBatch(dst, off, max);
         for (;;) {
             final long s = seq.start();
@@ -247,21 +254,25 @@ public final class LongCounterRing {
 
     /** @return published, unpopped items (a moment's snapshot) */
     public int size() {
+        checkLive();
         return (int)seq.size();
     }
 
     /** @return {@code end}: how many items were ever published (poppable or popped); a monitoring snapshot */
     public long publishedIndex() {
+        checkLive();
         return seq.end();
     }
 
     /** @return {@code endAlloc}: how many positions pushes ever reserved; a monitoring snapshot */
     public long reservedIndex() {
+        checkLive();
         return seq.reserved();
     }
 
     /** @return true when nothing is poppable right now */
     public boolean isEmpty() {
+        checkLive();
         return size() == 0;
     }
 
@@ -277,14 +288,27 @@ public final class LongCounterRing {
 
     /** Returns device memory taken by {@link #allocate}; the ring must not be used afterwards. */
     public void free() {
-        if (allocation == null) {
-            throw new IllegalStateException("this ring was built over a caller's region; free that region instead");
+        QueueMemory.free(owned, name());
+    }
+
+    /** @return true once the queue's own memory was freed ({@link #free()}, or its mesh closed) */
+    public boolean isFreed() {
+        return owned != null && owned.isFreed();
+    }
+
+    private void checkLive() {
+        final DeviceRegion r = owned;
+        if (r != null && r.isFreed()) {
+            r.checkLive(name());
         }
-        allocation.free();
+    }
+
+    private String name() {
+        return "LongCounterRing of capacity " + capacity();
     }
 
     @Override
     public String toString() {
-        return "LongCounterRing{capacity=" + seq.capacity + ", size=" + size() + ", " + seq.publication + "}";
+        return "LongCounterRing{capacity=" + seq.capacity + ", size=" + (isFreed() ? "freed" : String.valueOf(size())) + ", " + seq.publication + "}";
     }
 }

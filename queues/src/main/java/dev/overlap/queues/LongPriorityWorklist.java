@@ -1,6 +1,7 @@
 package dev.overlap.queues;
 
 import dev.overlap.core.Device;
+import dev.overlap.core.DeviceRegion;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -32,7 +33,8 @@ public final class LongPriorityWorklist {
     private final long[] moved = new long[2 * MOVE_BATCH];
     private final long[] stay = new long[2 * MOVE_BATCH];
     private final ThreadLocal<long[]> pair = ThreadLocal.withInitial(() -> new long[2]);
-    private final QueueMemory.Allocation allocation;
+    /** The queue's own device memory, or null when it was built over a caller's buffer. */
+    private final DeviceRegion owned;
 
     /**
      * @param region           at least {@link #requiredBytes(int)} bytes, 8-byte aligned; initialized here
@@ -61,14 +63,14 @@ public final class LongPriorityWorklist {
             2 * (capacity + MOVE_BATCH));
         buffer.putLongVolatile(THRESHOLD, initialThreshold);
         buffer.putLongVolatile(MOVE_SEQUENCE, 0);
-        this.allocation = allocation;
+        this.owned = allocation != null ? allocation.region : null;
     }
 
     /** Allocates the worklist in {@code device}'s memory; {@link #free()} or closing the mesh returns it. */
     public static LongPriorityWorklist allocate(final Device device, final int capacity, final long initialThreshold,
         final long delta) {
         final QueueMemory.Allocation a = QueueMemory.allocate(device, requiredBytes(capacity));
-        return new LongPriorityWorklist(a.region, capacity, initialThreshold, delta, a);
+        return new LongPriorityWorklist(a.buffer, capacity, initialThreshold, delta, a);
     }
 
     /** @return region bytes for a worklist of {@code capacity} entries per band */
@@ -86,6 +88,7 @@ public final class LongPriorityWorklist {
 
     /** @return the current threshold (keys below it go to near) */
     public long threshold() {
+        checkLive();
         return buffer.getLongVolatile(THRESHOLD);
     }
 
@@ -96,6 +99,7 @@ public final class LongPriorityWorklist {
      * @return false when both bands are full
      */
     public boolean push(final long item, final long key) {
+        checkLive();
         final long[] entry = pair.get();
         entry[0] = key;
         entry[1] = item;
@@ -112,6 +116,7 @@ public final class LongPriorityWorklist {
      * @return false when the worklist is empty
      */
     public boolean poll(final long[] keyAndItem) {
+        checkLive();
         if (keyAndItem == null || keyAndItem.length < 2) {
             throw new IllegalArgumentException("keyAndItem must be a long[2] or longer");
         }
@@ -205,6 +210,7 @@ public final class LongPriorityWorklist {
 
     /** @return entries published in near and far (a snapshot; excludes entries a mover holds) */
     public int size() {
+        checkLive();
         return (near.size() + far.size()) / 2;
     }
 
@@ -215,14 +221,28 @@ public final class LongPriorityWorklist {
 
     /** Returns device memory taken by {@link #allocate}; the worklist must not be used afterwards. */
     public void free() {
-        if (allocation == null) {
-            throw new IllegalStateException("this worklist was built over a caller's region; free that instead");
+        QueueMemory.free(owned, name());
+    }
+
+    /** @return true once the queue's own memory was freed ({@link #free()}, or its mesh closed) */
+    public boolean isFreed() {
+        return owned != null && owned.isFreed();
+    }
+
+    private void checkLive() {
+        final DeviceRegion r = owned;
+        if (r != null && r.isFreed()) {
+            r.checkLive(name());
         }
-        allocation.free();
+    }
+
+    private String name() {
+        return "LongPriorityWorklist of capacity " + capacity();
     }
 
     @Override
     public String toString() {
-        return "LongPriorityWorklist{threshold=" + threshold() + ", size=" + size() + "}";
+        return isFreed() ? "LongPriorityWorklist{freed}"
+            : "LongPriorityWorklist{threshold=" + threshold() + ", size=" + size() + "}";
     }
 }

@@ -1,10 +1,10 @@
 package dev.overlap.queues;
 
 import dev.overlap.core.Device;
-import dev.overlap.core.LongArray;
+import dev.overlap.core.DeviceRegion;
 import org.agrona.concurrent.AtomicBuffer;
 
-/** Checks and allocates the device-memory regions queues live in. */
+/** Checks and allocates the device-memory regions queues live in, and answers for their lifetime. */
 final class QueueMemory {
     private QueueMemory() {
     }
@@ -30,24 +30,33 @@ final class QueueMemory {
         if (device == null) {
             throw new NullPointerException("device");
         }
-        final LongArray words = device.allocateLongs((bytes + 128 + 7) / 8);
-        final long aligned = (words.offset() + 127) & ~127L;
-        return new Allocation(device, words, device.memory().slice(aligned, bytes));
+        final DeviceRegion region = device.allocate(bytes, 128);
+        return new Allocation(region, region.buffer(device.id()));
     }
 
+    /** A queue's own device memory. */
     static final class Allocation {
-        final Device device;
-        final LongArray words;
-        final AtomicBuffer region;
+        final DeviceRegion region;
+        final AtomicBuffer buffer;
 
-        Allocation(final Device device, final LongArray words, final AtomicBuffer region) {
-            this.device = device;
-            this.words = words;
+        Allocation(final DeviceRegion region, final AtomicBuffer buffer) {
             this.region = region;
+            this.buffer = buffer;
         }
+    }
 
-        void free() {
-            device.free(words);
+    /**
+     * Frees a queue's own memory, once.
+     *
+     * @param region the queue's region, or null when it was built over a caller's buffer
+     * @param what   the queue, for messages
+     * @throws IllegalStateException if the queue does not own its memory, or it was already freed
+     */
+    static void free(final DeviceRegion region, final String what) {
+        if (region == null) {
+            throw new IllegalStateException(what + " was built over a caller's region; free that region instead");
         }
+        region.checkLive(what);
+        region.close();
     }
 }

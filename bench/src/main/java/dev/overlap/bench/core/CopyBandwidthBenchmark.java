@@ -98,8 +98,8 @@ public class CopyBandwidthBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         mesh = Mesh.builder().name("copy-bench").devices(2).threadsPerDevice(1).memoryPerDevice(2L * MAX_SIZE).build();
-        final long srcOffset = mesh.allocateSymmetric(size, PAGE);
-        final long dstOffset = mesh.allocateSymmetric(size, PAGE);
+        final long srcOffset = mesh.allocateSymmetric(size, PAGE).offset();
+        final long dstOffset = mesh.allocateSymmetric(size, PAGE).offset();
         dev0Src = GlobalAddress.of(0, srcOffset);
         dev1Src = GlobalAddress.of(1, srcOffset);
         dev1Dst = GlobalAddress.of(1, dstOffset);

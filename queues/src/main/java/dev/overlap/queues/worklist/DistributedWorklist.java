@@ -7,9 +7,12 @@ import dev.overlap.queues.Publication;
 import dev.overlap.transport.inbox.AggregatorConfig;
 import dev.overlap.transport.inbox.ItemType;
 import dev.overlap.transport.inbox.Transport;
+import dev.overlap.core.InterruptedWaitException;
+import dev.overlap.core.Waits;
 
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -62,6 +65,15 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@link #run} as a {@link TaskFailedException} naming the task and device. Either way the worklist is left empty
  * and ready for the next run.
  *
+ * <p><b>Waiting.</b> {@link #run} waits for the run's kernels while it drains the inboxes; an interrupt of the host
+ * thread stops the run as {@link TaskContext#stop()} does (the remaining tasks are discarded, the worklist is left
+ * empty and usable) and then throws {@link InterruptedWaitException} with the interrupt status kept; the timed form
+ * {@link #run(WorkerShape, KernelMode, TaskFunction, IdleFunction, long, TimeUnit)} does the same at its deadline
+ * and throws {@link TimeoutException}.
+ *
+ * <p><b>Lifetime.</b> The worklist is one of its mesh's {@link Mesh#addDependent dependents}: closing the mesh closes
+ * it (and the transport it created). After {@link #close()} every method throws {@link IllegalStateException}.
+ *
  * <p><b>Thread-safety.</b> {@link #seed}, {@link #run} and {@link #close} are host calls: one thread at a time, never
  * during a run (checked). Functions run concurrently on all workers; each worker's {@link TaskContext} is confined
  * to it. <b>Memory ordering:</b> seeds happen-before the run; everything a run did happens-before {@code run}
@@ -104,6 +116,10 @@ public final class DistributedWorklist implements AutoCloseable {
     private IdleFunction idleFunction;
     private int fetch;
     private boolean closed;
+    /** Host-confined state of the run in progress: its deadline, and whether an interrupt or the deadline ended it. */
+    private long deadline = Waits.NO_DEADLINE;
+    private boolean interrupted;
+    private boolean timedOut;
 
     private DistributedWorklist(final Builder b) {
         this.mesh = b.mesh;
@@ -165,6 +181,12 @@ public final class DistributedWorklist implements AutoCloseable {
             }
             throw e;
         }
+        try {
+            mesh.addDependent(this);
+        } catch (final IllegalStateException meshClosed) {
+            close();
+            throw meshClosed;
+        }
     }
 
     /** @return a builder for a worklist over {@code mesh} */
@@ -213,9 +235,33 @@ public final class DistributedWorklist implements AutoCloseable {
      * @return the run's statistics
      * @throws TaskFailedException   when a function threw (the worklist is empty again afterwards)
      * @throws IllegalStateException when called during a run, from a worker, or after close
+     * @throws InterruptedWaitException if the host thread is interrupted: the run is stopped (its remaining tasks
+     *                                  discarded) before this is thrown, and the worklist is usable again
      */
     public WorklistStats run(final WorkerShape shape, final KernelMode mode, final TaskFunction function,
         final IdleFunction idle) {
+        return run(shape, mode, function, idle, Waits.NO_DEADLINE);
+    }
+
+    /**
+     * As {@link #run(WorkerShape, KernelMode, TaskFunction, IdleFunction)}, stopping the run if it has not ended
+     * within {@code timeout} (its remaining tasks discarded, the worklist empty and usable again).
+     *
+     * @throws TimeoutException if the run was stopped at its deadline
+     */
+    public WorklistStats run(final WorkerShape shape, final KernelMode mode, final TaskFunction function,
+        final IdleFunction idle, final long timeout, final TimeUnit unit) throws TimeoutException {
+        final long start = System.nanoTime();
+        final WorklistStats stats = run(shape, mode, function, idle, Waits.deadline(timeout, unit));
+        if (timedOut) {
+            throw new TimeoutException("worklist run stopped after " + (System.nanoTime() - start) / 1_000_000
+                + " ms: not done within " + timeout + " " + unit + " (" + stats.tasks() + " tasks ran)");
+        }
+        return stats;
+    }
+
+    private WorklistStats run(final WorkerShape shape, final KernelMode mode, final TaskFunction function,
+        final IdleFunction idle, final long runDeadline) {
         Objects.requireNonNull(shape, "shape");
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(function, "function");
@@ -229,6 +275,9 @@ public final class DistributedWorklist implements AutoCloseable {
             this.function = function;
             this.idleFunction = idle;
             this.fetch = shape.fetchSize();
+            this.deadline = runDeadline;
+            this.interrupted = false;
+            this.timedOut = false;
             finished = false;
             stopRequested = false;
             failure.set(null);
@@ -251,6 +300,9 @@ public final class DistributedWorklist implements AutoCloseable {
             final TaskFailedException f = failure.get();
             if (f != null) {
                 throw f;
+            }
+            if (interrupted) {
+                throw Waits.interrupted("a worklist run (stopped, its remaining tasks discarded)");
             }
             return stats(rounds, elapsed, stopRequested);
         } finally {
@@ -514,19 +566,42 @@ public final class DistributedWorklist implements AutoCloseable {
     private void joinAll(final KernelLaunch[] launches) {
         RuntimeException first = null;
         for (final KernelLaunch l : launches) {
-            try {
-                while (!l.join(1, TimeUnit.MILLISECONDS)) {
+            while (true) {
+                try {
+                    if (l.join(1, TimeUnit.MILLISECONDS)) {
+                        break;
+                    }
                     transport.drainAll();
-                }
-            } catch (RuntimeException e) {
-                if (first == null) {
-                    first = e;
+                    if (Thread.interrupted()) {
+                        stopFor(true);
+                    } else if (deadline != Waits.NO_DEADLINE && Waits.remaining(deadline) <= 0) {
+                        stopFor(false);
+                    }
+                } catch (final InterruptedWaitException e) {
+                    Thread.interrupted(); // noted; set again when run() throws
+                    stopFor(true);
+                } catch (RuntimeException e) {
+                    if (first == null) {
+                        first = e;
+                    }
+                    break;
                 }
             }
         }
         if (first != null) {
             throw first;
         }
+    }
+
+    /** The host was interrupted or the deadline passed: stop the run (the workers leave, leftovers are discarded). */
+    private void stopFor(final boolean interrupt) {
+        if (interrupt) {
+            interrupted = true;
+        } else {
+            timedOut = true;
+        }
+        deadline = Waits.NO_DEADLINE;
+        requestStop();
     }
 
     /** After a stop or failure: flush every worker's sends, drain every inbox, empty every queue, rebalance. */
@@ -661,15 +736,14 @@ public final class DistributedWorklist implements AutoCloseable {
             if (ownsTransport) {
                 transport.close();
             }
-            if (!mesh.isClosed()) {
-                freeQueues();
-            }
+            freeQueues();
+            mesh.removeDependent(this);
         }
     }
 
     private void freeQueues() {
         for (final LocalQueue q : queues) {
-            if (q != null) {
+            if (q != null && !q.isFreed()) {
                 q.free();
             }
         }

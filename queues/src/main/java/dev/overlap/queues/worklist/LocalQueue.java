@@ -84,6 +84,9 @@ abstract class LocalQueue {
 
     abstract void free();
 
+    /** @return true once the queue's device memory was freed (by {@link #free()} or its mesh's close) */
+    abstract boolean isFreed();
+
     final void spill(final long entry) {
         synchronized (overflowLock) {
             if (overflowCount == overflow.length) {
@@ -167,6 +170,11 @@ abstract class LocalQueue {
         void free() {
             ring.free();
         }
+
+        @Override
+        boolean isFreed() {
+            return ring.isFreed();
+        }
     }
 
     /** Priority: an {@link IntPriorityWorklist}; remote batches carry packed (task, priority) entries. */
@@ -229,6 +237,11 @@ abstract class LocalQueue {
         @Override
         void free() {
             worklist.free();
+        }
+
+        @Override
+        boolean isFreed() {
+            return worklist.isFreed();
         }
     }
 }

@@ -118,6 +118,17 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
     }
 
     /**
+     * As {@link #flush()}, waiting at most {@code timeout} for ring space.
+     *
+     * @return true if nothing is pending any more; false if the wait timed out (the items stay pending)
+     * @throws dev.overlap.core.InterruptedWaitException if interrupted while waiting (the items stay pending)
+     */
+    public final boolean flush(final long timeout, final java.util.concurrent.TimeUnit unit) {
+        checkOpen();
+        return endpoint.withDeadline(timeout, unit, this::flush);
+    }
+
+    /**
      * Counts one poll (Atos' {@code WAIT_TIME} visit) and sends the pending items when the oldest has waited
      * {@code waitPolls} polls or {@code waitNanos}. {@link Endpoint#poll()} polls every aggregator of the endpoint.
      *
@@ -175,7 +186,12 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
             firstItemNanos = System.nanoTime();
         }
         if (newCount == capacity) {
-            endpoint.sendBatch(this, FlushCause.SIZE);
+            try {
+                endpoint.sendBatch(this, FlushCause.SIZE);
+            } catch (final dev.overlap.core.InterruptedWaitException | Endpoint.WaitTimedOutException e) {
+                // the items are taken and stay pending (the interrupt status stays set): a later offer, poll or
+                // flush sends them; the caller learns of the interrupt from its status, not by losing the item
+            }
         }
     }
 

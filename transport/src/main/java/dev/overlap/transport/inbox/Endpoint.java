@@ -1,6 +1,8 @@
 package dev.overlap.transport.inbox;
 
 import dev.overlap.core.GlobalAddress;
+import dev.overlap.core.InterruptedWaitException;
+import dev.overlap.core.Waits;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -12,6 +14,8 @@ import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import static dev.overlap.transport.inbox.MessageFormat.ADDRESS_OFFSET;
 import static dev.overlap.transport.inbox.MessageFormat.ATOMIC_LENGTH;
@@ -62,6 +66,18 @@ import static dev.overlap.transport.inbox.MessageFormat.SENDER_OFFSET;
  * {@link TransportCounter#BACK_PRESSURE_RETRIES retry}, drains its own inbox, idles with its Agrona idle strategy and
  * tries again. Handlers that run during such a wait run on this thread; they must not block on sends themselves
  * (an {@link IllegalStateException} says so if they try).
+ *
+ * <p><b>Waiting.</b> Every blocking operation (a send on back-pressure, a get or fetching atomic, a fence,
+ * {@link #quiet()}) waits the same way: it drains its home inbox, and once it has waited the transport's
+ * {@link Transport.Builder#helpAfter help-after} time it also applies the messages waiting in the destination's inbox
+ * itself (the UPC helper's job, done by the waiter), so a wait never depends on the destination's own threads or a
+ * progress thread: a get to a device that nobody drains completes. Idle rounds use the endpoint's Agrona idle
+ * strategy (which parks once its spins and yields are over). An interrupt ends the wait with
+ * {@link InterruptedWaitException} (interrupt status kept) and a timed form ({@link #getLong(long, long, TimeUnit)},
+ * {@link #get(long, MutableDirectBuffer, int, int, long, TimeUnit)}, {@link #fetch(RemoteAtomic, long, long, long,
+ * TimeUnit)}, {@link #quiet(long, TimeUnit)}, the aggregators' timed {@code offer} and {@code flush}) gives up at its
+ * deadline. Neither loses anything: a request already sent still takes effect (a get's bytes may still arrive in its
+ * destination buffer: {@link #quiet()} waits for that), and an item already handed to an aggregator stays there.
  */
 public final class Endpoint extends EndpointPadding implements AutoCloseable {
     static final int SLOT_BYTES = 64;
@@ -101,10 +117,15 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
     private final MutableDirectBuffer[] replyTargets;
     private final int[] replyOffsets;
     private final long[] slotSeq;
+    /** The device each slot's latest request went to (whose inbox a waiter for that slot helps). */
+    private final int[] slotDest;
     private final CompletableFuture<?>[] futures;
     private long lastSeq;
     private int outstandingAsync;
     private boolean closed;
+    /** When the blocking call in progress gives up ({@link System#nanoTime()}), or {@link Waits#NO_DEADLINE}. */
+    private long deadline = Waits.NO_DEADLINE;
+    private final long helpAfterNanos;
 
     Endpoint(final Transport transport, final int id, final int device, final IdleStrategy idle,
         final AtomicBuffer counters, final int countersBase, final int replySlots) {
@@ -127,7 +148,9 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
         this.replyTargets = new MutableDirectBuffer[replySlots];
         this.replyOffsets = new int[replySlots];
         this.slotSeq = new long[replySlots];
+        this.slotDest = new int[replySlots];
         this.futures = new CompletableFuture<?>[replySlots];
+        this.helpAfterNanos = transport.helpAfterNanos();
     }
 
     /** @return this endpoint's id (carried in every message it sends) */
@@ -315,7 +338,7 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
 
     /** @return true if this thread may wait here now (it is not running a handler of its home inbox) */
     boolean mayWait() {
-        return !home.isDrainingOnCurrentThread();
+        return !transport.isDrainingOnCurrentThread();
     }
 
     /** @return the buffer that batches by reference of this endpoint point into (for the drainer applying them) */
@@ -335,8 +358,8 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
             throw new IllegalStateException("aggregator to dev" + a.destination + " queue " + a.queueId + " was used"
                 + " to send from a handler that ran while it waited to send; handlers must not block on sends");
         }
-        checkMayWait("wait for batches sent by reference to be applied");
         final int dest = a.destination;
+        checkMayWait(WAIT_BY_REFERENCE, dest);
         final Inbox inbox = inboxes[dest];
         final ManyToOneRingBuffer ring = inbox.ring();
         final AtomicBuffer rb = inbox.ringBuffer();
@@ -361,12 +384,7 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
             l[TransportCounter.ITEMS_FLUSHED.slot()] += count;
             l[TransportCounter.FLUSHES_SIZE.slot()] += batches;
             messageCounted();
-            if (pending(dest)) {
-                idle.reset();
-                while (pending(dest)) {
-                    idle.idle(waitWork("dev" + dest + " to apply batches that reference the caller's buffer"));
-                }
-            }
+            awaitAppliedUninterruptibly(dest);
         } finally {
             a.sending = false;
         }
@@ -526,12 +544,98 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
             return;
         }
         final int slot = acquireSlot();
-        final long seq = lastSeq;
+        final long seq = lastSeq + 1;
         replyTargets[slot] = dst;
         replyOffsets[slot] = dstOffset;
         sendGet(dest, srcAddress, length, slot, seq);
-        awaitSlot(slot, seq);
+        awaitSlot(slot, seq, dest);
         replyTargets[slot] = null;
+    }
+
+    /**
+     * As {@link #get(long, MutableDirectBuffer, int, int)}, giving up after {@code timeout}: on a
+     * {@link TimeoutException} the request stays outstanding and its bytes may still arrive in {@code dst} (a later
+     * {@link #quiet()} waits for them).
+     *
+     * @throws TimeoutException         if the bytes did not arrive in time
+     * @throws InterruptedWaitException if the thread is interrupted while waiting
+     */
+    public void get(final long srcAddress, final MutableDirectBuffer dst, final int dstOffset, final int length,
+        final long timeout, final TimeUnit unit) throws TimeoutException {
+        final long saved = startTimed(timeout, unit);
+        try {
+            get(srcAddress, dst, dstOffset, length);
+        } catch (final WaitTimedOutException e) {
+            throw timeout(e);
+        } finally {
+            deadline = saved;
+        }
+    }
+
+    /**
+     * As {@link #getLong(long)}, giving up after {@code timeout} (the request then stays outstanding; the value is
+     * dropped when it arrives).
+     *
+     * @throws TimeoutException         if the value did not arrive in time
+     * @throws InterruptedWaitException if the thread is interrupted while waiting
+     */
+    public long getLong(final long srcAddress, final long timeout, final TimeUnit unit) throws TimeoutException {
+        final long saved = startTimed(timeout, unit);
+        try {
+            return getLong(srcAddress);
+        } catch (final WaitTimedOutException e) {
+            throw timeout(e);
+        } finally {
+            deadline = saved;
+        }
+    }
+
+    /**
+     * As {@link #fetch(RemoteAtomic, long, long)}, giving up after {@code timeout}: the atomic still takes effect
+     * once applied; only its previous value is lost to the caller.
+     *
+     * @throws TimeoutException         if the reply did not arrive in time
+     * @throws InterruptedWaitException if the thread is interrupted while waiting
+     */
+    public long fetch(final RemoteAtomic op, final long address, final long operand, final long timeout,
+        final TimeUnit unit) throws TimeoutException {
+        final long saved = startTimed(timeout, unit);
+        try {
+            return fetch(op, address, operand);
+        } catch (final WaitTimedOutException e) {
+            throw timeout(e);
+        } finally {
+            deadline = saved;
+        }
+    }
+
+    /**
+     * Sets the deadline of a timed call; nested timed calls (from a handler run during the wait) keep the earlier one.
+     *
+     * @return the deadline to restore afterwards
+     */
+    private long startTimed(final long timeout, final TimeUnit unit) {
+        final long saved = deadline;
+        final long mine = Waits.deadline(timeout, unit);
+        deadline = saved == Waits.NO_DEADLINE || mine - saved < 0 ? mine : saved;
+        return saved;
+    }
+
+    /** Runs {@code call} with a deadline; @return false if it timed out. For the aggregators' timed forms. */
+    boolean withDeadline(final long timeout, final TimeUnit unit, final Runnable call) {
+        final long saved = startTimed(timeout, unit);
+        try {
+            call.run();
+            return true;
+        } catch (final WaitTimedOutException e) {
+            return false;
+        } finally {
+            deadline = saved;
+        }
+    }
+
+    private static TimeoutException timeout(final WaitTimedOutException e) {
+        return new TimeoutException(e.getMessage());
     }
 
     /** Blocking get of one {@code long} (8-byte aligned address); see {@link #get(long, MutableDirectBuffer, int, int)}. */
@@ -544,11 +648,11 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
             return transport.memory(dest).getLongVolatile((int)GlobalAddress.offset(srcAddress));
         }
         final int slot = acquireSlot();
-        final long seq = lastSeq;
+        final long seq = lastSeq + 1;
         replyTargets[slot] = replies;
         replyOffsets[slot] = slot * SLOT_BYTES + 8;
         sendGet(dest, srcAddress, 8, slot, seq);
-        awaitSlot(slot, seq);
+        awaitSlot(slot, seq, dest);
         replyTargets[slot] = null;
         return replies.getLong(slot * SLOT_BYTES + 8);
     }
@@ -573,17 +677,18 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
             return CompletableFuture.completedFuture(null);
         }
         final int slot = acquireSlot();
-        final long seq = lastSeq;
+        final long seq = lastSeq + 1;
         final CompletableFuture<Void> future = new CompletableFuture<>();
         replyTargets[slot] = dst;
         replyOffsets[slot] = dstOffset;
+        sendGet(dest, srcAddress, length, slot, seq);
         futures[slot] = future;
         outstandingAsync++;
-        sendGet(dest, srcAddress, length, slot, seq);
         return future;
     }
 
     private void sendGet(final int dest, final long srcAddress, final int length, final int slot, final long seq) {
+        slotDest[slot] = dest;
         final Inbox inbox = inboxes[dest];
         final int index = claim(inbox, MessageFormat.GET, GET_LENGTH);
         final AtomicBuffer rb = inbox.ringBuffer();
@@ -594,6 +699,7 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
         rb.putInt(index + GET_LENGTH_OFFSET + 4, 0);
         rb.putLong(index + GET_SEQ_OFFSET, seq);
         inbox.ring().commit(index);
+        slotSent(slot, seq);
         opSent(dest, GET_LENGTH);
     }
 
@@ -655,7 +761,8 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
                 expected);
         }
         final int slot = acquireSlot();
-        final long seq = lastSeq;
+        final long seq = lastSeq + 1;
+        slotDest[slot] = dest;
         final Inbox inbox = inboxes[dest];
         final int index = claim(inbox, MessageFormat.FETCH, FETCH_LENGTH);
         final AtomicBuffer rb = inbox.ringBuffer();
@@ -668,8 +775,9 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
         rb.putInt(index + FETCH_SLOT_OFFSET + 4, 0);
         rb.putLong(index + FETCH_SEQ_OFFSET, seq);
         inbox.ring().commit(index);
+        slotSent(slot, seq);
         opSent(dest, FETCH_LENGTH);
-        awaitSlot(slot, seq);
+        awaitSlot(slot, seq, dest);
         return replies.getLong(slot * SLOT_BYTES + 8);
     }
 
@@ -696,19 +804,28 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
         replies.putLongRelease(s * SLOT_BYTES, seq);
     }
 
+    /**
+     * @return the slot of request {@code lastSeq + 1}, once its previous request's reply is in; the slot is taken
+     *         only when the request is sent ({@link #slotSent}), so a send that fails (interrupt, timeout, closed
+     *         transport) leaves no slot waiting for a reply that will never come
+     */
     private int acquireSlot() {
         final long seq = lastSeq + 1;
         final int slot = (int)seq & slotMask;
         final long previous = slotSeq[slot];
         if (previous != 0 && replies.getLongAcquire(slot * SLOT_BYTES) != previous) {
-            awaitSlot(slot, previous);
+            awaitSlot(slot, previous, slotDest[slot]);
         }
         if (futures[slot] != null) {
             completeAsync(slot);
         }
+        return slot;
+    }
+
+    /** The request {@code seq} is in the ring: its slot now waits for that reply. */
+    private void slotSent(final int slot, final long seq) {
         lastSeq = seq;
         slotSeq[slot] = seq;
-        return slot;
     }
 
     private void completeAsync(final int slot) {
@@ -749,7 +866,7 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
         if (appliedSeen[dest] == s) {
             return false;
         }
-        final long applied = inboxes[dest].applied(id);
+        final long applied = inboxes[dest].appliedBy(id);
         appliedSeen[dest] = applied;
         return applied != s;
     }
@@ -760,10 +877,43 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
             return;
         }
         add(TransportCounter.FENCE_WAITS, 1);
-        checkMayWait("wait for its ring messages to dev" + dest + " to be applied");
+        checkMayWait(WAIT_APPLIED, dest);
         idle.reset();
+        final long since = System.nanoTime();
         while (pending(dest)) {
-            idle.idle(waitWork("dev" + dest + " to apply this endpoint's messages"));
+            idle.idle(waitWork(WAIT_APPLIED, dest, since));
+        }
+    }
+
+    /**
+     * Waits until {@code dest} applied everything this endpoint sent, ignoring interrupts and deadlines (they are
+     * noted and the interrupt status set again at the end): for batches sent by reference, whose source buffer the
+     * caller may reuse only once they are applied. The wait always ends: the waiter applies them itself if nobody
+     * else does.
+     */
+    private void awaitAppliedUninterruptibly(final int dest) {
+        if (!pending(dest)) {
+            return;
+        }
+        final long saved = deadline;
+        deadline = Waits.NO_DEADLINE;
+        boolean interrupted = false;
+        try {
+            idle.reset();
+            final long since = System.nanoTime();
+            while (pending(dest)) {
+                try {
+                    idle.idle(waitWork(WAIT_BY_REFERENCE, dest, since));
+                } catch (final InterruptedWaitException e) {
+                    Thread.interrupted();
+                    interrupted = true;
+                }
+            }
+        } finally {
+            deadline = saved;
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -775,11 +925,13 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
 
     private int claimSlow(final Inbox inbox, final int msgTypeId, final int length) {
         final ManyToOneRingBuffer ring = inbox.ring();
-        checkMayWait("wait for space in dev" + inbox.device() + "'s inbox");
+        final int dest = inbox.device();
+        checkMayWait(WAIT_SPACE, dest);
         idle.reset();
+        final long since = System.nanoTime();
         while (true) {
             add(TransportCounter.BACK_PRESSURE_RETRIES, 1);
-            idle.idle(waitWork("space in dev" + inbox.device() + "'s inbox"));
+            idle.idle(waitWork(WAIT_SPACE, dest, since));
             final int index = ring.tryClaim(msgTypeId, length);
             if (index > 0) {
                 return index;
@@ -787,35 +939,77 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
         }
     }
 
-    private void awaitSlot(final int slot, final long seq) {
+    private void awaitSlot(final int slot, final long seq, final int dest) {
         if (replies.getLongAcquire(slot * SLOT_BYTES) == seq) {
             return;
         }
-        checkMayWait("wait for a reply");
+        checkMayWait(WAIT_REPLY, dest);
         idle.reset();
+        final long since = System.nanoTime();
         while (replies.getLongAcquire(slot * SLOT_BYTES) != seq) {
-            idle.idle(waitWork("a reply"));
+            idle.idle(waitWork(WAIT_REPLY, dest, since));
         }
     }
 
-    /** One round of useful work while waiting: drain the home inbox (all inboxes while the transport closes). */
-    private int waitWork(final String waitingFor) {
+    /** What a wait waits for, for its messages (built only when one is thrown). */
+    private static final int WAIT_APPLIED = 0;
+    private static final int WAIT_BY_REFERENCE = 1;
+    private static final int WAIT_SPACE = 2;
+    private static final int WAIT_REPLY = 3;
+
+    private String describe(final int what, final int dest) {
+        switch (what) {
+            case WAIT_APPLIED:
+                return "dev" + dest + " to apply the messages of endpoint " + id;
+            case WAIT_BY_REFERENCE:
+                return "dev" + dest + " to apply batches that reference the caller's buffer (endpoint " + id + ")";
+            case WAIT_SPACE:
+                return "space in dev" + dest + "'s inbox (endpoint " + id + ")";
+            default:
+                return "a reply from dev" + dest + " (endpoint " + id + ")";
+        }
+    }
+
+    /**
+     * One round of useful work while waiting for {@code dest}: drain the home inbox, and once the wait has lasted the
+     * help-after time, the destination's inbox too (all inboxes while the transport closes); then check the
+     * transport, the interrupt status and the deadline.
+     */
+    private int waitWork(final int what, final int dest, final long since) {
         publishCounters();
         int work = home.drain();
         if (transport.isClosing()) {
             work += transport.drainAll();
+        } else if (dest != device && work == 0 && System.nanoTime() - since >= helpAfterNanos) {
+            work += inboxes[dest].drain(Inbox.DEFAULT_DRAIN_LIMIT, true);
         }
         if (transport.isClosed()) {
-            throw new IllegalStateException("transport closed while endpoint " + id + " waited for " + waitingFor);
+            throw new IllegalStateException("transport closed while endpoint " + id + " waited for "
+                + describe(what, dest));
+        }
+        if (Thread.interrupted()) {
+            throw Waits.interrupted(describe(what, dest));
+        }
+        if (deadline != Waits.NO_DEADLINE && System.nanoTime() - deadline >= 0) {
+            throw new WaitTimedOutException(describe(what, dest));
         }
         return work;
     }
 
-    private void checkMayWait(final String what) {
-        if (home.isDrainingOnCurrentThread()) {
-            throw new IllegalStateException("endpoint " + id + " on dev" + device + " would " + what + " from inside "
-                + "a handler running on its own inbox: handlers must not block on sends (use tryOffer), or the "
-                + "devices could deadlock");
+    private void checkMayWait(final int what, final int dest) {
+        if (transport.isDrainingOnCurrentThread()) {
+            throw new IllegalStateException("endpoint " + id + " on dev" + device + " would wait for "
+                + describe(what, dest) + " from inside a handler (this thread is applying an inbox's messages): "
+                + "handlers must not block on sends (use tryOffer), or the devices could deadlock");
+        }
+    }
+
+    /** A timed call's deadline passed inside a wait; the timed methods turn it into their own answer. */
+    static final class WaitTimedOutException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        WaitTimedOutException(final String waitingFor) {
+            super("timed out waiting for " + waitingFor, null, false, false);
         }
     }
 
@@ -828,6 +1022,7 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
      * @return work done (messages applied, batches sent, gets completed); 0 lets the caller idle
      */
     public int poll() {
+        checkOpen();
         int work = home.drain();
         final Aggregator[] as = aggregators;
         for (int i = 0, n = aggregatorCount; i < n; i++) {
@@ -864,6 +1059,16 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
             pollReplies();
         }
         publishCounters();
+    }
+
+    /**
+     * As {@link #quiet()}, giving up after {@code timeout}.
+     *
+     * @return true if everything was applied in time; false leaves the rest to apply later (nothing is lost)
+     * @throws InterruptedWaitException if the thread is interrupted while waiting
+     */
+    public boolean quiet(final long timeout, final TimeUnit unit) {
+        return withDeadline(timeout, unit, this::quiet);
     }
 
     /**

@@ -49,6 +49,8 @@ public final class Inbox {
     final Dispatcher dispatcher;
     /** What the lock holder writes during a drain, kept off the cache lines that senders read (see {@link DrainState}). */
     private final DrainState state;
+    /** Null for an inbox built outside a transport (tests); its lifetime is then the caller's. */
+    private final Transport transport;
 
     Inbox(final Transport transport, final int device, final AtomicBuffer buffer, final int ringCapacity,
         final int maxEndpoints) {
@@ -57,6 +59,7 @@ public final class Inbox {
             throw new IllegalArgumentException("inbox buffer of dev" + device + " has " + buffer.capacity()
                 + " bytes; a ring of " + ringCapacity + " bytes for " + maxEndpoints + " endpoints needs " + required);
         }
+        this.transport = transport;
         this.device = device;
         this.buffer = buffer;
         final int ringBytes = ringCapacity + RingBufferDescriptor.TRAILER_LENGTH;
@@ -107,17 +110,31 @@ public final class Inbox {
 
     /** @return bytes of committed or claimed messages not yet consumed (a snapshot) */
     public int size() {
+        checkNotClosed();
         return ring.size();
+    }
+
+    private void checkNotClosed() {
+        if (transport != null) {
+            transport.checkNotClosed();
+        }
     }
 
     /** @return true when the record at the consumer position is committed (there is something to apply now) */
     public boolean hasReadyMessage() {
+        checkNotClosed();
+        return ready();
+    }
+
+    /** {@link #hasReadyMessage()} without the lifetime check, for drains the transport's close has accounted for. */
+    boolean ready() {
         final long head = buffer.getLongVolatile(headPositionIndex);
         return buffer.getIntVolatile((int)head & (capacity - 1)) > 0;
     }
 
     /** @return the ring's consumer position (bytes consumed so far) */
     public long consumerPosition() {
+        checkNotClosed();
         return ring.consumerPosition();
     }
 
@@ -129,6 +146,7 @@ public final class Inbox {
      * @throws RuntimeException what a batch handler threw (that message and those before it count as applied)
      */
     public int drain() {
+        checkNotClosed();
         return drain(DEFAULT_DRAIN_LIMIT, false);
     }
 
@@ -141,11 +159,12 @@ public final class Inbox {
         if (limit < 1) {
             throw new IllegalArgumentException("drain limit must be at least 1, was " + limit);
         }
+        checkNotClosed();
         return drain(limit, false);
     }
 
     int drain(final int limit, final boolean helper) {
-        if (!hasReadyMessage() || !buffer.compareAndSetInt(lockIndex, 0, 1)) {
+        if (!ready() || !buffer.compareAndSetInt(lockIndex, 0, 1)) {
             return 0;
         }
         final DrainState st = state;
@@ -204,6 +223,7 @@ public final class Inbox {
             throw new IllegalArgumentException(counter + " is a sender counter: read it from an Endpoint or "
                 + "Transport.counter(device, counter)");
         }
+        checkNotClosed();
         return buffer.getLongAcquire(countersIndex + counter.offset());
     }
 
@@ -212,7 +232,13 @@ public final class Inbox {
      * @return messages from that endpoint applied so far (acquire load)
      */
     public long applied(final int endpointId) {
-        return buffer.getLongAcquire(appliedIndex + (checkEndpoint(endpointId) << 3));
+        checkNotClosed();
+        return appliedBy(checkEndpoint(endpointId));
+    }
+
+    /** {@link #applied(int)} for the endpoints' own fences (they check their transport per operation). */
+    long appliedBy(final int endpointId) {
+        return buffer.getLongAcquire(appliedIndex + (endpointId << 3));
     }
 
     private int checkEndpoint(final int endpointId) {
@@ -254,7 +280,8 @@ public final class Inbox {
 
     @Override
     public String toString() {
-        return "Inbox{dev" + device + ", ring " + capacity + " bytes, " + size() + " bytes pending}";
+        return "Inbox{dev" + device + ", ring " + capacity + " bytes"
+            + (transport != null && transport.isClosed() ? ", closed" : ", " + ring.size() + " bytes pending") + "}";
     }
 
     /** 128 bytes in front of the drain state's fields (the int fills the gap after the object header). */

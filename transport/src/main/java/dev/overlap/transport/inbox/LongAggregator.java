@@ -38,7 +38,13 @@ public final class LongAggregator extends Aggregator {
     }
 
     /**
-     * Adds an item; sends the batch when it is full (or at once in eager mode), waiting on back-pressure.
+     * Adds an item; sends the batch when it is full (or at once in eager mode), waiting on back-pressure (see
+     * {@link Endpoint} on how senders wait).
+     *
+     * <p>If the thread is interrupted while waiting, the answer says whether the item was taken: an
+     * {@link dev.overlap.core.InterruptedWaitException} means it was not (the wait came before it could be staged or
+     * sent); a normal return with the interrupt status set means it was, and the batch it completed stays pending
+     * until the next offer, poll or flush sends it. Nothing is lost or sent twice either way.
      *
      * @throws IllegalStateException if closed
      */
@@ -57,6 +63,17 @@ public final class LongAggregator extends Aggregator {
         }
         staged[n] = item;
         added(n + 1);
+    }
+
+    /**
+     * As {@link #offer(long)}, waiting at most {@code timeout} for ring space.
+     *
+     * @return true if the item was taken (its batch may still be pending if sending it timed out); false if the
+     *         wait before it could be taken timed out (the item was not added)
+     * @throws dev.overlap.core.InterruptedWaitException if interrupted before the item was taken
+     */
+    public boolean offer(final long item, final long timeout, final java.util.concurrent.TimeUnit unit) {
+        return endpoint.withDeadline(timeout, unit, () -> offer(item));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.overlap.transport.inbox;
 
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentTerminationException;
 
 import java.util.Arrays;
 
@@ -15,6 +16,7 @@ import java.util.Arrays;
  * duty cycle); the inboxes it drains are shared as {@link Inbox} describes.
  */
 final class ProgressAgent implements Agent {
+    private final Transport transport;
     private final Inbox[] inboxes;
     private final long helpAfterNanos;
     private final int drainLimit;
@@ -22,7 +24,12 @@ final class ProgressAgent implements Agent {
     private final long[] lastHead;
     private final long[] stalledSince;
 
-    ProgressAgent(final Inbox[] inboxes, final long helpAfterNanos, final int drainLimit, final String roleName) {
+    /** True while {@link #doWork()} runs past its closed check (see {@link Transport}'s close). */
+    private volatile boolean inDutyCycle;
+
+    ProgressAgent(final Transport transport, final Inbox[] inboxes, final long helpAfterNanos, final int drainLimit,
+        final String roleName) {
+        this.transport = transport;
         this.inboxes = inboxes;
         this.helpAfterNanos = helpAfterNanos;
         this.drainLimit = drainLimit;
@@ -32,18 +39,37 @@ final class ProgressAgent implements Agent {
         Arrays.fill(lastHead, -1);
     }
 
+    boolean isInDutyCycle() {
+        return inDutyCycle;
+    }
+
+    /**
+     * @throws AgentTerminationException once the transport is closing: the inboxes may be freed
+     */
     @Override
     public int doWork() {
+        inDutyCycle = true;
+        try {
+            if (transport.isClosing()) {
+                throw new AgentTerminationException(roleName + ": " + transport + " is closed");
+            }
+            return help();
+        } finally {
+            inDutyCycle = false;
+        }
+    }
+
+    private int help() {
         int work = 0;
         final boolean always = helpAfterNanos == 0;
         long now = 0;
         for (int i = 0; i < inboxes.length; i++) {
             final Inbox inbox = inboxes[i];
-            if (!inbox.hasReadyMessage()) {
+            if (!inbox.ready()) {
                 continue;
             }
             if (!always) {
-                final long head = inbox.consumerPosition();
+                final long head = inbox.ring().consumerPosition();
                 if (now == 0) {
                     now = System.nanoTime();
                 }
@@ -58,7 +84,7 @@ final class ProgressAgent implements Agent {
             }
             final int applied = inbox.drain(drainLimit, true);
             if (applied > 0 && !always) {
-                lastHead[i] = inbox.consumerPosition(); // our own progress is no sign of the owner's
+                lastHead[i] = inbox.ring().consumerPosition(); // our own progress is no sign of the owner's
             }
             work += applied;
         }

@@ -1,5 +1,6 @@
 package dev.overlap.transport.inbox;
 
+import dev.overlap.core.DeviceRegion;
 import dev.overlap.core.GlobalAddress;
 import dev.overlap.core.IdleStrategies;
 import dev.overlap.core.Mesh;
@@ -48,9 +49,16 @@ import java.util.function.Supplier;
  *
  * <p>Thread-safety: registration ({@link #registerHandler}), {@link #newEndpoint(int)}, counter reads and
  * {@link #drainAll()} may be called from any thread. Endpoints are single-threaded (see {@link Endpoint}).
- * {@link #close()} must be called once the threads that use endpoints have stopped (e.g. after joining the kernels)
- * and before the mesh is closed: it stops the progress thread, flushes every aggregator, applies everything left in
- * the inboxes and frees the inbox memory.
+ *
+ * <p><b>Lifetime.</b> A transport over a mesh is one of the mesh's {@link Mesh#addDependent dependents}: closing the
+ * mesh closes the transport first (after the mesh's queued kernels finished, before its memory goes). Close it
+ * yourself, before the mesh, once the threads that use endpoints have stopped (e.g. after joining the kernels):
+ * {@link #close()} stops the progress thread (and waits for every agent of {@link #newProgressAgent()} that is inside
+ * a duty cycle), flushes every aggregator, applies everything left in the inboxes and frees the inbox memory.
+ * Afterwards every method of the transport, its inboxes, endpoints, aggregators and progress agents that touches an
+ * inbox throws {@link IllegalStateException} (a progress agent ends its runner with Agrona's
+ * {@code AgentTerminationException}). An endpoint used by another thread while the transport closes races with the
+ * close (endpoints are single-threaded), which is the caller's error.
  */
 public final class Transport implements AutoCloseable {
     private final Mesh mesh;
@@ -70,7 +78,13 @@ public final class Transport implements AutoCloseable {
     private final Endpoint[][] workerEndpoints;
     private final long helpAfterNanos;
     private final AgentRunner progressRunner;
+    /** The inbox memory when the transport lives on a mesh (closed with the transport). */
+    private final DeviceRegion inboxRegion;
+    /** Progress agents handed out by {@link #newProgressAgent()}, which close() waits out; guarded by itself. */
+    private final java.util.List<ProgressAgent> externalAgents = new java.util.ArrayList<>();
     private int endpointCount;
+    /** The receiver counters as the close left them (the inboxes they live in are freed); null while open. */
+    private volatile long[][] finalReceiverCounters;
     private volatile boolean closing;
     private volatile boolean closed;
 
@@ -97,11 +111,13 @@ public final class Transport implements AutoCloseable {
         this.inboxes = new Inbox[devices];
         this.memories = new AtomicBuffer[devices];
         if (mesh != null) {
-            this.inboxOffset = mesh.allocateSymmetric(inboxBytes, 4096);
+            this.inboxRegion = mesh.allocateSymmetric(inboxBytes, 4096);
+            this.inboxOffset = inboxRegion.offset();
             for (int d = 0; d < devices; d++) {
                 memories[d] = mesh.memory(d).buffer();
             }
         } else {
+            this.inboxRegion = null;
             this.inboxOffset = -1;
             for (int d = 0; d < devices; d++) {
                 memories[d] = b.memories != null ? b.memories[d] : null;
@@ -117,7 +133,7 @@ public final class Transport implements AutoCloseable {
         for (int d = 0; d < devices; d++) {
             final AtomicBuffer buffer;
             if (mesh != null) {
-                buffer = mesh.memory(d).slice(inboxOffset, inboxBytes);
+                buffer = inboxRegion.buffer(d);
             } else if (b.inboxBuffers != null) {
                 buffer = b.inboxBuffers[d];
             } else {
@@ -146,6 +162,14 @@ public final class Transport implements AutoCloseable {
             });
         } else {
             this.progressRunner = null;
+        }
+        if (mesh != null) {
+            try {
+                mesh.addDependent(this);
+            } catch (final IllegalStateException meshClosedMeanwhile) {
+                close();
+                throw meshClosedMeanwhile;
+            }
         }
     }
 
@@ -323,14 +347,36 @@ public final class Transport implements AutoCloseable {
 
     /**
      * @return a new progress agent over all inboxes, to compose into one's own Agrona duty cycle or
-     *         {@link AgentRunner}; each agent must be driven by one thread
+     *         {@link AgentRunner}; each agent must be driven by one thread. Once the transport is closed its
+     *         {@code doWork()} throws Agrona's {@code AgentTerminationException}, which ends an {@link AgentRunner};
+     *         {@link #close()} waits for an agent that is inside {@code doWork()}.
+     * @throws IllegalStateException if the transport is closed
      */
     public Agent newProgressAgent() {
-        return newProgressAgent("overlap-progress");
+        checkOpen();
+        final ProgressAgent agent = newProgressAgent("overlap-progress");
+        synchronized (externalAgents) {
+            externalAgents.add(agent);
+        }
+        return agent;
     }
 
-    private Agent newProgressAgent(final String roleName) {
-        return new ProgressAgent(inboxes, helpAfterNanos, Inbox.DEFAULT_DRAIN_LIMIT, roleName);
+    private ProgressAgent newProgressAgent(final String roleName) {
+        return new ProgressAgent(this, inboxes, helpAfterNanos, Inbox.DEFAULT_DRAIN_LIMIT, roleName);
+    }
+
+    /** @return true if the calling thread is applying messages of one of this transport's inboxes */
+    boolean isDrainingOnCurrentThread() {
+        for (final Inbox inbox : inboxes) {
+            if (inbox.isDrainingOnCurrentThread()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    long helpAfterNanos() {
+        return helpAfterNanos;
     }
 
     // ---------------------------------------------------------------------------------------------- progress
@@ -341,6 +387,7 @@ public final class Transport implements AutoCloseable {
      * @return messages applied
      */
     public int drainAll() {
+        checkNotClosed();
         int work = 0;
         for (final Inbox inbox : inboxes) {
             work += inbox.drain();
@@ -352,12 +399,13 @@ public final class Transport implements AutoCloseable {
      * @param device  a device
      * @param counter any counter
      * @return for a sender counter, the sum over the endpoints homed on {@code device}; for a receiver counter, the
-     *         value of the device's inbox
+     *         value of the device's inbox. Counters stay readable after {@link #close()}, with their final values.
      */
     public long counter(final int device, final TransportCounter counter) {
         checkDevice(device);
         if (!counter.isSenderCounter()) {
-            return inboxes[device].counter(counter);
+            final long[][] last = finalReceiverCounters;
+            return last != null ? last[device][counter.ordinal()] : inboxes[device].counter(counter);
         }
         final int n;
         synchronized (this) {
@@ -381,7 +429,7 @@ public final class Transport implements AutoCloseable {
                 sb.append(' ').append(c.label()).append('=').append(counter(d, c)).append(',');
             }
             sb.setLength(sb.length() - 1);
-            sb.append(" | inbox pending bytes=").append(inboxes[d].size()).append('\n');
+            sb.append(" | inbox pending bytes=").append(closed ? 0 : inboxes[d].size()).append('\n');
         }
         return sb.toString();
     }
@@ -397,7 +445,14 @@ public final class Transport implements AutoCloseable {
 
     private void checkOpen() {
         if (closing) {
-            throw new IllegalStateException("transport is closed");
+            throw new IllegalStateException(this + " is closed");
+        }
+    }
+
+    /** Allows the close's own drains; refuses everything once the inbox memory may be gone. */
+    void checkNotClosed() {
+        if (closed) {
+            throw new IllegalStateException(this + " is closed: its inboxes are freed");
         }
     }
 
@@ -420,6 +475,7 @@ public final class Transport implements AutoCloseable {
             if (progressRunner != null) {
                 progressRunner.close();
             }
+            awaitExternalAgents();
             final int n;
             synchronized (this) {
                 n = endpointCount;
@@ -429,9 +485,43 @@ public final class Transport implements AutoCloseable {
             }
             drainUntilEmpty();
         } finally {
+            snapshotReceiverCounters();
             closed = true;
-            if (mesh != null && !mesh.isClosed()) {
-                mesh.freeSymmetric(inboxOffset);
+            awaitExternalAgents();
+            if (inboxRegion != null) {
+                inboxRegion.close();
+                mesh.removeDependent(this);
+            }
+        }
+    }
+
+    private void snapshotReceiverCounters() {
+        final TransportCounter[] all = TransportCounter.values();
+        final long[][] last = new long[devices][all.length];
+        for (int d = 0; d < devices; d++) {
+            for (final TransportCounter c : all) {
+                if (!c.isSenderCounter()) {
+                    last[d][c.ordinal()] = inboxes[d].counter(c);
+                }
+            }
+        }
+        finalReceiverCounters = last;
+    }
+
+    /**
+     * Waits until no agent of {@link #newProgressAgent()} is inside {@code doWork()} (Dekker with the agents: an
+     * agent announces itself, then reads {@code closing}/{@code closed}; the closer sets them, then reads the
+     * announcements; both volatile, so one sees the other).
+     */
+    private void awaitExternalAgents() {
+        final ProgressAgent[] agents;
+        synchronized (externalAgents) {
+            agents = externalAgents.toArray(new ProgressAgent[0]);
+        }
+        for (final ProgressAgent a : agents) {
+            while (a.isInDutyCycle()) {
+                Thread.onSpinWait();
+                Thread.yield();
             }
         }
     }

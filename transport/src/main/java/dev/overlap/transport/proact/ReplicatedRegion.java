@@ -5,14 +5,19 @@ import dev.overlap.core.ChunkTracker;
 import dev.overlap.core.Device;
 import dev.overlap.core.IdleStrategies;
 import dev.overlap.core.Kernel;
+import dev.overlap.core.KernelFailedException;
 import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.LongArray;
 import dev.overlap.core.Mesh;
 import dev.overlap.core.SymmetricArray;
+import dev.overlap.core.Waits;
 import org.agrona.concurrent.IdleStrategy;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -32,6 +37,14 @@ import java.util.function.Supplier;
  * <p>Thread-safety: {@code putLong}/{@code putDouble}/{@code get*} from kernel blocks (any thread); {@code launch},
  * {@code awaitTransfers} and {@code close} from one host thread. Ordering: after {@code awaitTransfers()} returns,
  * every replica's contents are visible to the calling thread and to kernels launched afterwards.
+ *
+ * <p><b>Failures and lifetime.</b> If a producing kernel fails, {@link #awaitTransfers()} first waits for every
+ * kernel of the iteration (on every device), then throws the first failure (the others suppressed); the region is
+ * then broken (its failed blocks' chunks never become ready) and every later {@code launch} or
+ * {@code awaitTransfers} throws {@link IllegalStateException} until it is closed. {@link #close()} waits for any
+ * kernel of the region still running, stops the transfer threads, and only then frees the replicas; the readiness
+ * counters go with the region object, so nothing the region started can touch freed memory. The region is one of
+ * its mesh's {@link Mesh#addDependent dependents}: closing the mesh closes it.
  */
 public final class ReplicatedRegion implements AutoCloseable {
     private final Mesh mesh;
@@ -48,7 +61,11 @@ public final class ReplicatedRegion implements AutoCloseable {
     private final ReadyBitmap[] bitmaps;
     private final TransferAgents agents;
     private final TransferAgents.ChunkJob[][] jobs;
+    /** Per device, the launches of the iteration in progress (BULK launches two: compute, then copy). */
     private final KernelLaunch[] launched;
+    private final List<KernelLaunch> inFlight = new ArrayList<>();
+    /** The failure that broke the region, or null. */
+    private KernelFailedException broken;
     private final boolean inline;
     private final int totalChunks;
     private final AtomicLong copiedChunks = new AtomicLong();
@@ -134,6 +151,12 @@ public final class ReplicatedRegion implements AutoCloseable {
             storage.close();
             throw e;
         }
+        try {
+            mesh.addDependent(this);
+        } catch (final IllegalStateException meshClosed) {
+            close();
+            throw meshClosed;
+        }
     }
 
     private static int[] allDevices(final int n) {
@@ -207,7 +230,7 @@ public final class ReplicatedRegion implements AutoCloseable {
      */
     public KernelLaunch launch(final int device, final Kernel kernel) {
         Objects.requireNonNull(kernel, "kernel");
-        checkOpen();
+        checkUsable();
         if (device < 0 || device >= producer.length || !producer[device]) {
             throw new IllegalArgumentException("dev" + device + " produces no slice of this region (producers: "
                 + producersList() + ")");
@@ -221,11 +244,12 @@ public final class ReplicatedRegion implements AutoCloseable {
         if (mode.tracks()) {
             launch = dev.launch(gridSize, trackers[device].track(kernel));
         } else if (mode == TransferMode.BULK) {
-            dev.launch(gridSize, kernel);
+            inFlight.add(dev.launch(gridSize, kernel));
             launch = dev.launch(trackers[device].chunkCount(), (ctx, chunk) -> copyChunk(device, chunk));
         } else {
             launch = dev.launch(gridSize, kernel);
         }
+        inFlight.add(launch);
         launched[device] = launch;
         return launch;
     }
@@ -243,33 +267,61 @@ public final class ReplicatedRegion implements AutoCloseable {
     /**
      * Waits for every launched kernel and every copy of this iteration, then re-arms for the next iteration.
      *
-     * @throws dev.overlap.core.KernelFailedException if a producing kernel failed; chunks of the failed blocks
-     *         never become ready, so the region cannot run further iterations: close it
-     * @throws IllegalStateException if a producer was not launched this iteration, or a copy failed
+     * @throws KernelFailedException    if a producing kernel failed (after every kernel of the iteration has
+     *                                  finished; the others' failures suppressed): the region is broken, close it
+     * @throws IllegalStateException    if a producer was not launched this iteration, a copy failed, or the region
+     *                                  is broken or closed
+     * @throws dev.overlap.core.InterruptedWaitException if the thread is interrupted while waiting (the iteration
+     *                                  goes on; call again to wait for it)
      */
     public void awaitTransfers() {
-        checkOpen();
+        awaitTransfers(Waits.NO_DEADLINE);
+    }
+
+    /**
+     * As {@link #awaitTransfers()}, giving up after {@code timeout}.
+     *
+     * @return true if the iteration completed in time (re-armed); false if kernels or copies are still running
+     *         (nothing changed: call again to keep waiting)
+     */
+    public boolean awaitTransfers(final long timeout, final TimeUnit unit) {
+        return awaitTransfers(Waits.deadline(timeout, unit));
+    }
+
+    private boolean awaitTransfers(final long deadline) {
+        checkUsable();
         for (int d = 0; d < producer.length; d++) {
             if (producer[d] && launched[d] == null) {
                 throw new IllegalStateException("awaitTransfers() in iteration " + iteration + " but dev" + d
                     + " was not launched");
             }
         }
-        try {
-            for (final KernelLaunch l : launched) {
-                if (l != null) {
-                    l.join();
+        KernelFailedException failure = null;
+        for (final KernelLaunch l : inFlight) {
+            try {
+                if (!joinBy(l, deadline)) {
+                    return false;
+                }
+            } catch (final KernelFailedException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
                 }
             }
-            if (mode.tracks()) {
-                waitForCopies();
-            }
-        } finally {
-            Arrays.fill(launched, null);
         }
-        final Throwable failure = agentFailure;
         if (failure != null) {
-            throw new IllegalStateException("a chunk copy failed in iteration " + iteration, failure);
+            broken = failure;
+            endIteration();
+            throw failure;
+        }
+        if (mode.tracks() && !waitForCopies(deadline)) {
+            return false;
+        }
+        endIteration();
+        final Throwable copyFailure = agentFailure;
+        if (copyFailure != null) {
+            throw new IllegalStateException("a chunk copy failed in iteration " + iteration, copyFailure);
         }
         if (mode.tracks()) {
             for (final ChunkTracker t : trackers) {
@@ -280,21 +332,48 @@ public final class ReplicatedRegion implements AutoCloseable {
         }
         iteration++;
         publishedIteration = iteration;
+        return true;
     }
 
-    private void waitForCopies() {
-        final long target = iterationTarget();
-        if (copiedChunks.get() >= target) {
-            return;
+    private static boolean joinBy(final KernelLaunch launch, final long deadline) {
+        if (deadline == Waits.NO_DEADLINE) {
+            launch.join();
+            return true;
         }
+        return launch.join(Math.max(0, Waits.remaining(deadline)), TimeUnit.NANOSECONDS);
+    }
+
+    private void endIteration() {
+        inFlight.clear();
+        Arrays.fill(launched, null);
+    }
+
+    /** @return false if the deadline passed first */
+    private boolean waitForCopies(final long deadline) {
+        final long target = iterationTarget();
         for (int i = 0; i < 1000 && copiedChunks.get() < target; i++) {
             Thread.onSpinWait();
+        }
+        if (copiedChunks.get() >= target) {
+            return true;
         }
         waiter = Thread.currentThread();
         try {
             while (copiedChunks.get() < target) {
-                LockSupport.park(this);
+                if (Thread.interrupted()) {
+                    throw Waits.interrupted("the chunk copies of iteration " + iteration);
+                }
+                final long left = Waits.remaining(deadline);
+                if (left <= 0) {
+                    return false;
+                }
+                if (deadline == Waits.NO_DEADLINE) {
+                    LockSupport.park(this);
+                } else {
+                    LockSupport.parkNanos(this, left);
+                }
             }
+            return true;
         } finally {
             waiter = null;
         }
@@ -383,26 +462,73 @@ public final class ReplicatedRegion implements AutoCloseable {
 
     private void checkOpen() {
         if (closed) {
-            throw new IllegalStateException("region is closed");
+            throw new IllegalStateException(this + " is closed");
         }
     }
 
-    /** Stops the transfer agents and frees counters and memory. Idempotent. */
+    private void checkUsable() {
+        checkOpen();
+        if (broken != null) {
+            throw new IllegalStateException(this + " is broken: a producing kernel failed in iteration " + iteration
+                + " (" + broken.getMessage() + "); close it", broken);
+        }
+    }
+
+    /**
+     * Waits for every kernel of the region still running (uninterruptibly; the interrupt status is kept), stops the
+     * transfer threads, then frees the replicas. Idempotent.
+     *
+     * @throws KernelFailedException if a kernel of an iteration nobody awaited failed
+     * @throws IllegalStateException if called from a worker of a device the region still has a kernel on
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        if (agents != null) {
-            agents.close();
-        }
-        for (final ChunkTracker t : trackers) {
-            if (t != null) {
-                t.close();
+        KernelFailedException failure = null;
+        boolean interrupted = false;
+        try {
+            for (final KernelLaunch l : inFlight) {
+                while (true) {
+                    try {
+                        l.join();
+                        break;
+                    } catch (final KernelFailedException e) {
+                        failure = failure == null ? e : failure;
+                        break;
+                    } catch (final dev.overlap.core.InterruptedWaitException e) {
+                        Thread.interrupted();
+                        interrupted = true;
+                    }
+                }
+            }
+            endIteration();
+            if (agents != null) {
+                agents.close();
+            }
+            for (final ChunkTracker t : trackers) {
+                if (t != null) {
+                    t.close();
+                }
+            }
+            storage.close();
+            mesh.removeDependent(this);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
-        storage.close();
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ReplicatedRegion{" + length + " elements, " + mode + ", iteration " + iteration
+            + (closed ? ", closed" : broken != null ? ", broken" : "") + "}";
     }
 
     /** Validating builder; not thread-safe. */

@@ -1,0 +1,83 @@
+package dev.overlap.queues;
+
+import dev.overlap.core.Device;
+import dev.overlap.core.Mesh;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Issue 15's misuse of queues in device memory: a second free, use after free, use after the mesh closed. */
+public class QueueMisuseTest {
+    private static Mesh mesh(final String name) {
+        return Mesh.builder().name(name).devices(1).threadsPerDevice(1).memoryPerDevice(1 << 20).build();
+    }
+
+    private static void assertMessage(final Throwable t, final String part) {
+        assertTrue(t.getMessage() != null && t.getMessage().contains(part),
+            "message should contain '" + part + "': " + t.getMessage());
+    }
+
+    @Test
+    void freeingARingTwiceIsAnErrorAndNeverFreesTheNextOwner() {
+        try (Mesh mesh = mesh("q1")) {
+            final Device device = mesh.device(0);
+            final IntCounterRing first = IntCounterRing.allocate(device, 64);
+            first.free();
+            final IntCounterRing next = IntCounterRing.allocate(device, 64);
+            next.offer(5);
+            assertMessage(assertThrows(IllegalStateException.class, first::free), "IntCounterRing of capacity 64");
+            assertEquals(1, next.size(), "the second free left the next owner's items alone");
+            assertEquals(5, next.poll(-1));
+            final LongCounterQueue block = LongCounterQueue.allocate(device, 16);
+            block.free();
+            assertThrows(IllegalStateException.class, block::free);
+        }
+    }
+
+    @Test
+    void everyStructureRefusesUseAfterItsFree() {
+        try (Mesh mesh = mesh("q2")) {
+            final Device device = mesh.device(0);
+            final IntCounterRing ints = IntCounterRing.allocate(device, 64);
+            final LongCounterRing longs = LongCounterRing.allocate(device, 64);
+            final IntCounterQueue block = IntCounterQueue.allocate(device, 64);
+            final IntPriorityWorklist worklist = IntPriorityWorklist.allocate(device, 64, 10, 10);
+            ints.free();
+            longs.free();
+            block.free();
+            worklist.free();
+            assertMessage(assertThrows(IllegalStateException.class, () -> ints.offer(1)), "was freed");
+            assertThrows(IllegalStateException.class, () -> ints.poll(-1));
+            assertThrows(IllegalStateException.class, ints::size);
+            assertThrows(IllegalStateException.class, () -> longs.offer(new long[2], 0, 2));
+            assertThrows(IllegalStateException.class, () -> block.poll(new int[4], 0, 4));
+            assertThrows(IllegalStateException.class, () -> worklist.push(1, 1));
+            assertTrue(ints.isFreed());
+            assertTrue(ints.toString().contains("freed"), ints.toString());
+        }
+    }
+
+    @Test
+    void aQueueLeftOpenIsRefusedAfterItsMeshClosed() {
+        final Mesh mesh = mesh("q3");
+        final LongCounterRing ring = LongCounterRing.allocate(mesh.device(0), 64);
+        ring.offer(1);
+        mesh.close();
+        assertMessage(assertThrows(IllegalStateException.class, () -> ring.poll(-1)), "mesh 'q3' was closed");
+        assertMessage(assertThrows(IllegalStateException.class, ring::free), "mesh 'q3' was closed");
+    }
+
+    @Test
+    void aQueueOverACallersBufferIsFreedByItsCaller() {
+        final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(IntCounterRing.requiredBytes(16)));
+        final IntCounterRing ring = new IntCounterRing(buffer, 16);
+        assertMessage(assertThrows(IllegalStateException.class, ring::free), "caller's region");
+        ring.offer(3);
+        assertEquals(3, ring.poll(-1));
+    }
+}

@@ -1,0 +1,233 @@
+package dev.overlap.transport;
+
+import dev.overlap.core.BlockMapping;
+import dev.overlap.core.GlobalAddress;
+import dev.overlap.core.InterruptedWaitException;
+import dev.overlap.core.KernelFailedException;
+import dev.overlap.core.LongArray;
+import dev.overlap.core.Mesh;
+import dev.overlap.core.SymmetricArray;
+import dev.overlap.transport.inbox.AggregatorConfig;
+import dev.overlap.transport.inbox.DirectPolicy;
+import dev.overlap.transport.inbox.Endpoint;
+import dev.overlap.transport.inbox.IntAggregator;
+import dev.overlap.transport.inbox.ItemType;
+import dev.overlap.transport.inbox.Transport;
+import dev.overlap.transport.inbox.TransportCounter;
+import dev.overlap.transport.proact.ReplicatedRegion;
+import dev.overlap.transport.proact.TransferMode;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Misuse of the transport and the replicated region (issue 15's cases): wrong close order, waits nobody serves,
+ * interrupts, timeouts and a kernel failing on one device. Each gets a clear exception or the right behaviour,
+ * never a crash or a hang ({@code @Timeout} guards against hangs only).
+ */
+@Timeout(60)
+class TransportMisuseTest {
+    private static final int Q = 0;
+
+    private static Mesh mesh(final String name) {
+        return Mesh.builder().name(name).devices(2).threadsPerDevice(1).memoryPerDevice(4 << 20).build();
+    }
+
+    @Test
+    void closingTheMeshFirstClosesAnOpenTransportAndStopsItsProgressThread() throws Exception {
+        final Mesh mesh = mesh("order");
+        final Transport t = Transport.builder().mesh(mesh).ringCapacity(1 << 16).progressThread(true).build();
+        final AtomicInteger received = new AtomicInteger();
+        t.registerHandler(1, Q, ItemType.INT, (queue, sender, items, offset, count) -> received.addAndGet(count));
+        final Endpoint ep = t.newEndpoint(0);
+        final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.batched(256, 1_000_000));
+        for (int i = 0; i < 1000; i++) {
+            agg.offer(i);
+        }
+        final Thread progress = thread("order-progress");
+        mesh.close(); // the transport is still open, its progress thread running: the mesh closes it first
+        assertTrue(t.isClosed());
+        progress.join();
+        assertEquals(1000, received.get(), "the close delivered every pending item");
+        assertEquals(1000, t.counter(1, TransportCounter.ITEMS_DELIVERED), "counters stay readable");
+        assertThrows(IllegalStateException.class, () -> agg.offer(1));
+        assertThrows(IllegalStateException.class, ep::poll);
+        assertThrows(IllegalStateException.class, t::drainAll);
+        assertThrows(IllegalStateException.class, () -> t.inbox(1).drain());
+        assertThrows(IllegalStateException.class, () -> t.newEndpoint(0));
+        assertThrows(IllegalStateException.class, () -> ep.getLong(GlobalAddress.of(1, 0)));
+        t.close();
+    }
+
+    @Test
+    void aGetToADeviceThatNobodyDrainsCompletes() {
+        try (Mesh mesh = mesh("undrained");
+             Transport t = Transport.builder().mesh(mesh).ringCapacity(1 << 16).directPolicy(DirectPolicy.NEVER)
+                 .rendezvousThreshold(1 << 12).build();
+             SymmetricArray<LongArray> data = mesh.allocateLongs(16)) {
+            data.on(1).set(3, 4242);
+            final Endpoint ep = t.newEndpoint(0);
+            // dev1's worker never polls and there is no progress thread: the waiting sender applies the get itself
+            assertEquals(4242, ep.getLong(data.on(1).address(3)));
+            ep.putLong(data.on(1).address(4), 7);
+            ep.quiet();
+            assertEquals(7, data.on(1).get(4));
+        }
+    }
+
+    @Test
+    void aGetAnswersAnInterruptAndItsTimedFormGivesUp() throws Exception {
+        try (Mesh mesh = mesh("stuck");
+             Transport t = Transport.builder().mesh(mesh).ringCapacity(1 << 16).directPolicy(DirectPolicy.NEVER)
+                 .rendezvousThreshold(1 << 12).build();
+             SymmetricArray<LongArray> data = mesh.allocateLongs(16)) {
+            // a handler on dev1 blocks while holding dev1's inbox: nobody can apply a get to dev1 until it returns
+            final CountDownLatch entered = new CountDownLatch(1);
+            final CountDownLatch release = new CountDownLatch(1);
+            t.registerHandler(1, Q, ItemType.INT, (queue, sender, items, offset, count) -> {
+                entered.countDown();
+                awaitQuietly(release);
+            });
+            final Endpoint blocker = t.newEndpoint(0);
+            final IntAggregator agg = blocker.intAggregator(1, Q, AggregatorConfig.eager());
+            agg.offer(1);
+            final Thread drainer = new Thread(() -> t.inbox(1).drain(), "drainer");
+            drainer.start();
+            entered.await();
+
+            final Endpoint ep = t.newEndpoint(0);
+            assertThrows(TimeoutException.class, () -> ep.getLong(data.on(1).address(0), 5, TimeUnit.MILLISECONDS));
+            assertFalse(ep.quiet(1, TimeUnit.MILLISECONDS), "the timed-out get is still outstanding");
+
+            final AtomicReference<Throwable> thrown = new AtomicReference<>();
+            final AtomicReference<Boolean> statusKept = new AtomicReference<>();
+            final Endpoint ep2 = t.newEndpoint(0);
+            final Thread getter = new Thread(() -> {
+                try {
+                    ep2.getLong(data.on(1).address(0));
+                } catch (final Throwable e) {
+                    thrown.set(e);
+                    statusKept.set(Thread.currentThread().isInterrupted());
+                }
+            }, "getter");
+            getter.start();
+            awaitParkedOrWaiting(getter);
+            getter.interrupt();
+            getter.join();
+            assertInstanceOf(InterruptedWaitException.class, thrown.get());
+            assertTrue(statusKept.get());
+            release.countDown();
+            drainer.join();
+            assertTrue(ep.quiet(30, TimeUnit.SECONDS), "the abandoned get completed once dev1 was free again");
+        }
+    }
+
+    @Test
+    void aProgressAgentOfAClosedTransportEndsItsRunner() throws Exception {
+        final Mesh mesh = mesh("agent");
+        final Transport t = Transport.builder().mesh(mesh).ringCapacity(1 << 16).build();
+        final AgentRunner runner = new AgentRunner(new BusySpinIdleStrategy(), e -> { }, null, t.newProgressAgent());
+        final Thread thread = AgentRunner.startOnThread(runner);
+        t.close();
+        thread.join();
+        mesh.close();
+        runner.close();
+        assertThrows(IllegalStateException.class, t::newProgressAgent);
+    }
+
+    @Test
+    void aRegionWhoseKernelFailedOnOneDeviceWaitsForTheOtherBeforeThrowingAndClosesSafely() throws Exception {
+        final Mesh mesh = mesh("broken");
+        final ReplicatedRegion region = ReplicatedRegion.builder(mesh).elements(1 << 14).gridSize(16)
+            .mode(TransferMode.TRIGGERED).chunkBytes(4096).transferThreads(1)
+            .mapping(BlockMapping.oneToOne(4096)).build();
+        final CountDownLatch release = new CountDownLatch(1);
+        region.launch(0, (ctx, block) -> {
+            throw new IllegalStateException("block " + block + " fails on dev0");
+        });
+        region.launch(1, (ctx, block) -> {
+            awaitQuietly(release);
+            region.putLong(1, (int)region.sliceStart(1) + block, block);
+        });
+        final AtomicReference<Throwable> thrown = new AtomicReference<>();
+        final Thread host = new Thread(() -> {
+            try {
+                region.awaitTransfers();
+            } catch (final Throwable e) {
+                thrown.set(e);
+            }
+        }, "host");
+        host.start();
+        awaitParkedOrWaiting(host); // waiting for dev1's blocks, not thrown yet although dev0 failed
+        assertEquals(null, thrown.get());
+        release.countDown();
+        host.join();
+        assertInstanceOf(KernelFailedException.class, thrown.get());
+        final IllegalStateException broken = assertThrows(IllegalStateException.class,
+            () -> region.launch(0, (ctx, block) -> { }));
+        assertTrue(broken.getMessage().contains("broken"), broken.getMessage());
+        region.close();
+        assertThrows(IllegalStateException.class, () -> region.getLong(1, 0));
+        mesh.close();
+    }
+
+    @Test
+    void awaitTransfersAnswersAnInterruptAndHasATimedForm() throws Exception {
+        try (Mesh mesh = mesh("interrupted")) {
+            final ReplicatedRegion region = ReplicatedRegion.builder(mesh).elements(1 << 12).gridSize(4)
+                .mode(TransferMode.TRIGGERED).chunkBytes(4096).build();
+            final CountDownLatch release = new CountDownLatch(1);
+            region.launch(0, (ctx, block) -> awaitQuietly(release));
+            region.launch(1, (ctx, block) -> { });
+            assertFalse(region.awaitTransfers(1, TimeUnit.MILLISECONDS));
+            Thread.currentThread().interrupt();
+            assertThrows(InterruptedWaitException.class, region::awaitTransfers);
+            assertTrue(Thread.interrupted(), "status kept");
+            release.countDown();
+            assertTrue(region.awaitTransfers(30, TimeUnit.SECONDS), "the iteration was still there to finish");
+            assertEquals(1, region.iteration());
+            // left open on purpose: the mesh's close closes it
+        }
+    }
+
+    private static Thread thread(final String name) {
+        for (final Thread th : Thread.getAllStackTraces().keySet()) {
+            if (th.getName().equals(name)) {
+                return th;
+            }
+        }
+        throw new AssertionError("no thread named " + name);
+    }
+
+    /** Waits until {@code thread} blocks in a park (the library's waits park once their spins are over). */
+    private static void awaitParkedOrWaiting(final Thread thread) {
+        while (thread.getState() != Thread.State.WAITING && thread.getState() != Thread.State.TIMED_WAITING) {
+            if (!thread.isAlive()) {
+                throw new AssertionError(thread.getName() + " ended instead of waiting");
+            }
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+    }
+
+    private static void awaitQuietly(final CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (final InterruptedException e) {
+            throw new InterruptedWaitException("a test latch");
+        }
+    }
+}
