@@ -279,7 +279,13 @@ public final class IntCounterQueue {
         seq.reset();
     }
 
-    /** Returns device memory taken by {@link #allocate}; the queue must not be used afterwards. */
+    /**
+     * Returns the device memory taken by {@link #allocate} (closing the mesh does it too). Afterwards every method
+     * that touches the queue throws {@link IllegalStateException} naming it.
+     *
+     * @throws IllegalStateException if the queue was built over a caller's region, or is already freed (a second free
+     *                               is reported, never applied to memory that another allocation owns now)
+     */
     public void free() {
         QueueMemory.free(owned, name());
     }

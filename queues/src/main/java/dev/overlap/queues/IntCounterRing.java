@@ -267,7 +267,13 @@ public final class IntCounterRing {
         return seq.publication;
     }
 
-    /** Returns device memory taken by {@link #allocate}; the ring must not be used afterwards. */
+    /**
+     * Returns the device memory taken by {@link #allocate} (closing the mesh does it too). Afterwards every method
+     * that touches the ring throws {@link IllegalStateException} naming it.
+     *
+     * @throws IllegalStateException if the ring was built over a caller's region, or is already freed (a second free
+     *                               is reported, never applied to memory that another allocation owns now)
+     */
     public void free() {
         QueueMemory.free(owned, name());
     }
