@@ -1,7 +1,6 @@
 package dev.overlap.queues;
 
 import dev.overlap.core.Device;
-import dev.overlap.core.DeviceRegion;
 import org.agrona.concurrent.AtomicBuffer;
 
 /**
@@ -41,8 +40,8 @@ public final class IntCounterRing {
     private final CounterSequencer seq;
     private final int slots;
     private final long mask;
-    /** The queue's own device memory, or null when it was built over a caller's buffer. */
-    private final DeviceRegion owned;
+    /** Its device memory's lifetime (see {@link QueueMemory.Owner}). */
+    private final QueueMemory.Owner owner;
 
     /**
      * Builds a ring with default window size and {@link Publication#ORDERED}, initializing {@code region}.
@@ -73,7 +72,7 @@ public final class IntCounterRing {
         this.seq = new CounterSequencer(this.region, true, capacity, windowSize, publication);
         this.slots = seq.slotsOffset();
         this.mask = seq.slotMask;
-        this.owned = allocation != null ? allocation.region : null;
+        this.owner = new QueueMemory.Owner(allocation, "IntCounterRing of capacity " + capacity);
     }
 
     /** Allocates the ring in {@code device}'s memory; {@link #free()} or closing the mesh returns it. */
@@ -111,7 +110,7 @@ public final class IntCounterRing {
 
     /** @return false when the ring is full */
     public boolean offer(final int item) {
-        checkLive();
+        owner.check();
         final long s = seq.tryReserveRing(1);
         if (s == CounterSequencer.FULL) {
             return false;
@@ -128,7 +127,7 @@ public final class IntCounterRing {
      * @throws IllegalArgumentException when {@code len > capacity}
      */
     public boolean offerAll(final int[] src, final int off, final int len) {
-        checkLive();
+        owner.check();
         IntCounterQueue.checkBatch(src, off, len);
         if (len > seq.capacity) {
             throw new IllegalArgumentException("batch of " + len + " exceeds the ring capacity " + seq.capacity);
@@ -150,7 +149,7 @@ public final class IntCounterRing {
      * @return how many were pushed (0 when full)
      */
     public int offer(final int[] src, final int off, final int len) {
-        checkLive();
+        owner.check();
         IntCounterQueue.checkBatch(src, off, len);
         int n = len;
         while (n > 0) {
@@ -186,7 +185,7 @@ public final class IntCounterRing {
      * @return the oldest item, or {@code ifEmpty}
      */
     public int poll(final int ifEmpty) {
-        checkLive();
+        owner.check();
         for (;;) {
             final long s = seq.start();
             final long e = seq.end();
@@ -206,7 +205,7 @@ public final class IntCounterRing {
      * @return how many were popped (0 when empty)
      */
     public int poll(final int[] dst, final int off, final int max) {
-        checkLive();
+        owner.check();
         IntCounterQueue.checkBatch(dst, off, max);
         for (;;) {
             final long s = seq.start();
@@ -235,25 +234,25 @@ public final class IntCounterRing {
 
     /** @return published, unpopped items (a moment's snapshot) */
     public int size() {
-        checkLive();
+        owner.check();
         return (int)seq.size();
     }
 
     /** @return {@code end}: how many items were ever published (poppable or popped); a monitoring snapshot */
     public long publishedIndex() {
-        checkLive();
+        owner.check();
         return seq.end();
     }
 
     /** @return {@code endAlloc}: how many positions pushes ever reserved; a monitoring snapshot */
     public long reservedIndex() {
-        checkLive();
+        owner.check();
         return seq.reserved();
     }
 
     /** @return true when nothing is poppable right now */
     public boolean isEmpty() {
-        checkLive();
+        owner.check();
         return size() == 0;
     }
 
@@ -275,23 +274,12 @@ public final class IntCounterRing {
      *                               is reported, never applied to memory that another allocation owns now)
      */
     public void free() {
-        QueueMemory.free(owned, name());
+        owner.free();
     }
 
     /** @return true once the queue's own memory was freed ({@link #free()}, or its mesh closed) */
     public boolean isFreed() {
-        return owned != null && owned.isFreed();
-    }
-
-    private void checkLive() {
-        final DeviceRegion r = owned;
-        if (r != null && r.isFreed()) {
-            r.checkLive(name());
-        }
-    }
-
-    private String name() {
-        return "IntCounterRing of capacity " + capacity();
+        return owner.isFreed();
     }
 
     @Override

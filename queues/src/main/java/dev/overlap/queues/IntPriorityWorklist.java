@@ -1,7 +1,6 @@
 package dev.overlap.queues;
 
 import dev.overlap.core.Device;
-import dev.overlap.core.DeviceRegion;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -44,8 +43,8 @@ public final class IntPriorityWorklist {
     private final long[] moved = new long[MOVE_BATCH];
     private final long[] stay = new long[MOVE_BATCH];
     private final ThreadLocal<long[]> single = ThreadLocal.withInitial(() -> new long[1]);
-    /** The queue's own device memory, or null when it was built over a caller's buffer. */
-    private final DeviceRegion owned;
+    /** Its device memory's lifetime (see {@link QueueMemory.Owner}). */
+    private final QueueMemory.Owner owner;
 
     /**
      * @param region           at least {@link #requiredBytes(int)} bytes, 8-byte aligned; initialized here
@@ -73,7 +72,7 @@ public final class IntPriorityWorklist {
         this.far = new LongCounterRing(new UnsafeBuffer(region, RINGS + nearBytes, farBytes), capacity + MOVE_BATCH);
         buffer.putLongVolatile(THRESHOLD, initialThreshold);
         buffer.putLongVolatile(MOVE_SEQUENCE, 0);
-        this.owned = allocation != null ? allocation.region : null;
+        this.owner = new QueueMemory.Owner(allocation, "IntPriorityWorklist of capacity " + capacity);
     }
 
     /** Allocates the worklist in {@code device}'s memory; {@link #free()} or closing the mesh returns it. */
@@ -113,7 +112,7 @@ public final class IntPriorityWorklist {
 
     /** @return the current threshold (keys below it go to near) */
     public long threshold() {
-        checkLive();
+        owner.check();
         return buffer.getLongVolatile(THRESHOLD);
     }
 
@@ -124,7 +123,7 @@ public final class IntPriorityWorklist {
      * @return false when both bands are full
      */
     public boolean push(final int item, final int key) {
-        checkLive();
+        owner.check();
         final long e = entry(item, key);
         if (key < buffer.getLongVolatile(THRESHOLD) && near.offer(e)) {
             return true;
@@ -141,7 +140,7 @@ public final class IntPriorityWorklist {
      *         on, which found both bands full
      */
     public int pushAll(final long[] entries, final int n) {
-        checkLive();
+        owner.check();
         java.util.Objects.checkFromIndexSize(0, n, entries.length);
         final long threshold = buffer.getLongVolatile(THRESHOLD);
         int k = 0;
@@ -175,7 +174,7 @@ public final class IntPriorityWorklist {
      * @return the entry ({@link #item}, {@link #key}) or {@code ifEmpty}
      */
     public long poll(final long ifEmpty) {
-        checkLive();
+        owner.check();
         final long[] one = single.get();
         return poll(one, 0, 1) == 1 ? one[0] : ifEmpty;
     }
@@ -187,7 +186,7 @@ public final class IntPriorityWorklist {
      * @return how many entries were written to {@code dst[off ..]} (0 when the worklist is empty)
      */
     public int poll(final long[] dst, final int off, final int max) {
-        checkLive();
+        owner.check();
         int spins = 0;
         for (;;) {
             final long move = buffer.getLongVolatile(MOVE_SEQUENCE);
@@ -267,7 +266,7 @@ public final class IntPriorityWorklist {
 
     /** @return entries published in near and far (a snapshot; excludes entries a mover holds) */
     public int size() {
-        checkLive();
+        owner.check();
         return near.size() + far.size();
     }
 
@@ -284,23 +283,12 @@ public final class IntPriorityWorklist {
      *                               is reported, never applied to memory that another allocation owns now)
      */
     public void free() {
-        QueueMemory.free(owned, name());
+        owner.free();
     }
 
     /** @return true once the queue's own memory was freed ({@link #free()}, or its mesh closed) */
     public boolean isFreed() {
-        return owned != null && owned.isFreed();
-    }
-
-    private void checkLive() {
-        final DeviceRegion r = owned;
-        if (r != null && r.isFreed()) {
-            r.checkLive(name());
-        }
-    }
-
-    private String name() {
-        return "IntPriorityWorklist of capacity " + capacity();
+        return owner.isFreed();
     }
 
     @Override

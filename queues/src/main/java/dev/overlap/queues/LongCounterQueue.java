@@ -1,7 +1,6 @@
 package dev.overlap.queues;
 
 import dev.overlap.core.Device;
-import dev.overlap.core.DeviceRegion;
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.util.function.LongConsumer;
@@ -58,8 +57,8 @@ public final class LongCounterQueue {
     private final BufferCells region;
     private final CounterSequencer seq;
     private final int slots;
-    /** The queue's own device memory, or null when it was built over a caller's buffer. */
-    private final DeviceRegion owned;
+    /** Its device memory's lifetime (see {@link QueueMemory.Owner}). */
+    private final QueueMemory.Owner owner;
 
     /**
      * Builds a queue with default window size and {@link Publication#ORDERED}, initializing {@code region}.
@@ -89,7 +88,7 @@ public final class LongCounterQueue {
         this.region = new BufferCells(region);
         this.seq = new CounterSequencer(this.region, false, capacity, windowSize, publication);
         this.slots = seq.slotsOffset();
-        this.owned = allocation != null ? allocation.region : null;
+        this.owner = new QueueMemory.Owner(allocation, "LongCounterQueue of capacity " + capacity);
     }
 
     /**
@@ -125,7 +124,7 @@ public final class LongCounterQueue {
      * @return false when the block is used up (capacity items pushed since the last reset)
      */
     public boolean offer(final long item) {
-        checkLive();
+        owner.check();
         final long s = seq.reserveBlock(1);
         if (s >= seq.capacity) {
             seq.publish(s, 0);
@@ -142,7 +141,7 @@ public final class LongCounterQueue {
      * @return how many were pushed: {@code len}, or fewer when the block ran out (a prefix of the items)
      */
     public int offer(final long[] src, final int off, final int len) {
-        checkLive();
+        owner.check();
         checkBatch(src, off, len);
         if (len == 0) {
             return 0;
@@ -164,7 +163,7 @@ public final class LongCounterQueue {
      * @return the oldest item, or {@code ifEmpty}
      */
     public long poll(final long ifEmpty) {
-        checkLive();
+        owner.check();
         for (;;) {
             final long s = seq.start();
             long e = seq.end();
@@ -184,7 +183,7 @@ public final class LongCounterQueue {
      * @return how many were popped (0 when empty)
      */
     public int poll(final long[] dst, final int off, final int max) {
-        checkLive();
+        owner.check();
         checkBatch(dst, off, max);
         for (;;) {
             final long s = seq.start();
@@ -212,7 +211,7 @@ public final class LongCounterQueue {
      * @return how many were popped
      */
     public int drain(final LongConsumer consumer, final int limit) {
-        checkLive();
+        owner.check();
         if (consumer == null) {
             throw new NullPointerException("consumer");
         }
@@ -241,25 +240,25 @@ public final class LongCounterQueue {
 
     /** @return published, unpopped items (a moment's snapshot) */
     public int size() {
-        checkLive();
+        owner.check();
         return (int)seq.size();
     }
 
     /** @return {@code end}: how many items were ever published (poppable or popped); a monitoring snapshot */
     public long publishedIndex() {
-        checkLive();
+        owner.check();
         return seq.end();
     }
 
     /** @return {@code endAlloc}: how many positions pushes ever reserved; a monitoring snapshot */
     public long reservedIndex() {
-        checkLive();
+        owner.check();
         return seq.reserved();
     }
 
     /** @return true when nothing is poppable right now */
     public boolean isEmpty() {
-        checkLive();
+        owner.check();
         return size() == 0;
     }
 
@@ -275,7 +274,7 @@ public final class LongCounterQueue {
 
     /** Empties the block for reuse. Only while no other thread uses the queue (e.g. between kernels). */
     public void reset() {
-        checkLive();
+        owner.check();
         seq.reset();
     }
 
@@ -287,7 +286,7 @@ public final class LongCounterQueue {
      *                               is reported, never applied to memory that another allocation owns now)
      */
     public void free() {
-        QueueMemory.free(owned, name());
+        owner.free();
     }
 
     static void checkBatch(final long[] array, final int off, final int len) {
@@ -302,18 +301,7 @@ public final class LongCounterQueue {
 
     /** @return true once the queue's own memory was freed ({@link #free()}, or its mesh closed) */
     public boolean isFreed() {
-        return owned != null && owned.isFreed();
-    }
-
-    private void checkLive() {
-        final DeviceRegion r = owned;
-        if (r != null && r.isFreed()) {
-            r.checkLive(name());
-        }
-    }
-
-    private String name() {
-        return "LongCounterQueue of capacity " + capacity();
+        return owner.isFreed();
     }
 
     @Override

@@ -1,7 +1,6 @@
 package dev.overlap.queues;
 
 import dev.overlap.core.Device;
-import dev.overlap.core.DeviceRegion;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -33,8 +32,8 @@ public final class LongPriorityWorklist {
     private final long[] moved = new long[2 * MOVE_BATCH];
     private final long[] stay = new long[2 * MOVE_BATCH];
     private final ThreadLocal<long[]> pair = ThreadLocal.withInitial(() -> new long[2]);
-    /** The queue's own device memory, or null when it was built over a caller's buffer. */
-    private final DeviceRegion owned;
+    /** Its device memory's lifetime (see {@link QueueMemory.Owner}). */
+    private final QueueMemory.Owner owner;
 
     /**
      * @param region           at least {@link #requiredBytes(int)} bytes, 8-byte aligned; initialized here
@@ -63,7 +62,7 @@ public final class LongPriorityWorklist {
             2 * (capacity + MOVE_BATCH));
         buffer.putLongVolatile(THRESHOLD, initialThreshold);
         buffer.putLongVolatile(MOVE_SEQUENCE, 0);
-        this.owned = allocation != null ? allocation.region : null;
+        this.owner = new QueueMemory.Owner(allocation, "LongPriorityWorklist of capacity " + capacity);
     }
 
     /** Allocates the worklist in {@code device}'s memory; {@link #free()} or closing the mesh returns it. */
@@ -88,7 +87,7 @@ public final class LongPriorityWorklist {
 
     /** @return the current threshold (keys below it go to near) */
     public long threshold() {
-        checkLive();
+        owner.check();
         return buffer.getLongVolatile(THRESHOLD);
     }
 
@@ -99,7 +98,7 @@ public final class LongPriorityWorklist {
      * @return false when both bands are full
      */
     public boolean push(final long item, final long key) {
-        checkLive();
+        owner.check();
         final long[] entry = pair.get();
         entry[0] = key;
         entry[1] = item;
@@ -116,7 +115,7 @@ public final class LongPriorityWorklist {
      * @return false when the worklist is empty
      */
     public boolean poll(final long[] keyAndItem) {
-        checkLive();
+        owner.check();
         if (keyAndItem == null || keyAndItem.length < 2) {
             throw new IllegalArgumentException("keyAndItem must be a long[2] or longer");
         }
@@ -210,7 +209,7 @@ public final class LongPriorityWorklist {
 
     /** @return entries published in near and far (a snapshot; excludes entries a mover holds) */
     public int size() {
-        checkLive();
+        owner.check();
         return (near.size() + far.size()) / 2;
     }
 
@@ -227,23 +226,12 @@ public final class LongPriorityWorklist {
      *                               is reported, never applied to memory that another allocation owns now)
      */
     public void free() {
-        QueueMemory.free(owned, name());
+        owner.free();
     }
 
     /** @return true once the queue's own memory was freed ({@link #free()}, or its mesh closed) */
     public boolean isFreed() {
-        return owned != null && owned.isFreed();
-    }
-
-    private void checkLive() {
-        final DeviceRegion r = owned;
-        if (r != null && r.isFreed()) {
-            r.checkLive(name());
-        }
-    }
-
-    private String name() {
-        return "LongPriorityWorklist of capacity " + capacity();
+        return owner.isFreed();
     }
 
     @Override

@@ -46,17 +46,42 @@ final class QueueMemory {
     }
 
     /**
-     * Frees a queue's own memory, once.
-     *
-     * @param region the queue's region, or null when it was built over a caller's buffer
-     * @param what   the queue, for messages
-     * @throws IllegalStateException if the queue does not own its memory, or it was already freed
+     * A queue's hold on its memory, and the one place its lifetime is checked: the device region it owns (null when
+     * it was built over a caller's buffer, whose lifetime is the caller's) and its name for messages.
      */
-    static void free(final DeviceRegion region, final String what) {
-        if (region == null) {
-            throw new IllegalStateException(what + " was built over a caller's region; free that region instead");
+    static final class Owner {
+        private final DeviceRegion region;
+        private final String name;
+
+        Owner(final Allocation allocation, final String name) {
+            this.region = allocation != null ? allocation.region : null;
+            this.name = name;
         }
-        region.checkLive(what);
-        region.close();
+
+        /** @return true once the owned memory was freed (by the queue's free() or its mesh's close) */
+        boolean isFreed() {
+            return region != null && region.isFreed();
+        }
+
+        /** @throws IllegalStateException naming the queue if its memory was freed */
+        void check() {
+            final DeviceRegion r = region;
+            if (r != null && r.isFreed()) {
+                r.checkLive(name);
+            }
+        }
+
+        /**
+         * Frees the owned memory, once.
+         *
+         * @throws IllegalStateException if the queue does not own its memory, or it was already freed
+         */
+        void free() {
+            if (region == null) {
+                throw new IllegalStateException(name + " was built over a caller's region; free that region instead");
+            }
+            region.checkLive(name);
+            region.close();
+        }
     }
 }
