@@ -179,10 +179,12 @@ installs_artifacts() {
   return 1
 }
 
-# A command that passes without running any test proves nothing: say a -Dtest selector that names no method
-# (surefire then reports "Tests run: 0" and succeeds, with or without the mutant).
+# A command that passes without running any test proves nothing: say a -Dtest selector that names no test (with
+# -Dsurefire.failIfNoSpecifiedTests=false surefire then succeeds silently, or with "Tests run: 0", mutant or not).
+# ran_no_test LOG COMMAND
 ran_no_test() {
-  ! grep -qE 'Tests run: [1-9]|run-jcstress: OK: [1-9]' "$1" && grep -qE 'Tests run: 0|No tests to run' "$1"
+  ! grep -qE 'Tests run: [1-9]|run-jcstress: OK: [1-9]' "$1" || return 1
+  grep -qE 'Tests run: 0|No tests to run' "$1" || [[ $2 == *-Dtest=* ]]
 }
 
 running_pid=''
@@ -216,7 +218,7 @@ run_cmd() {
   running_pid=''
   case $rc in
     0)
-      if ran_no_test "$log"; then
+      if ran_no_test "$log" "$cmd"; then
         cmd_status=error cmd_detail="exit 0 without running a test: does the selector name one?"
       else
         cmd_status=pass cmd_detail="exit 0"
@@ -328,6 +330,9 @@ for i in "${selected[@]}"; do
       result=REFUSED detail="touches more than library main sources (*/src/main/): $(tr '\n' ' ' <<<"$bad")"
     fi
   fi
+  if [ -z "$result" ] && ! apply_err=$(cd "$base" && GIT_CEILING_DIRECTORIES=$tmp git apply --check "$f" 2>&1); then
+    result=STALE detail="no longer applies: $(head -2 <<<"$apply_err" | tr '\n' ' ')"
+  fi
   if [ -z "$result" ] && $control; then
     while IFS= read -r c; do
       if [ -n "$c" ] && [ "${control_status[$c]}" != pass ]; then
@@ -339,10 +344,9 @@ for i in "${selected[@]}"; do
   if [ -z "$result" ]; then
     scratch=$tmp/$id
     scratch_copy "$scratch"
-    if ! apply_err=$(cd "$scratch" && GIT_CEILING_DIRECTORIES=$tmp git apply --check "$f" 2>&1); then
-      result=STALE detail="no longer applies: $(head -2 <<<"$apply_err" | tr '\n' ' ')"
+    if ! apply_err=$(cd "$scratch" && GIT_CEILING_DIRECTORIES=$tmp git apply "$f" 2>&1); then
+      result=ERROR detail="git apply failed after its check passed: $(head -2 <<<"$apply_err" | tr '\n' ' ')"
     else
-      (cd "$scratch" && GIT_CEILING_DIRECTORIES=$tmp git apply "$f")
       n=0 passed=0 failed=0 errors=0 timeouts=0 total=$(printf '%s' "${catches[$i]}" | grep -c .)
       while IFS= read -r c; do
         [ -n "$c" ] || continue
