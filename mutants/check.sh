@@ -6,6 +6,8 @@
 #   --list            print the mutants (id, catches commands, what) and exit
 #   --control         first run every distinct catches command once on the unmutated copy: it must pass, or the
 #                     mutants that rely on it are ERROR (a test that always fails catches nothing)
+#   --apply-only      only check each patch (header, paths, that it still applies): seconds, no build; result
+#                     APPLIES instead of KILLED
 #   --timeout DUR     per catches command (coreutils syntax: 90s, 20m, 1h; a bare number is seconds); default 20m
 #   --record FILE     where the summary goes besides stdout (default mutants/last-run.txt; "-" for nowhere)
 #   --dir DIR         read the patches from DIR instead of mutants/
@@ -16,7 +18,7 @@
 # teeth for this bug), STALE (the patch no longer applies: refresh it), REFUSED (it touches something other than
 # */src/main/), TIMEOUT (a command ran out of time: tests should fail, not hang), ERROR (bad header, a command that
 # could not run, code that no longer compiles, or a failed control run).
-# Exit status: 0 when every selected mutant was KILLED, 1 otherwise, 2 for wrong usage.
+# Exit status: 0 when every selected mutant was KILLED (APPLIES with --apply-only), 1 otherwise, 2 for wrong usage.
 # Logs of every command: target/mutants/<time>/ (ignored by git). How to add a mutant: mutants/README.md.
 set -euo pipefail
 # The whole script is one brace group, parsed before it runs: editing or checking out this file during a long run
@@ -29,6 +31,7 @@ mutant_dir=$here
 record=$here/last-run.txt
 timeout_spec=20m
 control=false
+apply_only=false
 keep=false
 list=false
 selectors=()
@@ -47,6 +50,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --list) list=true ;;
     --control) control=true ;;
+    --apply-only) apply_only=true control=false ;;
     --keep) keep=true ;;
     --timeout) [ $# -ge 2 ] || die_usage "--timeout needs a duration"; timeout_spec=$2; shift ;;
     --timeout=*) timeout_spec=${1#--timeout=} ;;
@@ -289,7 +293,7 @@ echo "check.sh: ${#selected[@]} mutant(s), commit $commit$dirty_note, timeout $t
 declare -A control_status=()
 declare -A control_secs=()
 control_order=()
-if $control; then
+if $control && ! $apply_only; then
   scratch_copy "$tmp/control"
   n=0
   for i in "${selected[@]}"; do
@@ -329,9 +333,17 @@ for i in "${selected[@]}"; do
     if [ -n "$bad" ]; then
       result=REFUSED detail="touches more than library main sources (*/src/main/): $(tr '\n' ' ' <<<"$bad")"
     fi
+    while IFS= read -r c; do
+      if [ -z "$result" ] && [ -n "$c" ] && installs_artifacts "$c"; then
+        result=REFUSED detail="a catches command installs or deploys (that writes ~/.m2): $c"
+      fi
+    done <<<"${catches[$i]}"
   fi
   if [ -z "$result" ] && ! apply_err=$(cd "$base" && GIT_CEILING_DIRECTORIES=$tmp git apply --check "$f" 2>&1); then
     result=STALE detail="no longer applies: $(head -2 <<<"$apply_err" | tr '\n' ' ')"
+  fi
+  if [ -z "$result" ] && $apply_only; then
+    result=APPLIES detail="header and paths valid, applies cleanly (catches commands not run)"
   fi
   if [ -z "$result" ] && $control; then
     while IFS= read -r c; do
@@ -387,7 +399,9 @@ done
 total_secs=$(( $(date +%s) - run_start ))
 load_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
 killed=0
-for r in "${results[@]}"; do [ "$r" != KILLED ] || killed=$((killed + 1)); done
+good=KILLED
+! $apply_only || good=APPLIES
+for r in "${results[@]}"; do [ "$r" != "$good" ] || killed=$((killed + 1)); done
 summary() {
   echo "# mutants/check.sh run"
   echo "date:      $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
@@ -395,8 +409,9 @@ summary() {
   echo "machine:   $(nproc) cores, load average $load_start at the start, $load_end at the end"
   echo "java:      $(java -version 2>&1 | head -1)"
   echo "selection: $([ ${#selectors[@]} -eq 0 ] && echo "all" || echo "${selectors[*]}") (${#selected[@]} of ${#ids[@]} mutants)"
-  echo "options:   timeout $timeout_spec per command, control runs $($control && echo on || echo off)"
-  echo "total:     $(fmt_secs "$total_secs"); $killed of ${#selected[@]} killed"
+  echo "options:   timeout $timeout_spec per command, control runs $($control && echo on || echo off)$($apply_only \
+    && echo ", apply only (no catches command run)")"
+  echo "total:     $(fmt_secs "$total_secs"); $killed of ${#selected[@]} $($apply_only && echo apply || echo killed)"
   echo
   printf '%-44s %-9s %7s  %s\n' MUTANT RESULT TIME DETAIL
   local j
