@@ -9,7 +9,8 @@
 #   --apply-only      only check each patch (header, paths, that it still applies): seconds, no build; result
 #                     APPLIES instead of KILLED
 #   --timeout DUR     per catches command (coreutils syntax: 90s, 20m, 1h; a bare number is seconds); default 20m
-#   --record FILE     where the summary goes besides stdout (default mutants/last-run.txt; "-" for nowhere)
+#   --record FILE     where the summary goes besides stdout ("-": nowhere). Default: mutants/last-run.txt for a full
+#                     run (every mutant of mutants/, catches commands run), else target/mutants/<time>/summary.txt
 #   --dir DIR         read the patches from DIR instead of mutants/
 #   --keep            keep the scratch copies (their path is printed) instead of deleting them
 # An argument selects the mutant of that id, or else every mutant whose id matches it as an extended regex.
@@ -28,7 +29,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(git -C "$here" rev-parse --show-toplevel)
 mutant_dir=$here
-record=$here/last-run.txt
+record=''
 timeout_spec=20m
 control=false
 apply_only=false
@@ -70,7 +71,7 @@ done
   || die_usage "--timeout takes a positive duration such as 90s, 20m or 1h, was '$timeout_spec'"
 [ -d "$mutant_dir" ] || die_usage "no mutant directory '$mutant_dir'"
 mutant_dir=$(cd "$mutant_dir" && pwd)
-if [ "$record" != - ]; then
+if [ -n "$record" ] && [ "$record" != - ]; then
   case "$record" in /*) ;; *) record=$PWD/$record ;; esac
 fi
 
@@ -258,6 +259,14 @@ trap cleanup EXIT
 
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 logs=$root/target/mutants/$stamp
+if [ -z "$record" ]; then
+  # only a full run replaces the committed record of the last full run
+  if [ ${#selectors[@]} -eq 0 ] && [ "$mutant_dir" = "$here" ] && ! $apply_only; then
+    record=$here/last-run.txt
+  else
+    record=$logs/summary.txt
+  fi
+fi
 mkdir -p "$logs"
 run_start=$(date +%s)
 load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
