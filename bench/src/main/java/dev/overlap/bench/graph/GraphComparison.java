@@ -10,6 +10,7 @@ import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.Algorithms;
 import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.app.GraphApp;
+import dev.overlap.graph.cli.CliErrors;
 import dev.overlap.graph.gen.GraphSpec;
 import dev.overlap.graph.ref.Verification;
 import dev.overlap.graph.report.TextTable;
@@ -198,22 +199,44 @@ public final class GraphComparison implements Callable<Integer> {
             // As the overlap launcher: the apps' typed arrays check every index themselves.
             System.setProperty("agrona.disable.bounds.checks", "true");
         }
-        System.exit(commandLine().execute(args));
+        final CommandLine cl = commandLine();
+        final boolean child = java.util.Arrays.asList(args).contains("--child");
+        CliErrors.exitOnUncaught(cl.getErr(), () -> NAME, System::exit);
+        int exit;
+        try {
+            exit = cl.execute(args);
+        } catch (final Throwable t) {
+            // Errors (an OutOfMemoryError of the main thread) pass picocli's handler by
+            exit = child ? reportToParent(cl, t) : CliErrors.report(cl.getErr(), NAME, t);
+        }
+        System.exit(exit);
     }
 
-    /** @return the configured command line (runtime failures as one line on standard error, exit 1) */
+    private static final String NAME = "overlap bench-graphs";
+
+    /**
+     * @return the configured command line: runtime failures as one line on standard error and exit 1 (see
+     * {@link CliErrors}); in a forked measurement as an {@code ERROR} line for the parent, which reports it
+     */
     public static CommandLine commandLine() {
         final CommandLine cl = new CommandLine(new GraphComparison());
-        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            if (ex instanceof IOException || ex instanceof IllegalStateException) {
-                commandLine.getErr().println("overlap bench-graphs: " + (ex instanceof IOException ? ex.toString()
-                    : ex.getMessage()));
-                commandLine.getErr().flush();
-                return 1;
-            }
-            throw ex;
-        });
+        final CommandLine.IExecutionExceptionHandler oneLine = CliErrors.handler();
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> ((GraphComparison)commandLine.getCommand())
+            .child ? reportToParent(commandLine, ex) : oneLine.handleExecutionException(ex, commandLine, parseResult));
         return cl;
+    }
+
+    /** A forked measurement's failure: one {@code ERROR} line on standard output, read by {@link #forked}. */
+    private static int reportToParent(final CommandLine cl, final Throwable failure) {
+        String line;
+        try {
+            line = CliErrors.describe(failure);
+        } catch (final Throwable t) {
+            line = failure.getClass().getName();
+        }
+        cl.getOut().println("ERROR\t" + line.replace('\t', ' '));
+        cl.getOut().flush();
+        return CliErrors.FAILURE;
     }
 
     @Override
@@ -250,6 +273,10 @@ public final class GraphComparison implements Callable<Integer> {
         if (Files.exists(out) && !Files.isDirectory(out)) {
             throw new CommandLine.ParameterException(cl, "--out " + out + " exists and is not a directory");
         }
+        if (!child) {
+            // before the measurements: a directory that cannot be created fails at once, naming it
+            CliErrors.createOutputDirectory(out, "--out");
+        }
         final Set<String> notes = new LinkedHashSet<>();
         final Map<String, GraphAlgorithms> providers = new LinkedHashMap<>();
         for (final String mode : new String[] {"bsp", "async"}) {
@@ -278,7 +305,6 @@ public final class GraphComparison implements Callable<Integer> {
         }
         final String loadAtEnd = RunInfo.capture(null, "at run end").asMap().getOrDefault("loadAverage", "?")
             .toString();
-        Files.createDirectories(out);
         write(out.resolve("comparison.md"), markdown(info, loadAtEnd, w, r, graphInfo, rows, notes, wallSeconds));
         write(out.resolve("comparison.csv"), csv(w, r, rows));
         write(out.resolve("comparison.json"), json(info, loadAtEnd, w, r, graphInfo, rows, notes, wallSeconds));
@@ -539,9 +565,12 @@ public final class GraphComparison implements Callable<Integer> {
             throw new IllegalStateException("interrupted while measuring " + mode + " " + app + " on " + name);
         }
         Row row = null;
+        String error = null;
         for (final String line : lines) {
             final String[] f = line.split("\t", -1);
-            if (f[0].equals("NOTE") && f.length == 2) {
+            if (f[0].equals("ERROR") && f.length == 2) {
+                error = f[1];
+            } else if (f[0].equals("NOTE") && f.length == 2) {
                 notes.add(f[1]);
             } else if (f[0].equals("ROW") && f.length == 7) {
                 final String[] ts = f[3].trim().split(" ");
@@ -552,6 +581,10 @@ public final class GraphComparison implements Callable<Integer> {
                 row = new Row(name, app, f[1], f[2], times, Long.parseLong(f[4]),
                     "passed".equals(f[5]) ? Verification.pass(f[6]) : Verification.fail(f[6]));
             }
+        }
+        if (error != null) {
+            throw new IllegalStateException(error + " (in the forked measurement of " + mode + " " + app + " on "
+                + name + ")");
         }
         if (row == null && (exit != 0 || lines.stream().noneMatch(l -> l.startsWith("NOTE\t")))) {
             throw new IllegalStateException("the forked measurement of " + mode + " " + app + " on " + name

@@ -19,7 +19,8 @@ import java.util.Objects;
  */
 public final class AppRunner {
     private static final long SLACK = 8L << 20;
-    private static final long MAX_DEVICE_BYTES = Integer.MAX_VALUE - 4095L;
+    /** The most memory one device can have (a mesh's limit, just under 2 GiB). */
+    public static final long MAX_DEVICE_BYTES = Integer.MAX_VALUE - 4095L;
 
     /** How vertices are spread over the devices. Stateless constants; thread-safe. */
     public enum Partitioning {

@@ -5,6 +5,7 @@ import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.Progress;
 import dev.overlap.graph.gen.GraphSpec;
 import dev.overlap.graph.io.GraphFormat;
+import dev.overlap.graph.io.GraphFormatException;
 import dev.overlap.graph.io.GraphReader;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
@@ -79,7 +80,7 @@ public final class GraphInputOptions {
      * @param weighted whether a generated graph gets random weights
      * @param progress progress reporting
      * @return the graph
-     * @throws IOException with file, line and reason for a bad file
+     * @throws IOException with file, line and reason for a bad file (one without vertices included)
      */
     Loaded load(final boolean weighted, final Progress progress) throws IOException {
         final long start = System.nanoTime();
@@ -93,6 +94,10 @@ public final class GraphInputOptions {
             g = GraphReader.read(source.file, format, new BuildOptions(symmetrize, dropSelfLoops, dropDuplicates),
                 progress);
             name = source.file.toString();
+            if (g.vertexCount() == 0) {
+                // a data problem, not a usage one: exit 1 naming the file (an empty file, or comments only)
+                throw new GraphFormatException(name, 0, "no vertices: the file holds no edges");
+            }
         }
         return new Loaded(g, name, (System.nanoTime() - start) / 1e6);
     }

@@ -1,6 +1,7 @@
 package dev.overlap.graph.cli;
 
 import dev.overlap.core.Mesh;
+import dev.overlap.graph.app.AppRunner;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.jacobi.BandedSystem;
 import dev.overlap.graph.jacobi.JacobiSolver;
@@ -18,6 +19,9 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -110,9 +114,24 @@ public final class JacobiCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(cl, "--transfer must be inline, polling, triggered, bulk or "
                 + "profile (and --chunk-kib/--transfer-threads valid), was '" + transfer + "'");
         }
+        if (profile != null) {
+            // checked before the mesh and the sweep: a directory is never a profile, and the sweep's result must
+            // have somewhere to go (a missing file to read is fine: the run falls back to --transfer)
+            if (Files.isDirectory(profile)) {
+                throw new FileSystemException(profile.toString(), null, "is a directory, not a transfer profile");
+            }
+            final Path dir = profile.toAbsolutePath().getParent();
+            if (profiling && (dir == null || !Files.isDirectory(dir))) {
+                throw new NoSuchFileException(profile.toString(), null, "no such directory " + dir);
+            }
+        }
         final BandedSystem system = new BandedSystem(size, band, seed);
         // The profiling workload holds a vector and a band of its own while it runs (freed before the solve).
         final long bytes = JacobiSolver.bytesPerDevice(system, devices) * (profiling ? 2 : 1) + (16L << 20);
+        if (bytes > AppRunner.MAX_DEVICE_BYTES) {
+            throw new IllegalStateException("--size " + size + " needs " + (bytes >> 20) + " MiB per device on "
+                + devices + " devices, more than a device holds (2 GiB): use more --devices or a smaller --size");
+        }
         final int threads = meshOptions.threads();
         try (Mesh mesh = Mesh.builder().name("overlap-jacobi").devices(devices).threadsPerDevice(threads)
             .memoryPerDevice(bytes).build()) {

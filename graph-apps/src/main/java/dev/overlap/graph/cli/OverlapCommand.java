@@ -1,18 +1,16 @@
 package dev.overlap.graph.cli;
 
-import dev.overlap.graph.io.GraphFormatException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-
-import java.io.IOException;
 
 /**
  * The {@code overlap} command: entry point of the launcher script at the repository root. Subcommands run the
  * library's workloads on a mesh of JVM devices and print what they measured.
  *
- * <p>Exit codes: 0 success, 1 a runtime failure reported in one line on standard error (a malformed graph file as
- * {@code file:line: reason}, an unreadable file, a graph too large for the devices, a failed verification), 2 wrong
- * arguments (picocli's message and the usage).
+ * <p>Exit codes: 0 success, 1 a runtime failure reported in one line on standard error, never a stack trace (a
+ * malformed graph file as {@code file:line: reason}, a missing, unreadable or directory path named as such, a graph
+ * too large for the devices, the heap or direct memory exhausted with the option that raises it, a failed
+ * verification; see {@link CliErrors}), 2 wrong arguments (picocli's message and the usage).
  */
 @Command(name = "overlap", mixinStandardHelpOptions = true, version = "overlap 0.1.0",
     description = "Lock-free multi-device communication on JVM threads: readiness tracking, counter-based queues, "
@@ -44,22 +42,44 @@ public final class OverlapCommand implements Runnable {
         if (System.getProperty(AGRONA_BOUNDS_CHECKS) == null) {
             System.setProperty(AGRONA_BOUNDS_CHECKS, "true");
         }
-        System.exit(commandLine().execute(args));
+        System.exit(run(commandLine(), args, System::exit));
+    }
+
+    /**
+     * Executes the command line with every failure reported in one line (see {@link CliErrors}): the handler of
+     * {@link #commandLine()} takes exceptions; this adds the {@code Error}s picocli lets through (an
+     * {@link OutOfMemoryError} of the main thread) and throwables that kill other threads.
+     *
+     * @param cl   the command line
+     * @param args its arguments
+     * @param exit how a dying thread ends the process
+     * @return the exit code
+     */
+    static int run(final CommandLine cl, final String[] args, final java.util.function.IntConsumer exit) {
+        CliErrors.exitOnUncaught(cl.getErr(), () -> commandName(cl), exit);
+        try {
+            return cl.execute(args);
+        } catch (final Throwable t) {
+            return CliErrors.report(cl.getErr(), commandName(cl), t);
+        }
+    }
+
+    /** @return the name of the (sub)command being run, as {@code overlap bfs} */
+    static String commandName(final CommandLine cl) {
+        CommandLine.ParseResult pr = cl.getParseResult();
+        if (pr == null) {
+            return cl.getCommandSpec().qualifiedName();
+        }
+        while (pr.hasSubcommand()) {
+            pr = pr.subcommand();
+        }
+        return pr.commandSpec().qualifiedName();
     }
 
     /** @return the configured command line (for tests) */
     public static CommandLine commandLine() {
         final CommandLine cl = new CommandLine(new OverlapCommand());
-        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            if (ex instanceof GraphFormatException || ex instanceof IOException || ex instanceof IllegalStateException) {
-                final String what = ex instanceof GraphFormatException || ex instanceof IllegalStateException
-                    ? ex.getMessage() : ex.toString();
-                commandLine.getErr().println("overlap " + commandLine.getCommandName() + ": " + what);
-                commandLine.getErr().flush();
-                return 1;
-            }
-            throw ex;
-        });
+        cl.setExecutionExceptionHandler(CliErrors.handler());
         return cl;
     }
 }

@@ -134,6 +134,8 @@ public final class ScalingCommand implements Callable<Integer> {
         if (Files.exists(out) && !Files.isDirectory(out)) {
             throw new CommandLine.ParameterException(cl, "--out " + out + " exists and is not a directory");
         }
+        // before the runs, so that a directory that cannot be created fails at once (naming it), not after them
+        CliErrors.createOutputDirectory(out, "--out");
         final Progress progress = ConsoleProgress.forConsole(output.quiet);
         final GraphInputOptions.Loaded loaded = input.load(app.weighted(), progress);
         final CsrGraph g = loaded.graph;
@@ -178,7 +180,6 @@ public final class ScalingCommand implements Callable<Integer> {
                 task.stepBy(1);
             }
         }
-        Files.createDirectories(out);
         final String title = app + " " + algorithms.mode() + " on " + loaded.name + ": " + threadsPerDevice
             + " worker" + (threadsPerDevice == 1 ? "" : "s") + " per device, " + cores + " cores";
         final Path csv = out.resolve("scaling.csv");

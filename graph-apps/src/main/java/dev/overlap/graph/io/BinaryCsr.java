@@ -9,6 +9,8 @@ import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -68,9 +70,32 @@ public final class BinaryCsr {
     /**
      * Writes {@code g} to {@code file} (replacing it).
      *
-     * @throws IOException if the file cannot be written
+     * @throws IOException if the file cannot be written; a {@link FileSystemException} names {@code file} (not the
+     * temporary file the data goes through): a directory, a directory that does not exist, no permission, no space
      */
     public static void write(final CsrGraph g, final Path file, final Progress progress) throws IOException {
+        if (Files.isDirectory(file)) {
+            throw new FileSystemException(file.toString(), null, "is a directory");
+        }
+        final Path dir = file.toAbsolutePath().getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new NoSuchFileException(file.toString(), null, "no such directory " + dir);
+        }
+        try {
+            writeThroughTemporary(g, file, progress);
+        } catch (final FileSystemException e) {
+            if (file.toString().equals(e.getFile())) {
+                throw e;
+            }
+            final String reason = e.getReason() != null ? e.getReason()
+                : e instanceof NoSuchFileException ? "no such file or directory"
+                : e instanceof AccessDeniedException ? "permission denied" : e.getClass().getSimpleName();
+            throw (FileSystemException)new FileSystemException(file.toString(), null, reason).initCause(e);
+        }
+    }
+
+    private static void writeThroughTemporary(final CsrGraph g, final Path file, final Progress progress)
+        throws IOException {
         final long n = g.vertexCount();
         final long m = g.edgeCount();
         final boolean weighted = g.isWeighted();

@@ -36,12 +36,15 @@ public final class GraphReader {
      * @param options  cleaning steps (a symmetric Matrix Market file is always symmetrized)
      * @param progress progress reporting (bytes of the file read)
      * @return the graph
-     * @throws GraphFormatException for a malformed or unreadable file, with file, line and reason
-     * @throws IOException          for other I/O failures
+     * @throws GraphFormatException for a malformed or unreadable file, with file, line and reason: a path that does
+     *                              not exist, is a directory or may not be read fails before anything is read, and
+     *                              an I/O error while reading names the file too
+     * @throws IOException          never other than a {@link GraphFormatException} (declared for the callers)
      */
     public static CsrGraph read(final Path path, final GraphFormat format, final BuildOptions options,
         final Progress progress) throws IOException {
         final String name = path.toString();
+        checkReadable(path, name);
         final GraphFormat f;
         try {
             f = format != null ? format : GraphFormat.fromFileName(path.getFileName().toString());
@@ -49,7 +52,14 @@ public final class GraphReader {
             throw new GraphFormatException(name, 0, e.getMessage());
         }
         if (f == GraphFormat.BCSR) {
-            final CsrGraph g = BinaryCsr.read(path, name, progress);
+            final CsrGraph g;
+            try {
+                g = BinaryCsr.read(path, name, progress);
+            } catch (final GraphFormatException e) {
+                throw e;
+            } catch (final IOException e) {
+                throw ioFailure(name, e);
+            }
             return clean(g, options, name, progress);
         }
         final long size;
@@ -96,9 +106,43 @@ public final class GraphReader {
             throw new GraphFormatException(name, 0, "permission denied", e);
         } catch (final java.util.zip.ZipException | java.io.EOFException e) {
             throw new GraphFormatException(name, 1, "corrupt or truncated gzip header (" + e.getMessage() + ")", e);
+        } catch (final GraphFormatException e) {
+            throw e;
+        } catch (final IOException e) {
+            throw ioFailure(name, e);
         }
         final BuildOptions o = parsed.symmetricStorage ? options.withSymmetrize(true) : options;
         return GraphBuilder.build(parsed.edges, parsed.vertices, o, false, progress);
+    }
+
+    /**
+     * Fails early, naming the path, for what is certainly not a readable graph file: nothing there, a directory
+     * (reading one fails with a bare "Is a directory"; mapping one with "No such device"), no read permission.
+     */
+    private static void checkReadable(final Path path, final String name) throws GraphFormatException {
+        if (Files.isDirectory(path)) {
+            throw new GraphFormatException(name, 0, "is a directory, not a graph file");
+        }
+        if (!Files.exists(path)) {
+            throw new GraphFormatException(name, 0, Files.isSymbolicLink(path)
+                ? "broken symbolic link (its target does not exist)" : "no such file");
+        }
+        if (!Files.isReadable(path)) {
+            throw new GraphFormatException(name, 0, "permission denied");
+        }
+    }
+
+    /** @return an I/O failure while reading, as a {@link GraphFormatException} that names the file */
+    private static GraphFormatException ioFailure(final String name, final IOException e) {
+        String reason = e instanceof java.nio.file.FileSystemException
+            ? ((java.nio.file.FileSystemException)e).getReason() : e.getMessage();
+        if (reason == null || reason.isEmpty()) {
+            reason = e.getClass().getSimpleName();
+        } else if (reason.length() > 1 && Character.isUpperCase(reason.charAt(0))
+            && Character.isLowerCase(reason.charAt(1))) {
+            reason = Character.toLowerCase(reason.charAt(0)) + reason.substring(1);
+        }
+        return new GraphFormatException(name, 0, "cannot read: " + reason, e);
     }
 
     /** Applies cleaning options to an already-built graph (binary input) by rebuilding when any is requested. */
