@@ -150,9 +150,27 @@ final class CounterSequencer {
         return publication == Publication.WINDOWED ? advance() : cells.getAcquire(END);
     }
 
+    /**
+     * The published, unpopped positions at one instant: {@code end - start} from a read of {@code end} taken while
+     * {@code start} held one value (read {@code start}, {@code end}, {@code start} again; retry while {@code start}
+     * moved, as JCTools' {@code size()} does with its indices). Reading the two counters apart counts the
+     * positions popped in between as present: with one item ever present, that answered up to the capacity.
+     * Since {@code start <= end <= start + capacity} holds at every instant (pops claim only published positions;
+     * a ring reserves only below {@code start + capacity}, a block only below {@code capacity}), the answer is in
+     * {@code [0, capacity]}. Lock-free: a retry means a pop succeeded.
+     *
+     * @return {@code end - start} at the instant {@code end} was read
+     */
     long size() {
-        final long s = cells.getVolatile(START);
-        return Math.max(0, Math.min(cells.getVolatile(END) - s, capacity));
+        long s = cells.getVolatile(START);
+        for (;;) {
+            final long e = cells.getVolatile(END);
+            final long again = cells.getVolatile(START);
+            if (again == s) {
+                return e - s;
+            }
+            s = again;
+        }
     }
 
     // ---------------------------------------------------------------- reserving

@@ -245,7 +245,13 @@ public final class LongCounterRing {
         }
     }
 
-    /** @return published, unpopped items (a moment's snapshot) */
+    /**
+     * A snapshot: the items that were published and not popped at one instant during the call (so never more
+     * than were present then, never negative, never above {@link #capacity()}). Items of a push still in progress
+     * are not counted. Lock-free (it retries only while pops succeed).
+     *
+     * @return published, unpopped items at one instant
+     */
     public int size() {
         return (int)seq.size();
     }
