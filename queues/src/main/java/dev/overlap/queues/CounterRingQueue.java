@@ -12,23 +12,42 @@ import java.util.function.Supplier;
 /**
  * A bounded MPMC {@link java.util.Queue} of objects on the counter algorithm of {@link IntCounterRing}: one CAS
  * per push batch on {@code endAlloc}, publication through {@code end} (see {@link Publication}), one CAS per pop
- * batch on {@code start}. A drop-in where code uses JCTools' {@code MpmcArrayQueue} or
- * {@link java.util.concurrent.ConcurrentLinkedQueue} with a known bound, with batch {@link #drain(Consumer, int)}
- * and {@link #fill(Supplier, int)} that pay one atomic per batch.
+ * batch on {@code start}, with batch {@link #drain(Consumer, int)} and {@link #fill(Supplier, int)} that pay one
+ * atomic per batch.
+ *
+ * <p><b>What it is a drop-in for depends on the publication rule</b> (see the table in {@link Publication}):
+ * <ul>
+ * <li>{@link Publication#ORDERED} (the default): a linearizable bounded FIFO, a drop-in where code uses JCTools'
+ * {@code MpmcArrayQueue} ({@code offer}/{@code poll}/{@code peek}, {@code drain}, {@code fill}; its
+ * {@code relaxed*} calls become the plain ones, which only answer more precisely) or a
+ * {@link java.util.concurrent.ConcurrentLinkedQueue} with a known bound.</li>
+ * <li>{@link Publication#WINDOWED}: a relaxed MPMC queue with bounded publication lag. It is <em>not</em> a
+ * drop-in for {@code MpmcArrayQueue}'s linearizable {@code offer}/{@code poll}: one thread's {@code offer} then
+ * {@code poll} can find nothing while another thread's push that reserved before it, or in the same window, is
+ * still writing. It is a drop-in where code uses {@code MpmcArrayQueue} only through {@code relaxedOffer},
+ * {@code relaxedPoll} and {@code relaxedPeek} (which may answer "empty" while the queue is not; they become
+ * {@code offer}, {@code poll} and {@code peek} here), {@code drain} and {@code fill}, and takes "empty" as a
+ * hint, not as proof.</li>
+ * </ul>
  *
  * <p>On-heap (counters in padded fields through VarHandles, items in an {@code Object[]}): needs no JVM flag.
  * Consumed slots are cleared (nothing stays reachable from the queue after it is popped): a consumer claims
  * positions with its CAS on {@code start}, then reads and clears the slots; a producer that reuses a slot a lap
  * later waits until it is clear (only ever for a consumer that is between its CAS and its clearing store).
  *
- * <p><b>Guarantees.</b> With {@link Publication#ORDERED} (default) {@code offer}, {@code poll}, {@code peek} and
- * the "full" and "empty" answers are linearizable (Lincheck model checking). {@link #drain(Consumer, int)} takes
- * the oldest {@code min(limit, n)} elements atomically, {@code n} being the elements published when it read
- * {@code end}: linearizable with offers and polls, though a "full" answer or a peek racing with it may still see
- * the elements it is claiming. {@link #fill(Supplier, int)} pushes a greedy prefix atomically, linearizable as that
- * many offers. Null elements are rejected with {@link NullPointerException}. {@code size()} is a snapshot;
- * iteration is weakly consistent (it returns elements that were present at some point during the iteration) and
- * does not support {@code remove}.
+ * <p><b>Guarantees.</b> In both modes nothing is lost, duplicated or invented and elements come out in the order
+ * their pushes reserved positions (FIFO per producer). With {@link Publication#ORDERED} {@code offer},
+ * {@code poll}, {@code peek} and the "full" and "empty" answers are linearizable (Lincheck model checking and
+ * stress). {@link #drain(Consumer, int)} takes the oldest {@code min(limit, n)} elements atomically, {@code n}
+ * being the elements published when it read {@code end}: linearizable with offers and polls, though a "full"
+ * answer or a peek racing with it may still see the elements it is claiming. {@link #fill(Supplier, int)} pushes a
+ * greedy prefix atomically, linearizable as that many offers. With {@link Publication#WINDOWED} "empty" may hide
+ * elements exactly as far as the publication lag stated there allows (Lincheck checks that bound, not just loss
+ * and order), and "full" counts reservations of pushes in progress. Null elements are rejected with
+ * {@link NullPointerException}. {@link #size()} is a snapshot in both modes: the elements present at one instant
+ * of the call (never more, never negative, never above {@link #capacity()}). A {@code fill} whose supplier fails
+ * leaves no phantom element (see {@link #fill(Supplier, int)}). Iteration is weakly consistent (it returns
+ * elements that were present at some point during the iteration) and does not support {@code remove}.
  *
  * <p><b>Thread-safety and memory ordering.</b> Every method from any thread. Actions before {@code offer(e)}
  * happen-before actions after the {@code poll()} that returns {@code e}. A {@code fill} supplier must not push into
