@@ -9,11 +9,9 @@ import org.jetbrains.kotlinx.lincheck.util.ValueResult;
 import org.jetbrains.kotlinx.lincheck.util.VoidResult;
 import org.jetbrains.lincheck.datastructures.verifier.Verifier;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -155,18 +153,5 @@ public final class ModelVerifier implements Verifier {
         public int hashCode() {
             return hash;
         }
-    }
-
-    /** @return {@code list} with {@code element} appended (models keep immutable lists) */
-    static <T> List<T> plus(final List<T> list, final T element) {
-        final List<T> next = new ArrayList<>(list.size() + 1);
-        next.addAll(list);
-        next.add(element);
-        return List.copyOf(next);
-    }
-
-    /** @return whether two results are the same answer ({@code null} included) */
-    static boolean same(final Object a, final Object b) {
-        return Objects.equals(a, b);
     }
 }
