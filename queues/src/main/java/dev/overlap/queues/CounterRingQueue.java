@@ -12,23 +12,42 @@ import java.util.function.Supplier;
 /**
  * A bounded MPMC {@link java.util.Queue} of objects on the counter algorithm of {@link IntCounterRing}: one CAS
  * per push batch on {@code endAlloc}, publication through {@code end} (see {@link Publication}), one CAS per pop
- * batch on {@code start}. A drop-in where code uses JCTools' {@code MpmcArrayQueue} or
- * {@link java.util.concurrent.ConcurrentLinkedQueue} with a known bound, with batch {@link #drain(Consumer, int)}
- * and {@link #fill(Supplier, int)} that pay one atomic per batch.
+ * batch on {@code start}, with batch {@link #drain(Consumer, int)} and {@link #fill(Supplier, int)} that pay one
+ * atomic per batch.
+ *
+ * <p><b>What it is a drop-in for depends on the publication rule</b> (see the table in {@link Publication}):
+ * <ul>
+ * <li>{@link Publication#ORDERED} (the default): a linearizable bounded FIFO, a drop-in where code uses JCTools'
+ * {@code MpmcArrayQueue} ({@code offer}/{@code poll}/{@code peek}, {@code drain}, {@code fill}; its
+ * {@code relaxed*} calls become the plain ones, which only answer more precisely) or a
+ * {@link java.util.concurrent.ConcurrentLinkedQueue} with a known bound.</li>
+ * <li>{@link Publication#WINDOWED}: a relaxed MPMC queue with bounded publication lag. It is <em>not</em> a
+ * drop-in for {@code MpmcArrayQueue}'s linearizable {@code offer}/{@code poll}: one thread's {@code offer} then
+ * {@code poll} can find nothing while another thread's push that reserved before it, or in the same window, is
+ * still writing. It is a drop-in where code uses {@code MpmcArrayQueue} only through {@code relaxedOffer},
+ * {@code relaxedPoll} and {@code relaxedPeek} (which may answer "empty" while the queue is not; they become
+ * {@code offer}, {@code poll} and {@code peek} here), {@code drain} and {@code fill}, and takes "empty" as a
+ * hint, not as proof.</li>
+ * </ul>
  *
  * <p>On-heap (counters in padded fields through VarHandles, items in an {@code Object[]}): needs no JVM flag.
  * Consumed slots are cleared (nothing stays reachable from the queue after it is popped): a consumer claims
  * positions with its CAS on {@code start}, then reads and clears the slots; a producer that reuses a slot a lap
  * later waits until it is clear (only ever for a consumer that is between its CAS and its clearing store).
  *
- * <p><b>Guarantees.</b> With {@link Publication#ORDERED} (default) {@code offer}, {@code poll}, {@code peek} and
- * the "full" and "empty" answers are linearizable (Lincheck model checking). {@link #drain(Consumer, int)} takes
- * the oldest {@code min(limit, n)} elements atomically, {@code n} being the elements published when it read
- * {@code end}: linearizable with offers and polls, though a "full" answer or a peek racing with it may still see
- * the elements it is claiming. {@link #fill(Supplier, int)} pushes a greedy prefix atomically, linearizable as that
- * many offers. Null elements are rejected with {@link NullPointerException}. {@code size()} is a snapshot;
- * iteration is weakly consistent (it returns elements that were present at some point during the iteration) and
- * does not support {@code remove}.
+ * <p><b>Guarantees.</b> In both modes nothing is lost, duplicated or invented and elements come out in the order
+ * their pushes reserved positions (FIFO per producer). With {@link Publication#ORDERED} {@code offer},
+ * {@code poll}, {@code peek} and the "full" and "empty" answers are linearizable (Lincheck model checking and
+ * stress). {@link #drain(Consumer, int)} takes the oldest {@code min(limit, n)} elements atomically, {@code n}
+ * being the elements published when it read {@code end}: linearizable with offers and polls, though a "full"
+ * answer or a peek racing with it may still see the elements it is claiming. {@link #fill(Supplier, int)} pushes a
+ * greedy prefix atomically, linearizable as that many offers. With {@link Publication#WINDOWED} "empty" may hide
+ * elements exactly as far as the publication lag stated there allows (Lincheck checks that bound, not just loss
+ * and order), and "full" counts reservations of pushes in progress. Null elements are rejected with
+ * {@link NullPointerException}. {@link #size()} is a snapshot in both modes: the elements present at one instant
+ * of the call (never more, never negative, never above {@link #capacity()}). A {@code fill} whose supplier fails
+ * leaves no phantom element (see {@link #fill(Supplier, int)}). Iteration is weakly consistent (it returns
+ * elements that were present at some point during the iteration) and does not support {@code remove}.
  *
  * <p><b>Thread-safety and memory ordering.</b> Every method from any thread. Actions before {@code offer(e)}
  * happen-before actions after the {@code poll()} that returns {@code e}. A {@code fill} supplier must not push into
@@ -38,13 +57,38 @@ import java.util.function.Supplier;
  */
 public final class CounterRingQueue<E> extends AbstractQueue<E> {
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Object[].class);
-    /** Fills the slots of a {@link #fill} whose supplier failed, so the reservation still publishes. */
+    private static final VarHandle SKIPS_PUBLISHED;
+    private static final VarHandle SKIPS_TAKEN;
+
+    static {
+        try {
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            SKIPS_PUBLISHED = lookup.findVarHandle(CounterRingQueue.class, "skipsPublished", long.class);
+            SKIPS_TAKEN = lookup.findVarHandle(CounterRingQueue.class, "skipsTaken", long.class);
+        } catch (final ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * Fills the unwritten slots of a {@link #fill} cut short that could not give them back (another producer had
+     * reserved after it), so the reservation still publishes; consumers pass over it.
+     */
     private static final Object SKIP = new Object();
     /** Per-thread array a drain moves its batch into, so that no slot is held while the consumer runs. */
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
     private final CounterSequencer seq;
     private final Object[] slots;
     private final long mask;
+    /**
+     * {@link #SKIP} slots ever announced (added before they are published) and ever consumed (added after the
+     * consumer's CAS on {@code start} passed them). Both only grow, and only when a fill is cut short under
+     * contention: {@link #size()} scans for skipped slots only while they differ.
+     */
+    @SuppressWarnings("unused") // through SKIPS_PUBLISHED
+    private volatile long skipsPublished;
+    @SuppressWarnings("unused") // through SKIPS_TAKEN
+    private volatile long skipsTaken;
 
     /**
      * A queue with default window size and {@link Publication#ORDERED}.
@@ -112,6 +156,7 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
                 if (item != SKIP) {
                     return (E)item;
                 }
+                SKIPS_TAKEN.getAndAdd(this, 1L);
             }
         }
     }
@@ -134,6 +179,7 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
             }
             if (seq.casStart(s, s + 1)) {
                 take(s);
+                SKIPS_TAKEN.getAndAdd(this, 1L);
             }
         }
     }
@@ -172,8 +218,16 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
             }
             final Object[] batch = nested ? new Object[k] : scratch.items;
             scratch.busy = true;
+            int skipped = 0;
             for (int i = 0; i < k; i++) {
-                batch[i] = take(s + i);
+                final Object item = take(s + i);
+                batch[i] = item;
+                if (item == SKIP) {
+                    skipped++;
+                }
+            }
+            if (skipped > 0) {
+                SKIPS_TAKEN.getAndAdd(this, (long)skipped);
             }
             int accepted = 0;
             int i = 0;
@@ -212,8 +266,15 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
      * Pushes up to {@code limit} elements from {@code supplier} with one reservation (as many as fit). The supplier
      * runs while the reservation is held, so it may pop from this queue but must not push into it (with
      * {@link Publication#ORDERED} that push would wait for this batch: a deadlock).
-     * A {@code null} from the supplier, or an exception, ends the batch: slots already reserved for the rest are
-     * skipped by consumers, and the exception ({@link NullPointerException} for null) is rethrown.
+     *
+     * <p>A {@code null} from the supplier, or an exception, ends the batch after the {@code i} elements it gave:
+     * those are pushed (as {@code i} offers), and the exception ({@link NullPointerException} for null) is
+     * rethrown. The unused rest of the reservation leaves no phantom elements: it is given back with one CAS when no
+     * other producer reserved after this batch (always when one thread pushes), as if it had never been
+     * reserved. Otherwise (another producer reserved after it and may already be writing) its slots are marked
+     * skipped and published with the batch: consumers pass over them, {@link #size()} and {@link #isEmpty()} do
+     * not count them, but until consumers pass them they still take room, so an {@code offer} or {@code fill} may
+     * find the queue full with up to that many fewer elements than {@link #capacity()}.
      *
      * @return how many elements were pushed (0 when full)
      */
@@ -239,14 +300,31 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
                         "CounterRingQueue does not accept null elements (from the fill supplier)"));
                 }
             } finally {
-                for (int j = i; j < n; j++) {
-                    store(s + j, SKIP);
+                if (i == n) {
+                    seq.publish(s, n);
+                } else {
+                    endCutShort(s, n, i);
                 }
-                seq.publish(s, n);
             }
             return n;
         }
         return 0;
+    }
+
+    /**
+     * Ends a fill reservation {@code [s, s + n)} whose supplier gave only {@code written} elements: gives the rest
+     * back when nobody reserved after it, else publishes it as skipped slots (announced in {@code skipsPublished}
+     * first, so that {@link #size()} never misses one).
+     */
+    private void endCutShort(final long s, final int n, final int written) {
+        if (seq.publishGivingBack(s, n, written)) {
+            return;
+        }
+        SKIPS_PUBLISHED.getAndAdd(this, (long)(n - written));
+        for (int j = written; j < n; j++) {
+            store(s + j, SKIP);
+        }
+        seq.publish(s, n);
     }
 
     /** Fills up to {@link #capacity()} elements; see {@link #fill(Supplier, int)}. */
@@ -260,11 +338,46 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
         boolean busy;
     }
 
+    /**
+     * A snapshot: the elements present at one instant during the call (published by their push, not yet popped),
+     * so never more than were present then, never negative, never above {@link #capacity()}. Elements of a push
+     * still in progress, and slots skipped by a {@link #fill(Supplier, int)} cut short, are not counted.
+     * Lock-free: it retries only while pops succeed. Costs three counter reads and two reads of a rarely written
+     * line; only while skipped slots are in the queue does it scan the published slots (validated: the scan counts
+     * only if {@code start} did not move during it).
+     */
     @Override
     public int size() {
-        return (int)seq.size();
+        // taken before the count, published after it: if they are equal, every skipped slot ever announced by the
+        // end of the count had been consumed before the count began, so none lay in the range counted
+        final long taken = (long)SKIPS_TAKEN.getVolatile(this);
+        final long n = seq.size();
+        if ((long)SKIPS_PUBLISHED.getVolatile(this) == taken) {
+            return (int)n;
+        }
+        return sizeWithoutSkips();
     }
 
+    /** Counts the published, unconsumed slots that hold elements, with {@code start} still at the end. */
+    private int sizeWithoutSkips() {
+        for (;;) {
+            final long s = seq.start();
+            final long e = seq.end();
+            int elements = 0;
+            for (long p = s; p < e; p++) {
+                // below end and at or above an unmoved start: written, not cleared, not reused (a slot is reused
+                // only after start passed it)
+                if (SLOTS.getAcquire(slots, (int)(p & mask)) != SKIP) {
+                    elements++;
+                }
+            }
+            if (seq.start() == s) {
+                return elements;
+            }
+        }
+    }
+
+    /** @return {@code size() == 0}: no element present at one instant during the call */
     @Override
     public boolean isEmpty() {
         return size() == 0;
@@ -278,6 +391,11 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
     /** @return the publication rule */
     public Publication publication() {
         return seq.publication;
+    }
+
+    /** @return {@code endAlloc}, the positions reserved so far (for tests that must wait for a reservation) */
+    long reservedIndex() {
+        return seq.reserved();
     }
 
     /** A weakly consistent iterator over the elements published when it was created; no {@code remove}. */

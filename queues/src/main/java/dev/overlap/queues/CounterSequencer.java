@@ -150,9 +150,27 @@ final class CounterSequencer {
         return publication == Publication.WINDOWED ? advance() : cells.getAcquire(END);
     }
 
+    /**
+     * The published, unpopped positions at one instant: {@code end - start} from a read of {@code end} taken while
+     * {@code start} held one value (read {@code start}, {@code end}, {@code start} again; retry while {@code start}
+     * moved, as JCTools' {@code size()} does with its indices). Reading the two counters apart counts the
+     * positions popped in between as present: with one item ever present, that answered up to the capacity.
+     * Since {@code start <= end <= start + capacity} holds at every instant (pops claim only published positions;
+     * a ring reserves only below {@code start + capacity}, a block only below {@code capacity}), the answer is in
+     * {@code [0, capacity]}. Lock-free: a retry means a pop succeeded.
+     *
+     * @return {@code end - start} at the instant {@code end} was read
+     */
     long size() {
-        final long s = cells.getVolatile(START);
-        return Math.max(0, Math.min(cells.getVolatile(END) - s, capacity));
+        long s = cells.getVolatile(START);
+        for (;;) {
+            final long e = cells.getVolatile(END);
+            final long again = cells.getVolatile(START);
+            if (again == s) {
+                return e - s;
+            }
+            s = again;
+        }
     }
 
     // ---------------------------------------------------------------- reserving
@@ -211,6 +229,40 @@ final class CounterSequencer {
             }
             a = witness;
         }
+    }
+
+    /**
+     * Ends a ring reservation {@code [s, s + n)} of which only the first {@code written} positions were written:
+     * gives the unwritten tail back with one CAS of {@code endAlloc} from {@code s + n} to {@code s + written},
+     * then publishes the written prefix. The CAS succeeds exactly when nobody reserved after this reservation
+     * (always in single-threaded use); then the tail is as if it had never been reserved (the next reservation
+     * gets those positions, and they are counted once, by whoever writes them). When it fails, nothing changed:
+     * the caller still owns all {@code n} positions and must fill and {@link #publish} them.
+     *
+     * <p>Why this is safe. Nobody waits for or counts a position at or above {@code endAlloc}: with
+     * {@link Publication#ORDERED} a later push waits for {@code end} to reach its own first position, which after
+     * the give-back is {@code s + written}; with {@link Publication#WINDOWED} a window counter only ever counts
+     * written positions, and a written position is never given back, so "count == reserved positions of the
+     * window" still implies "every reserved position of the window is written" even though {@code endAlloc}
+     * moved down. A push of the same window that stopped its {@link #advance()} at the withdrawn reservation is
+     * published by the {@code advance()} this method runs after the CAS (ours, or the one of {@link #publish}).
+     * {@code endAlloc} returning to an earlier value is harmless to other reservers: a CAS from {@code a} to
+     * {@code a + k} claims {@code [a, a + k)}, free whenever {@code endAlloc == a}, and the capacity bound was
+     * checked against a {@code start} that only grows.
+     *
+     * @return true when the tail was given back (and the prefix published); false when someone reserved after
+     * this reservation (nothing done)
+     */
+    boolean publishGivingBack(final long s, final int n, final int written) {
+        if (!cells.compareAndSet(END_ALLOC, s + n, s + written)) {
+            return false;
+        }
+        if (written > 0) {
+            publish(s, written);
+        } else if (publication == Publication.WINDOWED) {
+            advance();
+        }
+        return true;
     }
 
     /** @return a hint of the free ring positions (reservations count as used) */

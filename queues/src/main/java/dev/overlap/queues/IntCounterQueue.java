@@ -45,7 +45,11 @@ import java.util.function.IntConsumer;
  * push stores {@code min(n, capacity - pushedSoFar)} items (the Atos reservation is never undone, so one that
  * overflows uses up the rest of the block) and a batch pop takes {@code min(n, size)} items, both atomically.
  * A push may wait for pushes that reserved before it; pops never wait. With {@link Publication#WINDOWED} nothing
- * waits and the weaker guarantee stated there holds. Checked by Lincheck (model checking and stress) and jcstress.
+ * waits and the block is relaxed, not linearizable: nothing is lost, duplicated or invented and items come out in
+ * reservation order, but a pop may answer "empty" (a batch pop take fewer) while the window of the oldest item
+ * holds a position reserved by a push that is still writing (the bounded lag stated in
+ * {@link Publication#WINDOWED}), so one thread's push then pop may miss its own item. Checked by Lincheck (stress,
+ * WINDOWED against a model of exactly that lag) and jcstress.
  *
  * <p><b>Thread-safety and memory ordering.</b> {@code offer}/{@code poll}/{@code drain}/{@code size} from any
  * thread. Everything a thread did before pushing an item happens-before everything the thread that pops it does
@@ -238,7 +242,13 @@ public final class IntCounterQueue {
         }
     }
 
-    /** @return published, unpopped items (a moment's snapshot) */
+    /**
+     * A snapshot: the items that were published and not popped at one instant during the call (so never more
+     * than were present then, never negative, never above {@link #capacity()}). Items of a push still in progress
+     * are not counted. Lock-free (it retries only while pops succeed).
+     *
+     * @return published, unpopped items at one instant
+     */
     public int size() {
         owner.check();
         return (int)seq.size();

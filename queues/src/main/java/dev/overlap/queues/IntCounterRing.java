@@ -27,9 +27,14 @@ import org.agrona.concurrent.AtomicBuffer;
  * items published when it read {@code end}; it is linearizable with pushes and pops, but a "full" answer racing
  * with it may still count the items it is claiming (the pop reads {@code end}, then claims by CAS on
  * {@code start}). {@link #offer(int[], int, int)} pushes a greedy prefix atomically, linearizable as that many
- * single pushes. With {@link Publication#WINDOWED} the weaker guarantee stated there holds, and "full" counts
- * reserved slots. Checked by Lincheck (stress; the shared algorithm also by model checking through
- * {@link CounterRingQueue}) and jcstress.
+ * single pushes: a drop-in, without boxing, for a bounded linearizable MPMC queue such as JCTools'
+ * {@code MpmcArrayQueue} of {@code Integer}s. With {@link Publication#WINDOWED} it is a relaxed MPMC ring, not
+ * linearizable: nothing is lost, duplicated or invented and items come out in reservation order, but a pop may
+ * answer "empty" (a batch pop take fewer) while the window of the oldest item holds a position reserved by a push
+ * that is still writing (the bounded lag stated in {@link Publication#WINDOWED}), so one thread's offer then poll
+ * may miss its own item; use it where JCTools' {@code relaxedOffer}/{@code relaxedPoll} would do. "Full" then
+ * counts reserved positions. Checked by Lincheck (stress, against a model of exactly that lag; the shared
+ * algorithm also by model checking through {@link CounterRingQueue}) and jcstress.
  *
  * <p><b>Thread-safety and memory ordering.</b> Any thread may call any method. Everything a thread did before
  * pushing an item happens-before everything the thread that pops it does after.
@@ -232,7 +237,13 @@ public final class IntCounterRing {
         }
     }
 
-    /** @return published, unpopped items (a moment's snapshot) */
+    /**
+     * A snapshot: the items that were published and not popped at one instant during the call (so never more
+     * than were present then, never negative, never above {@link #capacity()}). Items of a push still in progress
+     * are not counted. Lock-free (it retries only while pops succeed).
+     *
+     * @return published, unpopped items at one instant
+     */
     public int size() {
         owner.check();
         return (int)seq.size();

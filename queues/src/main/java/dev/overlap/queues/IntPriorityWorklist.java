@@ -19,8 +19,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p><b>Guarantees.</b> Nothing is lost, duplicated or invented, including across threshold moves: the far ring
  * has {@value #MOVE_BATCH} slots of headroom that user pushes may not use, so a mover can always re-queue what it
  * took. {@link #poll(long)} reports empty only when, at one instant, both rings were empty and no move was in
- * progress (it waits for a running move, which is bounded work, instead of answering early); so empty/non-empty
- * answers and pushes are linearizable against a bag (Lincheck stress). Order is by priority band, FIFO within a
+ * progress (it waits for a running move, which is bounded work, instead of answering early); so pushes and polls
+ * are linearizable against a bag of entries: a poll returns an entry some push added and no poll returned before,
+ * and "empty" only when the bag is empty (Lincheck stress, with distinct items, so duplicates and losses show). Order is by priority band, FIFO within a
  * ring; it is not a strict priority queue (as in Atos). {@code push} reports {@code false} when the worklist holds
  * {@code capacity} items in near and far each (back-pressure, never a drop).
  *

@@ -14,8 +14,10 @@
  * </ul>
  *
  * <p>Every queue takes a {@link dev.overlap.queues.Publication} rule: {@code ORDERED} (default, linearizable, a push
- * may wait for earlier pushes) or {@code WINDOWED} (Listing 6 with per-window completion counters, lock-free,
- * relaxed as documented there, publication lag bounded by one window). Device-memory structures hold offsets only
+ * may wait for earlier pushes; a drop-in for a linearizable bounded MPMC queue such as JCTools'
+ * {@code MpmcArrayQueue}) or {@code WINDOWED} (Listing 6 with per-window completion counters, lock-free, not
+ * linearizable: an item may stay invisible while a push that reserved before it, or in its window, is still
+ * writing; a relaxed MPMC queue, as JCTools' {@code relaxedOffer}/{@code relaxedPoll}). Device-memory structures hold offsets only
  * (no Java references) in an Agrona {@code AtomicBuffer} region, so they can later live in memory shared between
  * processes; Agrona needs {@code --add-exports java.base/jdk.internal.misc=ALL-UNNAMED}.
  */

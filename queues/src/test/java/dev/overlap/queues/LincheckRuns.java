@@ -2,6 +2,8 @@ package dev.overlap.queues;
 
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.jetbrains.lincheck.datastructures.verifier.LinearizabilityVerifier;
+import org.jetbrains.lincheck.datastructures.verifier.Verifier;
 
 /**
  * Lincheck budgets, overridable for a deep local run: {@code -Doverlap.lincheck.iterations} (scenarios per mode),
@@ -18,8 +20,14 @@ final class LincheckRuns {
     }
 
     static void modelCheck(final Class<?> test, final Class<?> spec) {
+        modelCheck(test, spec, LinearizabilityVerifier.class);
+    }
+
+    /** Model checking with another verifier ({@link ModelVerifier} for a {@link RelaxedModel} {@code spec}). */
+    static void modelCheck(final Class<?> test, final Class<?> spec, final Class<? extends Verifier> verifier) {
         new ModelCheckingOptions()
             .sequentialSpecification(spec)
+            .verifier(verifier)
             .iterations(ITERATIONS)
             .invocationsPerIteration(INVOCATIONS)
             .threads(THREADS)
@@ -30,8 +38,14 @@ final class LincheckRuns {
     }
 
     static void stress(final Class<?> test, final Class<?> spec) {
+        stress(test, spec, LinearizabilityVerifier.class);
+    }
+
+    /** Stress with another verifier ({@link ModelVerifier} for a {@link RelaxedModel} {@code spec}). */
+    static void stress(final Class<?> test, final Class<?> spec, final Class<? extends Verifier> verifier) {
         new StressOptions()
             .sequentialSpecification(spec)
+            .verifier(verifier)
             .iterations(Math.max(1, ITERATIONS / 2))
             .invocationsPerIteration(INVOCATIONS * 4)
             .threads(THREADS)
