@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
  * the oldest element only while its window holds a position some push has reserved and not yet written. Nothing
  * lost, duplicated, invented or reordered; "full" counts reservations. Items are distinct ({@link UniqueIntGen}).
  * A queue that hides published windows whenever any push is running fails here (mutant
- * {@code mutants/windowed-hides-published-while-any-push-runs.patch}).
+ * {@code mutants/queues-windowed-hides-published-while-any-push-runs.patch}).
  */
 @Param(name = "item", gen = UniqueIntGen.class)
 public class CounterRingQueueWindowedLincheckTest {

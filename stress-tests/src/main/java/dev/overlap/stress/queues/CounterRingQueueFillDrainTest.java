@@ -30,7 +30,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * is written and counted), then drains up to 2; the other offers 21, 22 and polls. That is the race the window
  * counters exist for: a window may be published only when every position reserved in it is written, else a
  * consumer pops a slot that was never written (null here) and the element written later is lost behind
- * {@code start} (mutant {@code mutants/windowed-publishes-unwritten-window-prefix}).
+ * {@code start} (mutant {@code mutants/queues-windowed-publishes-unwritten-window-prefix}).
  */
 public class CounterRingQueueFillDrainTest {
     /** How long the WINDOWED producer's supplier holds its reservation unwritten (a few microseconds). */

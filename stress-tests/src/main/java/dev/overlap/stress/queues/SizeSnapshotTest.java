@@ -22,7 +22,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * element {@value #ROUNDS} times (so at most one element is ever present); the other asks {@code size()}
  * {@value #ROUNDS} times. Every answer must be 0 or 1. Reading {@code start} and {@code end} apart (the defect of
  * issue 15) counts the pops that happened in between as present and answers up to the capacity here (8); that
- * broken {@code size()} failed this test in every run tried (mutant {@code mutants/size-reads-start-and-end-apart}). Result: (largest size seen, smallest size seen, polls of
+ * broken {@code size()} failed this test in every run tried (mutant {@code mutants/queues-size-reads-start-and-end-apart}). Result: (largest size seen, smallest size seen, polls of
  * the pushing actor that found nothing: 0, since no other push is ever in progress, in either mode).
  */
 public class SizeSnapshotTest {
