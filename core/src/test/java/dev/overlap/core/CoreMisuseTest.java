@@ -280,7 +280,7 @@ class CoreMisuseTest {
         final CountDownLatch never = new CountDownLatch(1);
         final KernelLaunch blocked = mesh.device(0).launch(1, (ctx, block) -> {
             try {
-                never.await();
+                never.await(30, TimeUnit.SECONDS); // opened only by the close's interrupt (bounded: see awaitQuietly)
             } catch (final InterruptedException e) {
                 throw new InterruptedWaitException("a latch that never opens");
             }
@@ -335,9 +335,14 @@ class CoreMisuseTest {
         }
     }
 
+    /**
+     * Waits for a test's release, at most 30 s: a bound, not a synchronisation (the test releases the latch long
+     * before), so that a library bug that makes a test fail early cannot leave a kernel blocked and the mesh's close
+     * hanging after it.
+     */
     private static void awaitQuietly(final CountDownLatch latch) {
         try {
-            latch.await();
+            latch.await(30, TimeUnit.SECONDS);
         } catch (final InterruptedException e) {
             throw new InterruptedWaitException("a test latch");
         }

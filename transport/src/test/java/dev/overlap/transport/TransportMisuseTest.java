@@ -223,9 +223,14 @@ class TransportMisuseTest {
         }
     }
 
+    /**
+     * Waits for a test's release, at most 30 s: a bound, not a synchronisation (the test releases the latch long
+     * before), so that a library bug that makes a test fail early cannot leave a kernel blocked and the mesh's close
+     * hanging after it.
+     */
     private static void awaitQuietly(final CountDownLatch latch) {
         try {
-            latch.await();
+            latch.await(30, TimeUnit.SECONDS);
         } catch (final InterruptedException e) {
             throw new InterruptedWaitException("a test latch");
         }
