@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The misuse a tired user makes of the core, each answered by a clear exception (or correct behaviour) instead of
  * a crash, a corruption or a hang. Named after the cases of issue 15; {@code @Timeout} only guards against hangs.
  */
-@Timeout(60)
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class CoreMisuseTest {
     private static Mesh mesh(final String name) {
         return Mesh.builder().name(name).devices(2).threadsPerDevice(1).memoryPerDevice(1 << 16).build();

@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * interrupts, timeouts and a kernel failing on one device. Each gets a clear exception or the right behaviour,
  * never a crash or a hang ({@code @Timeout} guards against hangs only).
  */
-@Timeout(60)
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class TransportMisuseTest {
     private static final int Q = 0;
 

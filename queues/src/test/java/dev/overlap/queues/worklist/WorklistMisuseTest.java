@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Issue 15: a worklist run answers interrupts and deadlines, and a worklist left open goes with its mesh. */
-@Timeout(60)
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 public class WorklistMisuseTest {
     private static Mesh mesh() {
         return Mesh.builder().devices(2).threadsPerDevice(1).memoryPerDevice(16 << 20).build();
