@@ -32,7 +32,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * failures (overlapping ranges, an exception from an allocation or a free, a close that freed twice).
  */
 @JCStressTest
-@Description("Device memory: concurrent allocations never overlap; a symmetric array closed twice at once is freed once")
+@Description("Device memory: concurrent allocations never overlap; an array closed twice at once is freed once")
 @Outcome(id = "8, 8, 0", expect = ACCEPTABLE, desc = "disjoint arrays, each holding only its owner's tag; one free")
 @Outcome(expect = FORBIDDEN, desc = "two allocations overlapped, an allocation or free failed, or a double close "
     + "freed twice")

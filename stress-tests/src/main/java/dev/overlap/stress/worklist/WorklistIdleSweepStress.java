@@ -28,9 +28,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * the run starts quiescent and opens a sweep at once. Worker 0 pushes one task from its second idle call of the run
  * (most often a sweep's call), after a pause of 50 us that stands for an idle function's scan, so that whatever the
  * other worker does meanwhile has time to happen (the pause yields: two workers and the host's join share two cores,
- * and a spinning pause would keep the other worker off the cores for all of it). The task records that it ran (plain writes; the run's end
- * happens-before {@code run} returns). Sometimes the sweep completes before worker 0 makes a second call: then
- * nothing is pushed, which is fine.
+ * and a spinning pause would keep the other worker off the cores for all of it). The task records that it ran
+ * (plain writes; the run's end happens-before {@code run} returns). Sometimes the sweep completes before worker 0
+ * makes a second call: then nothing is pushed, which is fine.
  *
  * <p>Results: tasks pushed by the idle function (0 or 1); times the task ran; tasks left queued or stale.
  */

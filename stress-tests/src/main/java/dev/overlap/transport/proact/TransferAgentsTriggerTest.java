@@ -35,10 +35,10 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * chunks of replica 1 that hold this state's value; 1 if the copies were late (the wait timed out).
  */
 @JCStressTest
-@Description("TRIGGERED transfer agents: every submitted chunk is copied exactly once, also when the agents were parked")
-@Outcome(id = "2, 2, 0", expect = ACCEPTABLE, desc = "both chunks copied once each, the copies hold the written values")
-@Outcome(expect = FORBIDDEN, desc = "a chunk copied twice, never copied (lost or left with a sleeping agent), or copied "
-    + "without the value written before its trigger")
+@Description("TRIGGERED transfer agents: every submitted chunk is copied exactly once, also to parked agents")
+@Outcome(id = "2, 2, 0", expect = ACCEPTABLE, desc = "both chunks copied once each, holding the values written")
+@Outcome(expect = FORBIDDEN, desc = "a chunk copied twice, never copied (lost or left with a sleeping agent), or "
+    + "copied without the value written before its trigger")
 @State
 public class TransferAgentsTriggerTest {
     static final long TIMEOUT_MS = 1_000;
