@@ -15,10 +15,18 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * The POLLING path of a replicated region: two blocks write the two halves of one chunk with plain stores and
- * report completion to the readiness counter; the completion that makes the chunk ready sets its bit; then each
- * block's thread also acts as a polling agent and copies the chunk if it claims the bit. Whoever copies must see
- * both halves (never a torn chunk, even the half the other thread wrote), the chunk is copied exactly once, and it
- * fires exactly once. Results: copies made, the two halves of the copy, times the chunk fired.
+ * report completion to the {@link ChunkTracker}; the completion that makes the chunk ready fires the listener, which
+ * sets its bit in a {@link ReadyBitmap}; then each block's thread also acts as a polling agent and copies the chunk if
+ * it claims the bit. Whoever copies must see both halves (never a torn chunk, even the half the other thread wrote),
+ * the chunk is copied exactly once, and it fires exactly once.
+ *
+ * <p>Every count is kept per actor, each written by one thread only, and summed by the arbiter: a plain {@code ++}
+ * shared by both actors could lose one of two increments and make a chunk fired (or copied) twice read as once. The
+ * listener runs on whichever actor's completion it was; it tells them apart by comparing the current thread with the
+ * thread block 1 recorded before its completion (a thread always sees its own write, so the test never races on it).
+ * Each actor also copies into its own array, so two copies cannot tear each other.
+ *
+ * <p>Results: copies made, the two halves of the copy, times the chunk fired.
  */
 @JCStressTest
 @Outcome(id = "1, 11, 22, 1", expect = ACCEPTABLE, desc = "one agent copied the complete chunk")
@@ -29,44 +37,55 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class PolledChunkNeverTornTest {
     private final long[] data = new long[2];
-    private final long[] copy = new long[2];
+    private final long[] copy0 = new long[2];
+    private final long[] copy1 = new long[2];
     private final ReadyBitmap bitmap = new ReadyBitmap(1);
-    private int fired;
-    private int copies;
+    /** Written by block 1's thread before its completion; read by the listener only to recognise that thread. */
+    private Thread block1Thread;
+    private int fired0;
+    private int fired1;
+    private int copies0;
+    private int copies1;
     private final ChunkTracker tracker = ChunkTracker.builder().regionBytes(16).chunkBytes(16).gridSize(2)
         .counterStride(8).mapping(BlockMapping.oneToOne(8)).onReady((chunk, epoch) -> {
-            fired++;
+            if (Thread.currentThread() == block1Thread) {
+                fired1++;
+            } else {
+                fired0++;
+            }
             bitmap.set(chunk);
         }).build();
-
-    private void pollAndCopy() {
-        if (bitmap.claim(0) == 0) {
-            copies++;
-            copy[0] = data[0];
-            copy[1] = data[1];
-        }
-    }
 
     @Actor
     public void block0() {
         data[0] = 11;
         tracker.blockDone(0);
-        pollAndCopy();
+        if (bitmap.claim(0) == 0) {
+            copies0++;
+            copy0[0] = data[0];
+            copy0[1] = data[1];
+        }
     }
 
     @Actor
     public void block1() {
+        block1Thread = Thread.currentThread();
         data[1] = 22;
         tracker.blockDone(1);
-        pollAndCopy();
+        if (bitmap.claim(0) == 0) {
+            copies1++;
+            copy1[0] = data[0];
+            copy1[1] = data[1];
+        }
     }
 
     @Arbiter
     public void check(final IIII_Result r) {
-        r.r1 = copies;
+        final long[] copy = copies0 > 0 ? copy0 : copy1;
+        r.r1 = copies0 + copies1;
         r.r2 = (int)copy[0];
         r.r3 = (int)copy[1];
-        r.r4 = fired;
+        r.r4 = fired0 + fired1;
         tracker.close();
     }
 }

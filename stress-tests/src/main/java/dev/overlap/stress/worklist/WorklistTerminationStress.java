@@ -1,105 +1,87 @@
 package dev.overlap.stress.worklist;
 
-import dev.overlap.queues.IntCounterRing;
-import dev.overlap.queues.Publication;
-import dev.overlap.queues.worklist.QuiescenceDetector;
-import dev.overlap.transport.inbox.AggregatorConfig;
-import dev.overlap.transport.inbox.IntAggregator;
-import dev.overlap.transport.inbox.ItemType;
-import dev.overlap.transport.inbox.Transport;
-import org.agrona.concurrent.UnsafeBuffer;
+import dev.overlap.core.IdleStrategies;
+import dev.overlap.core.Mesh;
+import dev.overlap.queues.worklist.DistributedWorklist;
+import dev.overlap.queues.worklist.KernelMode;
+import dev.overlap.queues.worklist.TaskContext;
+import dev.overlap.queues.worklist.WorkerShape;
+import dev.overlap.queues.worklist.WorklistStats;
 import org.openjdk.jcstress.annotations.Actor;
-import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 
-import java.nio.ByteBuffer;
-
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * The distributed worklist's termination protocol over the real parts: a {@link QuiescenceDetector}, an
- * {@link IntAggregator} holding a remote task, the destination's Agrona inbox and its handler pushing into the
- * device's {@link IntCounterRing} ({@link Publication#WINDOWED}, as the worklist's default). Worker A (device 0) runs
- * the root task: it counts a child created, offers it to its aggregator (where it waits: the wait is unbounded),
- * completes the root, and only then flushes (an idle worker's flush). Worker B (device 1) does one idle round:
- * drain its inbox, pop, run what it got, then ask the detector. Whichever point the child has reached — aggregator,
- * ring, queue — the detector must not report quiescence before B ran it. The arbiter then drains and pops what is
- * left: the child must exist exactly once overall.
- * Results: r1 = B ran the child, r2 = B's detector answer, r3 = times the child was found in total.
+ * The library's own termination detection against its own <em>staged</em> local pushes: one whole
+ * {@link DistributedWorklist} run per jcstress state, on a device with two workers (persistent kernels, one task per
+ * pop). The run is a chain: the seed pushes its successor with {@link TaskContext#push}, which stages it in the
+ * worker's private array until the fetch ends, and so on for {@value #CHAIN} tasks. At every step the only live task
+ * is in a function, in a staging array or in the device's queue, and the other worker is idle, checking termination
+ * with nothing else to do (a yielding idle strategy, so it checks as often as it can). The worklist must count a
+ * staged task created before it counts the task that pushed it completed; counted the other way round, the created
+ * and completed sums balance for a moment with the chain alive, and an idle check that falls in that moment ends the
+ * run with the rest of the chain never run (and the successor left queued, to surface in the next run).
+ *
+ * <p>As in {@link DistributedWorklistRunTest}, the racing threads are the worklist's own (the two device workers:
+ * the one running the chain and the idle one checking termination) and the single actor is the host; one worklist per
+ * fork runs one job per state. Tasks carry the state's round, so a task left over by an earlier run counts as stale.
+ * The window is a few nanoseconds per task, hence a long chain per state: under the CI budget that is millions of
+ * windows per run of this test.
+ *
+ * <p>Results: tasks of the chain that ran exactly once; runs of the chain's tasks counted in all (a task run twice
+ * counts twice); stale tasks run plus tasks still queued after {@code run} returned, plus tasks the run's statistics
+ * miss or add.
  */
 @JCStressTest
-@Description("worklist termination is never premature while a task sits in an aggregator, a ring or a queue")
-@Outcome(id = "1, 1, 1", expect = ACCEPTABLE, desc = "child ran on B, then termination detected")
-@Outcome(id = "1, 0, 1", expect = ACCEPTABLE, desc = "child ran on B; A's counts not yet visible: late, not early")
-@Outcome(id = "0, 0, 1", expect = ACCEPTABLE, desc = "child still in the aggregator, ring or queue; no termination")
-@Outcome(id = "0, 1, .*", expect = FORBIDDEN, desc = "premature termination with a task in flight")
-@Outcome(expect = FORBIDDEN, desc = "the child was lost or duplicated")
+@Description("DistributedWorklist.run never ends while a staged local push is alive: every task of the chain runs once")
+@Outcome(id = "2048, 2048, 0", expect = ACCEPTABLE, desc = "the whole chain ran, each task once, before run returned")
+@Outcome(expect = FORBIDDEN, desc = "premature termination (chain cut short), a task run twice, or a task left queued")
 @State
 public class WorklistTerminationStress {
-    private static final int CHILD = 77;
-    private static final int HOST = 0;
-    private static final int WORKER_A = 1;
-    private static final int WORKER_B = 2;
+    static final int CHAIN = 2048;
 
-    private final QuiescenceDetector detector = new QuiescenceDetector(3);
-    private final Transport transport = Transport.builder().devices(2).ringCapacity(512).maxEndpoints(1)
-        .maxQueues(1).replySlots(1).build();
-    private final IntCounterRing queueB = new IntCounterRing(
-        new UnsafeBuffer(ByteBuffer.allocateDirect(IntCounterRing.requiredBytes(16, 16))), 16, 16, Publication.WINDOWED);
-    private final IntAggregator toB;
-    private final int[] popped = new int[4];
+    /** The fork's mesh and worklist; never closed (daemon threads die with the fork). */
+    private static final class Shared {
+        static final Mesh MESH = Mesh.builder().name("jcstress-termination").devices(1).threadsPerDevice(2)
+            .idleStrategy(IdleStrategies.parse("yield")).memoryPerDevice(4 << 20).build();
+        static final DistributedWorklist WORKLIST = DistributedWorklist.builder(MESH).queueCapacity(64)
+            .ringCapacity(4096).build();
+        static int rounds;
+    }
 
-    public WorklistTerminationStress() {
-        transport.registerHandler(1, 0, ItemType.INT, (queue, sender, items, offset, count) -> {
-            for (int i = 0; i < count; i++) {
-                if (!queueB.offer(items.getInt(offset + 4 * i))) {
-                    throw new IllegalStateException("queue full");
+    @Actor
+    public void host(final III_Result r) {
+        final DistributedWorklist worklist = Shared.WORKLIST;
+        final int base = (++Shared.rounds & 0x7fff) * CHAIN;
+        final int[] runs = new int[CHAIN];
+        final int[] stale = new int[1];
+        worklist.seed(0, base);
+        final WorklistStats stats = worklist.run(WorkerShape.THREAD, KernelMode.PERSISTENT,
+            (final int task, final TaskContext ctx) -> {
+                final int k = task - base;
+                if (k < 0 || k >= CHAIN) {
+                    stale[0]++;
+                    return;
                 }
-            }
-        });
-        toB = transport.newEndpoint(0).intAggregator(1, 0, AggregatorConfig.batched(64, Long.MAX_VALUE));
-        detector.created(HOST, 1);      // the root task, handed to worker A
-    }
-
-    @Actor
-    public void workerA() {
-        detector.created(WORKER_A, 1);   // counted before it becomes visible
-        toB.offer(CHILD);                // buffered in the aggregator
-        detector.completed(WORKER_A, 1); // the root's work, children included, is done
-        toB.flush();                     // A goes idle: flush
-    }
-
-    @Actor
-    public void workerB(final III_Result r) {
-        transport.inbox(1).drain();
-        final int n = queueB.poll(popped, 0, popped.length);
-        if (n == 1 && popped[0] == CHILD) {
-            r.r1 = 1;
-            detector.completed(WORKER_B, 1);
-        } else if (n != 0) {
-            r.r1 = 10 + n;
+                runs[k]++;
+                if (k + 1 < CHAIN) {
+                    ctx.push(task + 1);
+                }
+            });
+        int once = 0;
+        int total = 0;
+        for (final int n : runs) {
+            once += n == 1 ? 1 : 0;
+            total += n;
         }
-        r.r2 = detector.isQuiescent() ? 1 : 0;
-    }
-
-    @Arbiter
-    public void arbiter(final III_Result r) {
-        while (transport.inbox(1).drain() > 0) {
-            // apply what is left
-        }
-        int found = r.r1 == 1 ? 1 : 0;
-        int n;
-        while ((n = queueB.poll(popped, 0, popped.length)) > 0) {
-            for (int i = 0; i < n; i++) {
-                found += popped[i] == CHILD ? 1 : 100;
-            }
-        }
-        r.r3 = found;
-        transport.close();
+        r.r1 = once;
+        r.r2 = total;
+        r.r3 = stale[0] + (int)worklist.queuedTasks(0) + Math.abs((int)stats.tasks() - total - stale[0]);
     }
 }
