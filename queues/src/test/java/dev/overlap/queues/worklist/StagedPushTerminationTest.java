@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * chain cut short.
  *
  * <p>That moment lasts a few nanoseconds per task once the code is compiled: with the order reversed in the library
- * (mutant {@code mutants/worklist-complete-before-publish.patch}), warmed-up 2,000-task chains ended early in about 1
+ * (mutant {@code mutants/queues-worklist-complete-before-publish.patch}), warmed-up 2,000-task chains ended early in about 1
  * run of 300 here, 100,000-task chains in most runs. So the persistent configurations run long chains, repeated on one
  * worklist run after run (as applications reuse a worklist); the discrete ones, where the host checks between rounds
  * and each round runs one task of the chain, run short ones. After every run: each task ran exactly once, no function

@@ -18,7 +18,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * Device memory allocation from two threads at once, through the public API: {@link Device#allocateInts} and
  * {@link Device#free} (the device's first-fit {@code SymmetricHeap}, whose methods hold its monitor) and
- * {@link SymmetricArray#close()} (idempotent, under the array's monitor). Each actor allocates an array of
+ * {@link SymmetricArray#close()} (idempotent: its region checks and frees under the allocator's lock). Each actor allocates an array of
  * {@value #LENGTH} ints on the same device and fills it with its own tag with plain stores; first, both actors close
  * the same symmetric array, allocated when the state was made (a second free would throw, or free what a later
  * allocation got). The arbiter checks that each array still holds only
