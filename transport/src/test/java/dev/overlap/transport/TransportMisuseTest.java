@@ -136,6 +136,42 @@ class TransportMisuseTest {
     }
 
     @Test
+    void timedSendsGiveUpWhileTheDestinationRingStaysFullAndLoseNothing() throws Exception {
+        try (Mesh mesh = mesh("full");
+             Transport t = Transport.builder().mesh(mesh).ringCapacity(1024).directPolicy(DirectPolicy.NEVER)
+                 .rendezvousThreshold(1 << 12).build();
+             SymmetricArray<LongArray> data = mesh.allocateLongs(16)) {
+            final CountDownLatch entered = new CountDownLatch(1);
+            final CountDownLatch release = new CountDownLatch(1);
+            final AtomicInteger received = new AtomicInteger();
+            t.registerHandler(1, Q, ItemType.INT, (queue, sender, items, offset, count) -> {
+                entered.countDown();
+                awaitQuietly(release);
+                received.addAndGet(count);
+            });
+            final Endpoint ep = t.newEndpoint(0);
+            final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.eager());
+            agg.offer(0);
+            final Thread drainer = new Thread(() -> t.inbox(1).drain(), "drainer");
+            drainer.start();
+            entered.await(); // dev1's inbox is held by a handler that waits: nothing more is applied
+            int sent = 1;
+            while (agg.offer(sent, 1, TimeUnit.MILLISECONDS)) {
+                sent++;
+            }
+            final long address = data.on(1).address(2);
+            assertFalse(ep.putLong(address, 9, 1, TimeUnit.MILLISECONDS), "the ring is full: nothing was sent");
+            assertFalse(ep.atomic(dev.overlap.transport.inbox.RemoteAtomic.LONG_ADD, address, 1, 1,
+                TimeUnit.MILLISECONDS));
+            release.countDown();
+            drainer.join();
+            ep.quiet();
+            assertEquals(sent, received.get(), "every item taken by an offer was delivered once; none that timed out");
+            assertEquals(0, data.on(1).get(2), "the timed-out put and add were never applied");
+        }
+    }
+
+    @Test
     void aProgressAgentOfAClosedTransportEndsItsRunner() throws Exception {
         final Mesh mesh = mesh("agent");
         final Transport t = Transport.builder().mesh(mesh).ringCapacity(1 << 16).build();

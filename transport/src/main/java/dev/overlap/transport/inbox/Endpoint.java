@@ -76,7 +76,9 @@ import static dev.overlap.transport.inbox.MessageFormat.SENDER_OFFSET;
  * {@link InterruptedWaitException} (interrupt status kept) and a timed form ({@link #getLong(long, long, TimeUnit)},
  * {@link #get(long, MutableDirectBuffer, int, int, long, TimeUnit)}, {@link #fetch(RemoteAtomic, long, long, long,
  * TimeUnit)}, {@link #quiet(long, TimeUnit)}, the aggregators' timed {@code offer} and {@code flush}) gives up at its
- * deadline. Neither loses anything: a request already sent still takes effect (a get's bytes may still arrive in its
+ * deadline ({@link #put(long, DirectBuffer, int, int, long, TimeUnit)}, {@link #putLong(long, long, long,
+ * TimeUnit)}, {@link #atomic(RemoteAtomic, long, long, long, TimeUnit)} and {@link #flush(long, TimeUnit)} too).
+ * Neither loses anything: a request already sent still takes effect (a get's bytes may still arrive in its
  * destination buffer: {@link #quiet()} waits for that), and an item already handed to an aggregator stays there.
  */
 public final class Endpoint extends EndpointPadding implements AutoCloseable {
@@ -126,6 +128,9 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
     /** When the blocking call in progress gives up ({@link System#nanoTime()}), or {@link Waits#NO_DEADLINE}. */
     private long deadline = Waits.NO_DEADLINE;
     private final long helpAfterNanos;
+    /** The wait in progress: the destination's consumer position last seen, and since when it stood still. */
+    private long lastDestPosition;
+    private long stalledSince;
 
     Endpoint(final Transport transport, final int id, final int device, final IdleStrategy idle,
         final AtomicBuffer counters, final int countersBase, final int replySlots) {
@@ -503,6 +508,27 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
         opSent(dest, PUT_HEADER_LENGTH + length);
     }
 
+    /**
+     * As {@link #put(long, DirectBuffer, int, int)}, waiting at most {@code timeout} for ring space or for earlier
+     * messages to be applied.
+     *
+     * @return true if the put was issued; false if the wait before it timed out (nothing was sent or written)
+     * @throws dev.overlap.core.InterruptedWaitException if interrupted before the put was issued
+     */
+    public boolean put(final long dstAddress, final DirectBuffer src, final int srcOffset, final int length,
+        final long timeout, final TimeUnit unit) {
+        return withDeadline(timeout, unit, () -> put(dstAddress, src, srcOffset, length));
+    }
+
+    /**
+     * As {@link #putLong(long, long)}, waiting at most {@code timeout}.
+     *
+     * @return true if the put was issued; false if the wait before it timed out (nothing was sent or written)
+     */
+    public boolean putLong(final long dstAddress, final long value, final long timeout, final TimeUnit unit) {
+        return withDeadline(timeout, unit, () -> putLong(dstAddress, value));
+    }
+
     /** Puts one {@code long} (8-byte aligned address); see {@link #put(long, DirectBuffer, int, int)}. */
     public void putLong(final long dstAddress, final long value) {
         checkOpen();
@@ -730,6 +756,17 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
     }
 
     /**
+     * As {@link #atomic(RemoteAtomic, long, long)}, waiting at most {@code timeout} for ring space or for earlier
+     * messages to be applied.
+     *
+     * @return true if the operation was issued; false if the wait before it timed out (nothing was sent)
+     */
+    public boolean atomic(final RemoteAtomic op, final long address, final long operand, final long timeout,
+        final TimeUnit unit) {
+        return withDeadline(timeout, unit, () -> atomic(op, address, operand));
+    }
+
+    /**
      * Blocking remote atomic that returns the previous value (ints sign-extended).
      *
      * @throws IllegalArgumentException if the address is not aligned to the operand width
@@ -879,9 +916,9 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
         add(TransportCounter.FENCE_WAITS, 1);
         checkMayWait(WAIT_APPLIED, dest);
         idle.reset();
-        final long since = System.nanoTime();
+        startWait(dest);
         while (pending(dest)) {
-            idle.idle(waitWork(WAIT_APPLIED, dest, since));
+            idle.idle(waitWork(WAIT_APPLIED, dest));
         }
     }
 
@@ -900,10 +937,10 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
         boolean interrupted = false;
         try {
             idle.reset();
-            final long since = System.nanoTime();
+            startWait(dest);
             while (pending(dest)) {
                 try {
-                    idle.idle(waitWork(WAIT_BY_REFERENCE, dest, since));
+                    idle.idle(waitWork(WAIT_BY_REFERENCE, dest));
                 } catch (final InterruptedWaitException e) {
                     Thread.interrupted();
                     interrupted = true;
@@ -928,10 +965,10 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
         final int dest = inbox.device();
         checkMayWait(WAIT_SPACE, dest);
         idle.reset();
-        final long since = System.nanoTime();
+        startWait(dest);
         while (true) {
             add(TransportCounter.BACK_PRESSURE_RETRIES, 1);
-            idle.idle(waitWork(WAIT_SPACE, dest, since));
+            idle.idle(waitWork(WAIT_SPACE, dest));
             final int index = ring.tryClaim(msgTypeId, length);
             if (index > 0) {
                 return index;
@@ -945,9 +982,9 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
         }
         checkMayWait(WAIT_REPLY, dest);
         idle.reset();
-        final long since = System.nanoTime();
+        startWait(dest);
         while (replies.getLongAcquire(slot * SLOT_BYTES) != seq) {
-            idle.idle(waitWork(WAIT_REPLY, dest, since));
+            idle.idle(waitWork(WAIT_REPLY, dest));
         }
     }
 
@@ -970,18 +1007,34 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
         }
     }
 
+    /** Starts the clock of a wait for {@code dest}: see {@link #waitWork}. */
+    private void startWait(final int dest) {
+        stalledSince = System.nanoTime();
+        lastDestPosition = inboxes[dest].ring().consumerPosition();
+    }
+
     /**
-     * One round of useful work while waiting for {@code dest}: drain the home inbox, and once the wait has lasted the
-     * help-after time, the destination's inbox too (all inboxes while the transport closes); then check the
-     * transport, the interrupt status and the deadline.
+     * One round of useful work while waiting for {@code dest}: drain the home inbox, and, once the destination's
+     * inbox has had no consumer progress for the help-after time (its owner and the progress thread, if any, are not
+     * draining it), the destination's inbox too, as the UPC helper would; all inboxes while the transport closes.
+     * Then check the transport, the interrupt status and the deadline. While the destination's own threads drain,
+     * the waiter never competes with them for its inbox.
      */
-    private int waitWork(final int what, final int dest, final long since) {
+    private int waitWork(final int what, final int dest) {
         publishCounters();
         int work = home.drain();
         if (transport.isClosing()) {
             work += transport.drainAll();
-        } else if (dest != device && work == 0 && System.nanoTime() - since >= helpAfterNanos) {
-            work += inboxes[dest].drain(Inbox.DEFAULT_DRAIN_LIMIT, true);
+        } else if (dest != device && work == 0) {
+            final long position = inboxes[dest].ring().consumerPosition();
+            final long now = System.nanoTime();
+            if (position != lastDestPosition) {
+                lastDestPosition = position;
+                stalledSince = now;
+            } else if (now - stalledSince >= helpAfterNanos) {
+                work += inboxes[dest].drain(Inbox.DEFAULT_DRAIN_LIMIT, true);
+                lastDestPosition = inboxes[dest].ring().consumerPosition(); // our progress is no sign of the owner's
+            }
         }
         if (transport.isClosed()) {
             throw new IllegalStateException("transport closed while endpoint " + id + " waited for "
@@ -1033,6 +1086,16 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
         }
         publishCounters();
         return work;
+    }
+
+    /**
+     * As {@link #flush()}, waiting at most {@code timeout} for ring space.
+     *
+     * @return true if every aggregator's pending items were sent; false if the wait timed out (what was not sent
+     *         stays pending)
+     */
+    public boolean flush(final long timeout, final TimeUnit unit) {
+        return withDeadline(timeout, unit, this::flush);
     }
 
     /** Sends every aggregator's pending items now (blocking on back-pressure). */
