@@ -1,6 +1,7 @@
 package dev.overlap.queues;
 
 import dev.overlap.core.Device;
+import dev.overlap.core.DeviceRegion;
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.util.function.IntConsumer;
@@ -61,8 +62,10 @@ public final class IntCounterQueue {
     private final BufferCells region;
     private final CounterSequencer seq;
     private final int slots;
-    /** Its device memory's lifetime (see {@link QueueMemory.Owner}). */
-    private final QueueMemory.Owner owner;
+    /** Its own device memory, null when built over a caller's buffer (see {@link QueueMemory#check}). */
+    private final DeviceRegion memory;
+    /** Its name in lifetime errors. */
+    private final String name;
 
     /**
      * Builds a queue with default window size and {@link Publication#ORDERED}, initializing {@code region}.
@@ -92,7 +95,8 @@ public final class IntCounterQueue {
         this.region = new BufferCells(region);
         this.seq = new CounterSequencer(this.region, false, capacity, windowSize, publication);
         this.slots = seq.slotsOffset();
-        this.owner = new QueueMemory.Owner(allocation, "IntCounterQueue of capacity " + capacity);
+        this.memory = QueueMemory.owned(allocation);
+        this.name = "IntCounterQueue of capacity " + capacity;
     }
 
     /**
@@ -128,7 +132,7 @@ public final class IntCounterQueue {
      * @return false when the block is used up (capacity items pushed since the last reset)
      */
     public boolean offer(final int item) {
-        owner.check();
+        QueueMemory.check(memory, name);
         final long s = seq.reserveBlock(1);
         if (s >= seq.capacity) {
             seq.publish(s, 0);
@@ -145,7 +149,7 @@ public final class IntCounterQueue {
      * @return how many were pushed: {@code len}, or fewer when the block ran out (a prefix of the items)
      */
     public int offer(final int[] src, final int off, final int len) {
-        owner.check();
+        QueueMemory.check(memory, name);
         checkBatch(src, off, len);
         if (len == 0) {
             return 0;
@@ -167,7 +171,7 @@ public final class IntCounterQueue {
      * @return the oldest item, or {@code ifEmpty}
      */
     public int poll(final int ifEmpty) {
-        owner.check();
+        QueueMemory.check(memory, name);
         for (;;) {
             final long s = seq.start();
             long e = seq.end();
@@ -187,7 +191,7 @@ public final class IntCounterQueue {
      * @return how many were popped (0 when empty)
      */
     public int poll(final int[] dst, final int off, final int max) {
-        owner.check();
+        QueueMemory.check(memory, name);
         checkBatch(dst, off, max);
         for (;;) {
             final long s = seq.start();
@@ -215,7 +219,7 @@ public final class IntCounterQueue {
      * @return how many were popped
      */
     public int drain(final IntConsumer consumer, final int limit) {
-        owner.check();
+        QueueMemory.check(memory, name);
         if (consumer == null) {
             throw new NullPointerException("consumer");
         }
@@ -250,25 +254,25 @@ public final class IntCounterQueue {
      * @return published, unpopped items at one instant
      */
     public int size() {
-        owner.check();
+        QueueMemory.check(memory, name);
         return (int)seq.size();
     }
 
     /** @return {@code end}: how many items were ever published (poppable or popped); a monitoring snapshot */
     public long publishedIndex() {
-        owner.check();
+        QueueMemory.check(memory, name);
         return seq.end();
     }
 
     /** @return {@code endAlloc}: how many positions pushes ever reserved; a monitoring snapshot */
     public long reservedIndex() {
-        owner.check();
+        QueueMemory.check(memory, name);
         return seq.reserved();
     }
 
     /** @return true when nothing is poppable right now */
     public boolean isEmpty() {
-        owner.check();
+        QueueMemory.check(memory, name);
         return size() == 0;
     }
 
@@ -284,7 +288,7 @@ public final class IntCounterQueue {
 
     /** Empties the block for reuse. Only while no other thread uses the queue (e.g. between kernels). */
     public void reset() {
-        owner.check();
+        QueueMemory.check(memory, name);
         seq.reset();
     }
 
@@ -296,7 +300,7 @@ public final class IntCounterQueue {
      *                               is reported, never applied to memory that another allocation owns now)
      */
     public void free() {
-        owner.free();
+        QueueMemory.free(memory, name);
     }
 
     static void checkBatch(final int[] array, final int off, final int len) {
@@ -311,7 +315,7 @@ public final class IntCounterQueue {
 
     /** @return true once the queue's own memory was freed ({@link #free()}, or its mesh closed) */
     public boolean isFreed() {
-        return owner.isFreed();
+        return QueueMemory.isFreed(memory);
     }
 
     @Override

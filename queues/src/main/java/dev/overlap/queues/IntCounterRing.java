@@ -1,6 +1,7 @@
 package dev.overlap.queues;
 
 import dev.overlap.core.Device;
+import dev.overlap.core.DeviceRegion;
 import org.agrona.concurrent.AtomicBuffer;
 
 /**
@@ -45,8 +46,10 @@ public final class IntCounterRing {
     private final CounterSequencer seq;
     private final int slots;
     private final long mask;
-    /** Its device memory's lifetime (see {@link QueueMemory.Owner}). */
-    private final QueueMemory.Owner owner;
+    /** Its own device memory, null when built over a caller's buffer (see {@link QueueMemory#check}). */
+    private final DeviceRegion memory;
+    /** Its name in lifetime errors. */
+    private final String name;
 
     /**
      * Builds a ring with default window size and {@link Publication#ORDERED}, initializing {@code region}.
@@ -77,7 +80,8 @@ public final class IntCounterRing {
         this.seq = new CounterSequencer(this.region, true, capacity, windowSize, publication);
         this.slots = seq.slotsOffset();
         this.mask = seq.slotMask;
-        this.owner = new QueueMemory.Owner(allocation, "IntCounterRing of capacity " + capacity);
+        this.memory = QueueMemory.owned(allocation);
+        this.name = "IntCounterRing of capacity " + capacity;
     }
 
     /** Allocates the ring in {@code device}'s memory; {@link #free()} or closing the mesh returns it. */
@@ -115,7 +119,7 @@ public final class IntCounterRing {
 
     /** @return false when the ring is full */
     public boolean offer(final int item) {
-        owner.check();
+        QueueMemory.check(memory, name);
         final long s = seq.tryReserveRing(1);
         if (s == CounterSequencer.FULL) {
             return false;
@@ -132,7 +136,7 @@ public final class IntCounterRing {
      * @throws IllegalArgumentException when {@code len > capacity}
      */
     public boolean offerAll(final int[] src, final int off, final int len) {
-        owner.check();
+        QueueMemory.check(memory, name);
         IntCounterQueue.checkBatch(src, off, len);
         if (len > seq.capacity) {
             throw new IllegalArgumentException("batch of " + len + " exceeds the ring capacity " + seq.capacity);
@@ -154,7 +158,7 @@ public final class IntCounterRing {
      * @return how many were pushed (0 when full)
      */
     public int offer(final int[] src, final int off, final int len) {
-        owner.check();
+        QueueMemory.check(memory, name);
         IntCounterQueue.checkBatch(src, off, len);
         int n = len;
         while (n > 0) {
@@ -190,7 +194,7 @@ public final class IntCounterRing {
      * @return the oldest item, or {@code ifEmpty}
      */
     public int poll(final int ifEmpty) {
-        owner.check();
+        QueueMemory.check(memory, name);
         for (;;) {
             final long s = seq.start();
             final long e = seq.end();
@@ -210,7 +214,7 @@ public final class IntCounterRing {
      * @return how many were popped (0 when empty)
      */
     public int poll(final int[] dst, final int off, final int max) {
-        owner.check();
+        QueueMemory.check(memory, name);
         IntCounterQueue.checkBatch(dst, off, max);
         for (;;) {
             final long s = seq.start();
@@ -245,25 +249,25 @@ public final class IntCounterRing {
      * @return published, unpopped items at one instant
      */
     public int size() {
-        owner.check();
+        QueueMemory.check(memory, name);
         return (int)seq.size();
     }
 
     /** @return {@code end}: how many items were ever published (poppable or popped); a monitoring snapshot */
     public long publishedIndex() {
-        owner.check();
+        QueueMemory.check(memory, name);
         return seq.end();
     }
 
     /** @return {@code endAlloc}: how many positions pushes ever reserved; a monitoring snapshot */
     public long reservedIndex() {
-        owner.check();
+        QueueMemory.check(memory, name);
         return seq.reserved();
     }
 
     /** @return true when nothing is poppable right now */
     public boolean isEmpty() {
-        owner.check();
+        QueueMemory.check(memory, name);
         return size() == 0;
     }
 
@@ -285,12 +289,12 @@ public final class IntCounterRing {
      *                               is reported, never applied to memory that another allocation owns now)
      */
     public void free() {
-        owner.free();
+        QueueMemory.free(memory, name);
     }
 
     /** @return true once the queue's own memory was freed ({@link #free()}, or its mesh closed) */
     public boolean isFreed() {
-        return owner.isFreed();
+        return QueueMemory.isFreed(memory);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.overlap.queues;
 
 import dev.overlap.core.Device;
+import dev.overlap.core.DeviceRegion;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -44,8 +45,10 @@ public final class IntPriorityWorklist {
     private final long[] moved = new long[MOVE_BATCH];
     private final long[] stay = new long[MOVE_BATCH];
     private final ThreadLocal<long[]> single = ThreadLocal.withInitial(() -> new long[1]);
-    /** Its device memory's lifetime (see {@link QueueMemory.Owner}). */
-    private final QueueMemory.Owner owner;
+    /** Its own device memory, null when built over a caller's buffer (see {@link QueueMemory#check}). */
+    private final DeviceRegion memory;
+    /** Its name in lifetime errors. */
+    private final String name;
 
     /**
      * @param region           at least {@link #requiredBytes(int)} bytes, 8-byte aligned; initialized here
@@ -73,7 +76,8 @@ public final class IntPriorityWorklist {
         this.far = new LongCounterRing(new UnsafeBuffer(region, RINGS + nearBytes, farBytes), capacity + MOVE_BATCH);
         buffer.putLongVolatile(THRESHOLD, initialThreshold);
         buffer.putLongVolatile(MOVE_SEQUENCE, 0);
-        this.owner = new QueueMemory.Owner(allocation, "IntPriorityWorklist of capacity " + capacity);
+        this.memory = QueueMemory.owned(allocation);
+        this.name = "IntPriorityWorklist of capacity " + capacity;
     }
 
     /** Allocates the worklist in {@code device}'s memory; {@link #free()} or closing the mesh returns it. */
@@ -113,7 +117,7 @@ public final class IntPriorityWorklist {
 
     /** @return the current threshold (keys below it go to near) */
     public long threshold() {
-        owner.check();
+        QueueMemory.check(memory, name);
         return buffer.getLongVolatile(THRESHOLD);
     }
 
@@ -124,7 +128,7 @@ public final class IntPriorityWorklist {
      * @return false when both bands are full
      */
     public boolean push(final int item, final int key) {
-        owner.check();
+        QueueMemory.check(memory, name);
         final long e = entry(item, key);
         if (key < buffer.getLongVolatile(THRESHOLD) && near.offer(e)) {
             return true;
@@ -141,7 +145,7 @@ public final class IntPriorityWorklist {
      *         on, which found both bands full
      */
     public int pushAll(final long[] entries, final int n) {
-        owner.check();
+        QueueMemory.check(memory, name);
         java.util.Objects.checkFromIndexSize(0, n, entries.length);
         final long threshold = buffer.getLongVolatile(THRESHOLD);
         int k = 0;
@@ -175,7 +179,7 @@ public final class IntPriorityWorklist {
      * @return the entry ({@link #item}, {@link #key}) or {@code ifEmpty}
      */
     public long poll(final long ifEmpty) {
-        owner.check();
+        QueueMemory.check(memory, name);
         final long[] one = single.get();
         return poll(one, 0, 1) == 1 ? one[0] : ifEmpty;
     }
@@ -187,7 +191,7 @@ public final class IntPriorityWorklist {
      * @return how many entries were written to {@code dst[off ..]} (0 when the worklist is empty)
      */
     public int poll(final long[] dst, final int off, final int max) {
-        owner.check();
+        QueueMemory.check(memory, name);
         int spins = 0;
         for (;;) {
             final long move = buffer.getLongVolatile(MOVE_SEQUENCE);
@@ -267,7 +271,7 @@ public final class IntPriorityWorklist {
 
     /** @return entries published in near and far (a snapshot; excludes entries a mover holds) */
     public int size() {
-        owner.check();
+        QueueMemory.check(memory, name);
         return near.size() + far.size();
     }
 
@@ -284,12 +288,12 @@ public final class IntPriorityWorklist {
      *                               is reported, never applied to memory that another allocation owns now)
      */
     public void free() {
-        owner.free();
+        QueueMemory.free(memory, name);
     }
 
     /** @return true once the queue's own memory was freed ({@link #free()}, or its mesh closed) */
     public boolean isFreed() {
-        return owner.isFreed();
+        return QueueMemory.isFreed(memory);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.overlap.queues;
 
 import dev.overlap.core.Device;
+import dev.overlap.core.DeviceRegion;
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.util.function.LongConsumer;
@@ -62,8 +63,10 @@ public final class LongCounterQueue {
     private final BufferCells region;
     private final CounterSequencer seq;
     private final int slots;
-    /** Its device memory's lifetime (see {@link QueueMemory.Owner}). */
-    private final QueueMemory.Owner owner;
+    /** Its own device memory, null when built over a caller's buffer (see {@link QueueMemory#check}). */
+    private final DeviceRegion memory;
+    /** Its name in lifetime errors. */
+    private final String name;
 
     /**
      * Builds a queue with default window size and {@link Publication#ORDERED}, initializing {@code region}.
@@ -93,7 +96,8 @@ public final class LongCounterQueue {
         this.region = new BufferCells(region);
         this.seq = new CounterSequencer(this.region, false, capacity, windowSize, publication);
         this.slots = seq.slotsOffset();
-        this.owner = new QueueMemory.Owner(allocation, "LongCounterQueue of capacity " + capacity);
+        this.memory = QueueMemory.owned(allocation);
+        this.name = "LongCounterQueue of capacity " + capacity;
     }
 
     /**
@@ -129,7 +133,7 @@ public final class LongCounterQueue {
      * @return false when the block is used up (capacity items pushed since the last reset)
      */
     public boolean offer(final long item) {
-        owner.check();
+        QueueMemory.check(memory, name);
         final long s = seq.reserveBlock(1);
         if (s >= seq.capacity) {
             seq.publish(s, 0);
@@ -146,7 +150,7 @@ public final class LongCounterQueue {
      * @return how many were pushed: {@code len}, or fewer when the block ran out (a prefix of the items)
      */
     public int offer(final long[] src, final int off, final int len) {
-        owner.check();
+        QueueMemory.check(memory, name);
         checkBatch(src, off, len);
         if (len == 0) {
             return 0;
@@ -168,7 +172,7 @@ public final class LongCounterQueue {
      * @return the oldest item, or {@code ifEmpty}
      */
     public long poll(final long ifEmpty) {
-        owner.check();
+        QueueMemory.check(memory, name);
         for (;;) {
             final long s = seq.start();
             long e = seq.end();
@@ -188,7 +192,7 @@ public final class LongCounterQueue {
      * @return how many were popped (0 when empty)
      */
     public int poll(final long[] dst, final int off, final int max) {
-        owner.check();
+        QueueMemory.check(memory, name);
         checkBatch(dst, off, max);
         for (;;) {
             final long s = seq.start();
@@ -216,7 +220,7 @@ public final class LongCounterQueue {
      * @return how many were popped
      */
     public int drain(final LongConsumer consumer, final int limit) {
-        owner.check();
+        QueueMemory.check(memory, name);
         if (consumer == null) {
             throw new NullPointerException("consumer");
         }
@@ -251,25 +255,25 @@ public final class LongCounterQueue {
      * @return published, unpopped items at one instant
      */
     public int size() {
-        owner.check();
+        QueueMemory.check(memory, name);
         return (int)seq.size();
     }
 
     /** @return {@code end}: how many items were ever published (poppable or popped); a monitoring snapshot */
     public long publishedIndex() {
-        owner.check();
+        QueueMemory.check(memory, name);
         return seq.end();
     }
 
     /** @return {@code endAlloc}: how many positions pushes ever reserved; a monitoring snapshot */
     public long reservedIndex() {
-        owner.check();
+        QueueMemory.check(memory, name);
         return seq.reserved();
     }
 
     /** @return true when nothing is poppable right now */
     public boolean isEmpty() {
-        owner.check();
+        QueueMemory.check(memory, name);
         return size() == 0;
     }
 
@@ -285,7 +289,7 @@ public final class LongCounterQueue {
 
     /** Empties the block for reuse. Only while no other thread uses the queue (e.g. between kernels). */
     public void reset() {
-        owner.check();
+        QueueMemory.check(memory, name);
         seq.reset();
     }
 
@@ -297,7 +301,7 @@ public final class LongCounterQueue {
      *                               is reported, never applied to memory that another allocation owns now)
      */
     public void free() {
-        owner.free();
+        QueueMemory.free(memory, name);
     }
 
     static void checkBatch(final long[] array, final int off, final int len) {
@@ -312,7 +316,7 @@ public final class LongCounterQueue {
 
     /** @return true once the queue's own memory was freed ({@link #free()}, or its mesh closed) */
     public boolean isFreed() {
-        return owner.isFreed();
+        return QueueMemory.isFreed(memory);
     }
 
     @Override

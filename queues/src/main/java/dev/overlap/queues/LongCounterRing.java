@@ -1,6 +1,7 @@
 package dev.overlap.queues;
 
 import dev.overlap.core.Device;
+import dev.overlap.core.DeviceRegion;
 import org.agrona.concurrent.AtomicBuffer;
 
 /**
@@ -46,8 +47,10 @@ public final class LongCounterRing {
     private final CounterSequencer seq;
     private final int slots;
     private final long mask;
-    /** Its device memory's lifetime (see {@link QueueMemory.Owner}). */
-    private final QueueMemory.Owner owner;
+    /** Its own device memory, null when built over a caller's buffer (see {@link QueueMemory#check}). */
+    private final DeviceRegion memory;
+    /** Its name in lifetime errors. */
+    private final String name;
 
     /**
      * Builds a ring with default window size and {@link Publication#ORDERED}, initializing {@code region}.
@@ -78,7 +81,8 @@ public final class LongCounterRing {
         this.seq = new CounterSequencer(this.region, true, capacity, windowSize, publication);
         this.slots = seq.slotsOffset();
         this.mask = seq.slotMask;
-        this.owner = new QueueMemory.Owner(allocation, "LongCounterRing of capacity " + capacity);
+        this.memory = QueueMemory.owned(allocation);
+        this.name = "LongCounterRing of capacity " + capacity;
     }
 
     /** Allocates the ring in {@code device}'s memory; {@link #free()} or closing the mesh returns it. */
@@ -111,7 +115,7 @@ public final class LongCounterRing {
 
     /** @return false when the ring is full */
     public boolean offer(final long item) {
-        owner.check();
+        QueueMemory.check(memory, name);
         final long s = seq.tryReserveRing(1);
         if (s == CounterSequencer.FULL) {
             return false;
@@ -152,7 +156,7 @@ public final class LongCounterRing {
      * @throws IllegalArgumentException when {@code len > capacity}
      */
     public boolean offerAll(final long[] src, final int off, final int len) {
-        owner.check();
+        QueueMemory.check(memory, name);
         LongCounterQueue.checkBatch(src, off, len);
         if (len > seq.capacity) {
             throw new IllegalArgumentException("batch of " + len + " exceeds the ring capacity " + seq.capacity);
@@ -174,7 +178,7 @@ public final class LongCounterRing {
      * @return how many were pushed (0 when full)
      */
     public int offer(final long[] src, final int off, final int len) {
-        owner.check();
+        QueueMemory.check(memory, name);
         LongCounterQueue.checkBatch(src, off, len);
         int n = len;
         while (n > 0) {
@@ -210,7 +214,7 @@ public final class LongCounterRing {
      * @return the oldest item, or {@code ifEmpty}
      */
     public long poll(final long ifEmpty) {
-        owner.check();
+        QueueMemory.check(memory, name);
         for (;;) {
             final long s = seq.start();
             final long e = seq.end();
@@ -230,7 +234,7 @@ public final class LongCounterRing {
      * @return how many were popped (0 when empty)
      */
     public int poll(final long[] dst, final int off, final int max) {
-        owner.check();
+        QueueMemory.check(memory, name);
         LongCounterQueue.checkBatch(dst, off, max);
         for (;;) {
             final long s = seq.start();
@@ -265,25 +269,25 @@ public final class LongCounterRing {
      * @return published, unpopped items at one instant
      */
     public int size() {
-        owner.check();
+        QueueMemory.check(memory, name);
         return (int)seq.size();
     }
 
     /** @return {@code end}: how many items were ever published (poppable or popped); a monitoring snapshot */
     public long publishedIndex() {
-        owner.check();
+        QueueMemory.check(memory, name);
         return seq.end();
     }
 
     /** @return {@code endAlloc}: how many positions pushes ever reserved; a monitoring snapshot */
     public long reservedIndex() {
-        owner.check();
+        QueueMemory.check(memory, name);
         return seq.reserved();
     }
 
     /** @return true when nothing is poppable right now */
     public boolean isEmpty() {
-        owner.check();
+        QueueMemory.check(memory, name);
         return size() == 0;
     }
 
@@ -305,12 +309,12 @@ public final class LongCounterRing {
      *                               is reported, never applied to memory that another allocation owns now)
      */
     public void free() {
-        owner.free();
+        QueueMemory.free(memory, name);
     }
 
     /** @return true once the queue's own memory was freed ({@link #free()}, or its mesh closed) */
     public boolean isFreed() {
-        return owner.isFreed();
+        return QueueMemory.isFreed(memory);
     }
 
     @Override

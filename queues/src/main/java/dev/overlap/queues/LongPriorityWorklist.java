@@ -1,6 +1,7 @@
 package dev.overlap.queues;
 
 import dev.overlap.core.Device;
+import dev.overlap.core.DeviceRegion;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -32,8 +33,10 @@ public final class LongPriorityWorklist {
     private final long[] moved = new long[2 * MOVE_BATCH];
     private final long[] stay = new long[2 * MOVE_BATCH];
     private final ThreadLocal<long[]> pair = ThreadLocal.withInitial(() -> new long[2]);
-    /** Its device memory's lifetime (see {@link QueueMemory.Owner}). */
-    private final QueueMemory.Owner owner;
+    /** Its own device memory, null when built over a caller's buffer (see {@link QueueMemory#check}). */
+    private final DeviceRegion memory;
+    /** Its name in lifetime errors. */
+    private final String name;
 
     /**
      * @param region           at least {@link #requiredBytes(int)} bytes, 8-byte aligned; initialized here
@@ -62,7 +65,8 @@ public final class LongPriorityWorklist {
             2 * (capacity + MOVE_BATCH));
         buffer.putLongVolatile(THRESHOLD, initialThreshold);
         buffer.putLongVolatile(MOVE_SEQUENCE, 0);
-        this.owner = new QueueMemory.Owner(allocation, "LongPriorityWorklist of capacity " + capacity);
+        this.memory = QueueMemory.owned(allocation);
+        this.name = "LongPriorityWorklist of capacity " + capacity;
     }
 
     /** Allocates the worklist in {@code device}'s memory; {@link #free()} or closing the mesh returns it. */
@@ -87,7 +91,7 @@ public final class LongPriorityWorklist {
 
     /** @return the current threshold (keys below it go to near) */
     public long threshold() {
-        owner.check();
+        QueueMemory.check(memory, name);
         return buffer.getLongVolatile(THRESHOLD);
     }
 
@@ -98,7 +102,7 @@ public final class LongPriorityWorklist {
      * @return false when both bands are full
      */
     public boolean push(final long item, final long key) {
-        owner.check();
+        QueueMemory.check(memory, name);
         final long[] entry = pair.get();
         entry[0] = key;
         entry[1] = item;
@@ -115,7 +119,7 @@ public final class LongPriorityWorklist {
      * @return false when the worklist is empty
      */
     public boolean poll(final long[] keyAndItem) {
-        owner.check();
+        QueueMemory.check(memory, name);
         if (keyAndItem == null || keyAndItem.length < 2) {
             throw new IllegalArgumentException("keyAndItem must be a long[2] or longer");
         }
@@ -209,7 +213,7 @@ public final class LongPriorityWorklist {
 
     /** @return entries published in near and far (a snapshot; excludes entries a mover holds) */
     public int size() {
-        owner.check();
+        QueueMemory.check(memory, name);
         return (near.size() + far.size()) / 2;
     }
 
@@ -226,12 +230,12 @@ public final class LongPriorityWorklist {
      *                               is reported, never applied to memory that another allocation owns now)
      */
     public void free() {
-        owner.free();
+        QueueMemory.free(memory, name);
     }
 
     /** @return true once the queue's own memory was freed ({@link #free()}, or its mesh closed) */
     public boolean isFreed() {
-        return owner.isFreed();
+        return QueueMemory.isFreed(memory);
     }
 
     @Override

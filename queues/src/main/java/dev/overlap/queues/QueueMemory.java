@@ -45,43 +45,45 @@ final class QueueMemory {
         }
     }
 
-    /**
-     * A queue's hold on its memory, and the one place its lifetime is checked: the device region it owns (null when
-     * it was built over a caller's buffer, whose lifetime is the caller's) and its name for messages.
+    /*
+     * A queue's hold on its memory: the device region it owns (null when it was built over a caller's buffer, whose
+     * lifetime is the caller's) and its name for messages, kept as two final fields of the queue itself so that the
+     * check on every operation is one field load and a null test when the queue does not own its memory (an Owner
+     * object in between, one more dependent load, measurably slowed the single-item ring; see
+     * bench/results/2026-11-25-issue15-safety-cost).
      */
-    static final class Owner {
-        private final DeviceRegion region;
-        private final String name;
 
-        Owner(final Allocation allocation, final String name) {
-            this.region = allocation != null ? allocation.region : null;
-            this.name = name;
-        }
+    /** @return the region a queue built over {@code allocation} owns, or null when it was built over a caller's buffer */
+    static DeviceRegion owned(final Allocation allocation) {
+        return allocation != null ? allocation.region : null;
+    }
 
-        /** @return true once the owned memory was freed (by the queue's free() or its mesh's close) */
-        boolean isFreed() {
-            return region != null && region.isFreed();
+    /**
+     * The one place a queue's lifetime is checked, on every operation.
+     *
+     * @throws IllegalStateException naming the queue if its own memory was freed
+     */
+    static void check(final DeviceRegion owned, final String name) {
+        if (owned != null && owned.isFreed()) {
+            owned.checkLive(name);
         }
+    }
 
-        /** @throws IllegalStateException naming the queue if its memory was freed */
-        void check() {
-            final DeviceRegion r = region;
-            if (r != null && r.isFreed()) {
-                r.checkLive(name);
-            }
-        }
+    /** @return true once the queue's own memory was freed (by its free() or its mesh's close) */
+    static boolean isFreed(final DeviceRegion owned) {
+        return owned != null && owned.isFreed();
+    }
 
-        /**
-         * Frees the owned memory, once.
-         *
-         * @throws IllegalStateException if the queue does not own its memory, or it was already freed
-         */
-        void free() {
-            if (region == null) {
-                throw new IllegalStateException(name + " was built over a caller's region; free that region instead");
-            }
-            region.checkLive(name);
-            region.close();
+    /**
+     * Frees a queue's own memory, once.
+     *
+     * @throws IllegalStateException if the queue does not own its memory, or it was already freed
+     */
+    static void free(final DeviceRegion owned, final String name) {
+        if (owned == null) {
+            throw new IllegalStateException(name + " was built over a caller's region; free that region instead");
         }
+        owned.checkLive(name);
+        owned.close();
     }
 }
