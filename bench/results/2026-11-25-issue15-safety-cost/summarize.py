@@ -1,31 +1,38 @@
 #!/usr/bin/env python3
-"""Before/after table from the JSON files run.sh writes: for each benchmark and parameter set, the score of each
-round, the mean of the rounds, and the cost of the change (positive: the 'after' jar is slower)."""
+"""Before/after table from the JSON files run.sh writes, over one or more run folders.
+
+For each benchmark and parameter set: the score of every fork (the mean of its measurement iterations) of every
+round of every folder given, their median on each side, the range, and the cost of the change computed on the
+medians (positive: the 'after' jar is slower). The median of forks is used because on 2 cores a fork that shares
+the machine with a descheduled thread can be 2-3x off while the others agree."""
 import glob, json, os, statistics, sys
 
-def load(out, side):
+def load(dirs, side):
     rows = {}
-    for path in sorted(glob.glob(os.path.join(out, side + '-r*-*.json'))):
-        for r in json.load(open(path)):
-            params = ','.join('%s=%s' % kv for kv in sorted((r.get('params') or {}).items()))
-            key = (r['benchmark'].split('.')[-2] + '.' + r['benchmark'].split('.')[-1], params, r['mode'])
-            rows.setdefault(key, []).append((r['primaryMetric']['score'], r['primaryMetric']['scoreError'],
-                                             r['primaryMetric']['scoreUnit']))
+    for out in dirs:
+        for path in sorted(glob.glob(os.path.join(out, side + '-r*-*.json'))):
+            for r in json.load(open(path)):
+                params = ','.join('%s=%s' % kv for kv in sorted((r.get('params') or {}).items()))
+                key = (r['benchmark'].split('.')[-2] + '.' + r['benchmark'].split('.')[-1], params, r['mode'],
+                       r['primaryMetric']['scoreUnit'])
+                forks = [statistics.mean(f) for f in r['primaryMetric']['rawData']]
+                rows.setdefault(key, []).extend(forks)
     return rows
 
-def main(out):
-    before, after = load(out, 'before'), load(out, 'after')
-    print('| benchmark | params | unit | before (rounds) | after (rounds) | cost of the change |')
+def main(dirs):
+    before, after = load(dirs, 'before'), load(dirs, 'after')
+    print('| benchmark | params | unit | before: median of forks [range] (forks) | after: median [range] (forks) '
+          '| cost of the change |')
     print('| --- | --- | --- | --- | --- | --- |')
     for key in sorted(set(before) & set(after)):
-        name, params, mode = key
-        b = statistics.mean(s for s, _, _ in before[key])
-        a = statistics.mean(s for s, _, _ in after[key])
-        unit = before[key][0][2]
+        name, params, mode, unit = key
+        b, a = statistics.median(before[key]), statistics.median(after[key])
         cost = (a / b - 1) if mode in ('avgt', 'sample', 'ss') else (b / a - 1)
-        fmt = lambda xs: ' / '.join('%.4g' % s for s, _, _ in xs)
-        print('| %s | %s | %s | %s | %s | %+.1f%% |' % (name, params, unit, fmt(before[key]), fmt(after[key]),
+        cell = lambda xs, m: '%.4g [%.4g-%.4g] (%d)' % (m, min(xs), max(xs), len(xs))
+        print('| %s | %s | %s | %s | %s | %+.1f%% |' % (name, params, unit, cell(before[key], b), cell(after[key], a),
                                                         100 * cost))
 
 if __name__ == '__main__':
-    main(sys.argv[1])
+    if len(sys.argv) < 2:
+        sys.exit('usage: summarize.py RUN_DIR...')
+    main(sys.argv[1:])
