@@ -11,6 +11,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static dev.overlap.core.MeshTest.assertMessage;
+import static dev.overlap.testing.TestThreads.awaitRelease;
+import static dev.overlap.testing.TestThreads.awaitState;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -198,7 +200,7 @@ class CoreMisuseTest {
     void joinAnswersAnInterruptAndTheLaunchGoesOn() throws Exception {
         try (Mesh mesh = mesh("m12")) {
             final CountDownLatch release = new CountDownLatch(1);
-            final KernelLaunch slow = mesh.device(0).launch(1, (ctx, block) -> awaitQuietly(release));
+            final KernelLaunch slow = mesh.device(0).launch(1, (ctx, block) -> awaitRelease(release));
             final AtomicReference<Throwable> thrown = new AtomicReference<>();
             final AtomicReference<Boolean> statusKept = new AtomicReference<>();
             final Thread joiner = new Thread(() -> {
@@ -225,7 +227,7 @@ class CoreMisuseTest {
     void aWaitingJoinParksInsteadOfSpinning() throws Exception {
         try (Mesh mesh = mesh("m13")) {
             final CountDownLatch release = new CountDownLatch(1);
-            final KernelLaunch slow = mesh.device(0).launch(1, (ctx, block) -> awaitQuietly(release));
+            final KernelLaunch slow = mesh.device(0).launch(1, (ctx, block) -> awaitRelease(release));
             final Thread joiner = new Thread(slow::join);
             joiner.start();
             awaitState(joiner, Thread.State.WAITING);
@@ -242,7 +244,7 @@ class CoreMisuseTest {
     void timedWaitsGiveUpWithoutDisturbingTheLaunch() throws Exception {
         try (Mesh mesh = mesh("m14")) {
             final CountDownLatch release = new CountDownLatch(1);
-            final KernelLaunch slow = mesh.device(0).launch(1, (ctx, block) -> awaitQuietly(release));
+            final KernelLaunch slow = mesh.device(0).launch(1, (ctx, block) -> awaitRelease(release));
             assertFalse(slow.join(1, TimeUnit.MILLISECONDS));
             assertThrows(TimeoutException.class, () -> slow.get(1, TimeUnit.MILLISECONDS));
             assertFalse(mesh.device(0).synchronize(1, TimeUnit.MILLISECONDS));
@@ -280,7 +282,7 @@ class CoreMisuseTest {
         final CountDownLatch never = new CountDownLatch(1);
         final KernelLaunch blocked = mesh.device(0).launch(1, (ctx, block) -> {
             try {
-                never.await(30, TimeUnit.SECONDS); // opened only by the close's interrupt (bounded: see awaitQuietly)
+                never.await(30, TimeUnit.SECONDS); // opened only by the close's interrupt (bounded: see TestThreads.awaitRelease)
             } catch (final InterruptedException e) {
                 throw new InterruptedWaitException("a latch that never opens");
             }
@@ -323,28 +325,5 @@ class CoreMisuseTest {
         a.close();
         tidy.close();
         assertMessage(assertThrows(IllegalStateException.class, () -> a.on(0).get(0)), "was freed");
-    }
-
-    static void awaitState(final Thread thread, final Thread.State state) {
-        while (thread.getState() != state) {
-            if (!thread.isAlive()) {
-                throw new AssertionError(thread.getName() + " ended before reaching " + state);
-            }
-            Thread.onSpinWait();
-            Thread.yield();
-        }
-    }
-
-    /**
-     * Waits for a test's release, at most 30 s: a bound, not a synchronisation (the test releases the latch long
-     * before), so that a library bug that makes a test fail early cannot leave a kernel blocked and the mesh's close
-     * hanging after it.
-     */
-    private static void awaitQuietly(final CountDownLatch latch) {
-        try {
-            latch.await(30, TimeUnit.SECONDS);
-        } catch (final InterruptedException e) {
-            throw new InterruptedWaitException("a test latch");
-        }
     }
 }

@@ -1,21 +1,17 @@
 package dev.overlap.transport;
 
-import dev.overlap.core.BlockMapping;
 import dev.overlap.core.GlobalAddress;
 import dev.overlap.core.InterruptedWaitException;
-import dev.overlap.core.KernelFailedException;
 import dev.overlap.core.LongArray;
 import dev.overlap.core.Mesh;
 import dev.overlap.core.SymmetricArray;
-import dev.overlap.transport.inbox.AggregatorConfig;
-import dev.overlap.transport.inbox.DirectPolicy;
-import dev.overlap.transport.inbox.Endpoint;
-import dev.overlap.transport.inbox.IntAggregator;
-import dev.overlap.transport.inbox.ItemType;
-import dev.overlap.transport.inbox.Transport;
-import dev.overlap.transport.inbox.TransportCounter;
-import dev.overlap.transport.proact.ReplicatedRegion;
-import dev.overlap.transport.proact.TransferMode;
+import dev.overlap.transport.AggregatorConfig;
+import dev.overlap.transport.DirectPolicy;
+import dev.overlap.transport.Endpoint;
+import dev.overlap.transport.IntAggregator;
+import dev.overlap.transport.ItemType;
+import dev.overlap.transport.Transport;
+import dev.overlap.transport.TransportCounter;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.junit.jupiter.api.Test;
@@ -27,6 +23,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static dev.overlap.testing.TestThreads.awaitParked;
+import static dev.overlap.testing.TestThreads.awaitRelease;
+import static dev.overlap.testing.TestThreads.named;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -34,8 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Misuse of the transport and the replicated region (issue 15's cases): wrong close order, waits nobody serves,
- * interrupts, timeouts and a kernel failing on one device. Each gets a clear exception or the right behaviour,
+ * Misuse of the transport (issue 15's cases): wrong close order, waits nobody serves,
+ * interrupts and timeouts. Each gets a clear exception or the right behaviour,
  * never a crash or a hang ({@code @Timeout} guards against hangs only).
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -57,7 +56,7 @@ class TransportMisuseTest {
         for (int i = 0; i < 1000; i++) {
             agg.offer(i);
         }
-        final Thread progress = thread("order-progress");
+        final Thread progress = named("order-progress");
         mesh.close(); // the transport is still open, its progress thread running: the mesh closes it first
         assertTrue(t.isClosed());
         progress.join();
@@ -99,7 +98,7 @@ class TransportMisuseTest {
             final CountDownLatch release = new CountDownLatch(1);
             t.registerHandler(1, Q, ItemType.INT, (queue, sender, items, offset, count) -> {
                 entered.countDown();
-                awaitQuietly(release);
+                awaitRelease(release);
             });
             final Endpoint blocker = t.newEndpoint(0);
             final IntAggregator agg = blocker.intAggregator(1, Q, AggregatorConfig.eager());
@@ -124,7 +123,7 @@ class TransportMisuseTest {
                 }
             }, "getter");
             getter.start();
-            awaitParkedOrWaiting(getter);
+            awaitParked(getter);
             getter.interrupt();
             getter.join();
             assertInstanceOf(InterruptedWaitException.class, thrown.get());
@@ -146,7 +145,7 @@ class TransportMisuseTest {
             final AtomicInteger received = new AtomicInteger();
             t.registerHandler(1, Q, ItemType.INT, (queue, sender, items, offset, count) -> {
                 entered.countDown();
-                awaitQuietly(release);
+                awaitRelease(release);
                 received.addAndGet(count);
             });
             final Endpoint ep = t.newEndpoint(0);
@@ -161,7 +160,7 @@ class TransportMisuseTest {
             }
             final long address = data.on(1).address(2);
             assertFalse(ep.putLong(address, 9, 1, TimeUnit.MILLISECONDS), "the ring is full: nothing was sent");
-            assertFalse(ep.atomic(dev.overlap.transport.inbox.RemoteAtomic.LONG_ADD, address, 1, 1,
+            assertFalse(ep.atomic(dev.overlap.transport.RemoteAtomic.LONG_ADD, address, 1, 1,
                 TimeUnit.MILLISECONDS));
             release.countDown();
             drainer.join();
@@ -182,93 +181,5 @@ class TransportMisuseTest {
         mesh.close();
         runner.close();
         assertThrows(IllegalStateException.class, t::newProgressAgent);
-    }
-
-    @Test
-    void aRegionWhoseKernelFailedOnOneDeviceWaitsForTheOtherBeforeThrowingAndClosesSafely() throws Exception {
-        final Mesh mesh = mesh("broken");
-        final ReplicatedRegion region = ReplicatedRegion.builder(mesh).elements(1 << 14).gridSize(16)
-            .mode(TransferMode.TRIGGERED).chunkBytes(4096).transferThreads(1)
-            .mapping(BlockMapping.oneToOne(4096)).build();
-        final CountDownLatch release = new CountDownLatch(1);
-        region.launch(0, (ctx, block) -> {
-            throw new IllegalStateException("block " + block + " fails on dev0");
-        });
-        region.launch(1, (ctx, block) -> {
-            awaitQuietly(release);
-            region.putLong(1, (int)region.sliceStart(1) + block, block);
-        });
-        final AtomicReference<Throwable> thrown = new AtomicReference<>();
-        final Thread host = new Thread(() -> {
-            try {
-                region.awaitTransfers();
-            } catch (final Throwable e) {
-                thrown.set(e);
-            }
-        }, "host");
-        host.start();
-        awaitParkedOrWaiting(host); // waiting for dev1's blocks, not thrown yet although dev0 failed
-        assertEquals(null, thrown.get());
-        release.countDown();
-        host.join();
-        assertInstanceOf(KernelFailedException.class, thrown.get());
-        final IllegalStateException broken = assertThrows(IllegalStateException.class,
-            () -> region.launch(0, (ctx, block) -> { }));
-        assertTrue(broken.getMessage().contains("broken"), broken.getMessage());
-        region.close();
-        assertThrows(IllegalStateException.class, () -> region.getLong(1, 0));
-        mesh.close();
-    }
-
-    @Test
-    void awaitTransfersAnswersAnInterruptAndHasATimedForm() throws Exception {
-        try (Mesh mesh = mesh("interrupted")) {
-            final ReplicatedRegion region = ReplicatedRegion.builder(mesh).elements(1 << 12).gridSize(4)
-                .mode(TransferMode.TRIGGERED).chunkBytes(4096).build();
-            final CountDownLatch release = new CountDownLatch(1);
-            region.launch(0, (ctx, block) -> awaitQuietly(release));
-            region.launch(1, (ctx, block) -> { });
-            assertFalse(region.awaitTransfers(1, TimeUnit.MILLISECONDS));
-            Thread.currentThread().interrupt();
-            assertThrows(InterruptedWaitException.class, region::awaitTransfers);
-            assertTrue(Thread.interrupted(), "status kept");
-            release.countDown();
-            assertTrue(region.awaitTransfers(30, TimeUnit.SECONDS), "the iteration was still there to finish");
-            assertEquals(1, region.iteration());
-            // left open on purpose: the mesh's close closes it
-        }
-    }
-
-    private static Thread thread(final String name) {
-        for (final Thread th : Thread.getAllStackTraces().keySet()) {
-            if (th.getName().equals(name)) {
-                return th;
-            }
-        }
-        throw new AssertionError("no thread named " + name);
-    }
-
-    /** Waits until {@code thread} blocks in a park (the library's waits park once their spins are over). */
-    private static void awaitParkedOrWaiting(final Thread thread) {
-        while (thread.getState() != Thread.State.WAITING && thread.getState() != Thread.State.TIMED_WAITING) {
-            if (!thread.isAlive()) {
-                throw new AssertionError(thread.getName() + " ended instead of waiting");
-            }
-            Thread.onSpinWait();
-            Thread.yield();
-        }
-    }
-
-    /**
-     * Waits for a test's release, at most 30 s: a bound, not a synchronisation (the test releases the latch long
-     * before), so that a library bug that makes a test fail early cannot leave a kernel blocked and the mesh's close
-     * hanging after it.
-     */
-    private static void awaitQuietly(final CountDownLatch latch) {
-        try {
-            latch.await(30, TimeUnit.SECONDS);
-        } catch (final InterruptedException e) {
-            throw new InterruptedWaitException("a test latch");
-        }
     }
 }

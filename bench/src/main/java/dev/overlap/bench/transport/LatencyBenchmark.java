@@ -1,12 +1,12 @@
 package dev.overlap.bench.transport;
 
 import dev.overlap.bench.transport.TransportBenchSupport.Service;
-import dev.overlap.transport.inbox.AggregatorConfig;
-import dev.overlap.transport.inbox.Endpoint;
-import dev.overlap.transport.inbox.Inbox;
-import dev.overlap.transport.inbox.IntAggregator;
-import dev.overlap.transport.inbox.ItemType;
-import dev.overlap.transport.inbox.Transport;
+import dev.overlap.transport.AggregatorConfig;
+import dev.overlap.transport.Endpoint;
+import dev.overlap.transport.Inbox;
+import dev.overlap.transport.IntAggregator;
+import dev.overlap.transport.ItemType;
+import dev.overlap.transport.Transport;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.MessageHandler;

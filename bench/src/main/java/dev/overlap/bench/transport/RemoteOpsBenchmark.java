@@ -2,10 +2,10 @@ package dev.overlap.bench.transport;
 
 import dev.overlap.bench.transport.TransportBenchSupport.Service;
 import dev.overlap.core.GlobalAddress;
-import dev.overlap.transport.inbox.DirectPolicy;
-import dev.overlap.transport.inbox.Endpoint;
-import dev.overlap.transport.inbox.RemoteAtomic;
-import dev.overlap.transport.inbox.Transport;
+import dev.overlap.transport.DirectPolicy;
+import dev.overlap.transport.Endpoint;
+import dev.overlap.transport.RemoteAtomic;
+import dev.overlap.transport.Transport;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import dev.overlap.bench.report.Quick;

@@ -1,6 +1,6 @@
 package dev.overlap.bench.transport;
 
-import dev.overlap.transport.inbox.BatchHandler;
+import dev.overlap.transport.BatchHandler;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;

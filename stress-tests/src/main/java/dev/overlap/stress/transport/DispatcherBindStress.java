@@ -1,10 +1,10 @@
 package dev.overlap.stress.transport;
 
-import dev.overlap.transport.inbox.AggregatorConfig;
-import dev.overlap.transport.inbox.Endpoint;
-import dev.overlap.transport.inbox.Inbox;
-import dev.overlap.transport.inbox.ItemType;
-import dev.overlap.transport.inbox.Transport;
+import dev.overlap.transport.AggregatorConfig;
+import dev.overlap.transport.Endpoint;
+import dev.overlap.transport.Inbox;
+import dev.overlap.transport.ItemType;
+import dev.overlap.transport.Transport;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;

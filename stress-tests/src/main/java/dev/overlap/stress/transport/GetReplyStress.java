@@ -1,9 +1,9 @@
 package dev.overlap.stress.transport;
 
 import dev.overlap.core.GlobalAddress;
-import dev.overlap.transport.inbox.DirectPolicy;
-import dev.overlap.transport.inbox.Endpoint;
-import dev.overlap.transport.inbox.Transport;
+import dev.overlap.transport.DirectPolicy;
+import dev.overlap.transport.Endpoint;
+import dev.overlap.transport.Transport;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Description;

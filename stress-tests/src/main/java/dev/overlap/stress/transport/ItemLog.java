@@ -1,6 +1,6 @@
 package dev.overlap.stress.transport;
 
-import dev.overlap.transport.inbox.BatchHandler;
+import dev.overlap.transport.BatchHandler;
 import org.agrona.DirectBuffer;
 
 /**

@@ -1,10 +1,10 @@
 package dev.overlap.stress.transport;
 
 import dev.overlap.core.GlobalAddress;
-import dev.overlap.transport.inbox.DirectPolicy;
-import dev.overlap.transport.inbox.Inbox;
-import dev.overlap.transport.inbox.RemoteAtomic;
-import dev.overlap.transport.inbox.Transport;
+import dev.overlap.transport.DirectPolicy;
+import dev.overlap.transport.Inbox;
+import dev.overlap.transport.RemoteAtomic;
+import dev.overlap.transport.Transport;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.UnsafeBuffer;

@@ -1,11 +1,11 @@
 package dev.overlap.stress.transport;
 
 import dev.overlap.core.GlobalAddress;
-import dev.overlap.transport.inbox.DirectPolicy;
-import dev.overlap.transport.inbox.Endpoint;
-import dev.overlap.transport.inbox.RemoteAtomic;
-import dev.overlap.transport.inbox.Transport;
-import dev.overlap.transport.inbox.TransportCounter;
+import dev.overlap.transport.DirectPolicy;
+import dev.overlap.transport.Endpoint;
+import dev.overlap.transport.RemoteAtomic;
+import dev.overlap.transport.Transport;
+import dev.overlap.transport.TransportCounter;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jcstress.annotations.Actor;

@@ -1,6 +1,6 @@
 package dev.overlap.stress.worklist;
 
-import dev.overlap.queues.worklist.QuiescenceDetector;
+import dev.overlap.worklist.QuiescenceDetector;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;

@@ -2,11 +2,11 @@ package dev.overlap.stress.worklist;
 
 import dev.overlap.core.IdleStrategies;
 import dev.overlap.core.Mesh;
-import dev.overlap.queues.worklist.DistributedWorklist;
-import dev.overlap.queues.worklist.KernelMode;
-import dev.overlap.queues.worklist.TaskContext;
-import dev.overlap.queues.worklist.WorkerShape;
-import dev.overlap.queues.worklist.WorklistStats;
+import dev.overlap.worklist.DistributedWorklist;
+import dev.overlap.worklist.KernelMode;
+import dev.overlap.worklist.TaskContext;
+import dev.overlap.worklist.WorkerShape;
+import dev.overlap.worklist.WorklistStats;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;

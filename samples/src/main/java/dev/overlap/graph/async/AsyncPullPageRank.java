@@ -1,0 +1,679 @@
+package dev.overlap.graph.async;
+
+import dev.overlap.core.DoubleArray;
+import dev.overlap.core.IntArray;
+import dev.overlap.core.KernelLaunch;
+import dev.overlap.core.Mesh;
+import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.WorkerCounters;
+import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.partition.GraphView;
+import dev.overlap.graph.partition.Owners;
+import dev.overlap.graph.partition.Partition;
+import dev.overlap.graph.partition.RawArrays;
+import dev.overlap.worklist.DistributedWorklist;
+import dev.overlap.worklist.TaskContext;
+import dev.overlap.worklist.TaskFunction;
+import dev.overlap.worklist.WorkerShape;
+import dev.overlap.worklist.WorklistStats;
+import dev.overlap.transport.AggregatorConfig;
+import org.agrona.UnsafeApi;
+import org.agrona.concurrent.AtomicBuffer;
+
+
+/**
+ * Asynchronous <em>pull</em> PageRank: Gauss-Seidel with activation on the distributed worklist, for symmetric
+ * (undirected) graphs, where a vertex's in-neighbours are its out-neighbours and the placed out-edges serve both to
+ * gather and to activate. The same model and answer as {@link AsyncPageRank} (damping {@code a}, dangling rank
+ * spread uniformly, ranks summing to 1), chosen by {@link AsyncPageRank.Variant}.
+ *
+ * <p><b>Why pull.</b> On a scale-free graph push PageRank scatters every expansion's residual to hubs with
+ * read-modify-writes, and the hubs keep crossing their thresholds: kron:18 did about 20 times the ideal work, with
+ * most of it on a few contended lines. Pulling reads the neighbours' current values with plain loads and writes only
+ * the vertex's own value, so no cache line has two writers except the per-task state words.
+ *
+ * <p><b>Algorithm.</b> Each vertex keeps its contribution {@code c[v] = y[v] / max(1, deg v)} (one double in its
+ * owner's memory; {@code y} is the unnormalised rank, {@code y = b + M y} with {@code b = (1-a)/n} and
+ * {@code M = a A D^-1}, as in the push variant; an isolated vertex, the only kind of dangling vertex a symmetric
+ * graph has, keeps {@code y = b}, which is exact). A task is a <em>block</em> of {@code 2^}{@value #SHIFT}
+ * consecutive owned vertices. Running a block recomputes, in order, {@code y[v] = b + a * sum of c[u]} over its
+ * neighbours {@code u} (read straight from the owner's memory, one address space, like the async BFS's remote
+ * atomics) and stores {@code c[v]} in place with an opaque store, so later vertices of the block and every later task
+ * see it (Gauss-Seidel). A vertex whose {@code c} moved by {@code eps} or more since it last <em>announced</em> it
+ * announces the new value: it activates the blocks of its neighbours (each block at most once per task, with a
+ * per-worker stamp array), locally or on the owner's queue. A neighbour later in the running block needs nothing.
+ *
+ * <p><b>Block states.</b> Every block has a state word (its own cache line, in its owner's memory): idle, queued,
+ * running, or running-and-dirty. Activation CASes idle to queued (and then pushes the block), or running to
+ * running-and-dirty (the runner re-queues the block when it finishes); queued and dirty need nothing. The runner
+ * stores running (a volatile store: a full fence) <em>before</em> it reads any input, and an announcer issues one
+ * full fence after writing its block's values and before it reads the states it activates, so either the runner
+ * reads the new value or the announcer sees a state that makes the block run again. A block is therefore queued at
+ * most once and never run by two workers at once, and at a quiescent moment every block ran after the last
+ * announcement of each of its inputs, so every input differs from the value the block used by less than
+ * {@code 2 eps}: the residual {@code r = b + M y - y} satisfies {@code |r[v]| < 2 a eps deg(v)}.
+ *
+ * <p><b>Start.</b> {@code y} proportional to the degree ({@code c} the same for every non-isolated vertex), scaled
+ * so that the non-isolated vertices hold their exact total {@code n_c / n}: on an undirected graph PageRank tends to
+ * the degree distribution as {@code a} grows, and on kron:18 it took 13 Gauss-Seidel sweeps to the tolerance against
+ * 18 from the uniform start. (On a mesh the uniform start is better, see {@link AsyncPageRank}; meshes push.)
+ *
+ * <p><b>Passes and the error bound.</b> The host does not trust that reasoning with its answer: after each quiescent
+ * pass it runs one parallel residual sweep, which computes {@code r} exactly for every vertex (one read per edge)
+ * and with it {@code y' = y + r}, one Jacobi step further. Since {@code y* - y' = (I - M)^-1 M r},
+ * {@code |y* - y'|_1 <= a |r|_1 / (1-a)}, and normalising (as in {@link AsyncPageRank}) the answer
+ * {@code y' / sum y'} is within {@code 2 a |r|_1 / ((1-a) sum y')} of the exact PageRank (L1). While that bound
+ * exceeds the tolerance the host lowers {@code eps} in proportion and runs another pass seeded with the blocks where
+ * some {@code |r[v]| / deg v} reaches the new {@code eps} (all blocks if none does). The first pass runs every block
+ * with {@code eps = tolerance (1-a) / (4 a m)}, the threshold that makes the bound hold at quiescence when
+ * {@code sum y' >= a}, times {@value #FIRST_LOOSENESS}: residuals are far from their limits and of mixed signs. On
+ * kron:18 (two devices) 64 times the worst-case threshold cost 46-59 recomputations per vertex (uniform start), 8000
+ * times 19-27, and 10^4 with the degree start 15-20 in one or two passes; the sweep catches the passes that stop
+ * short.
+ *
+ * <p><b>When not to use it.</b> On a mesh-like graph the uniform start is already exact inside, and the push
+ * variant expands each vertex about once (grid:1000x1000: 0.18 expansions per vertex), while every block containing
+ * a boundary vertex is recomputed whole for every round of the boundary's correction (16 recomputations per vertex);
+ * {@link AsyncPageRank.Variant#AUTO} pushes on sparse symmetric graphs without hubs and pulls on the others. A
+ * directed graph would need its in-edges placed as well; it is refused here.
+ *
+ * <p><b>Counts.</b> {@code visited} = vertex recomputations (whole blocks), {@code ideal} = {@code n},
+ * {@code edgesScanned} = edges gathered by tasks and by the residual sweeps, {@code remoteAtomics} = state CASes on
+ * other devices' memory, {@code iterations} = passes.
+ *
+ * <p>Thread-safety: one run at a time per mesh, driven by the calling host thread; the workers coordinate through
+ * the block states as described.
+ */
+final class AsyncPullPageRank {
+    /**
+     * Vertices per task, log2: 1024 (kron:18 on two devices: 256 tasks of about 30,000 edges each). Every
+     * announcement reaches the state word of every task a hub touches, so fewer, larger tasks keep that traffic
+     * small against the gathering (256 vertices per task was slower on kron:18).
+     */
+    static final int SHIFT = 10;
+    /** Factor on the first pass's worst-case threshold (see the class comment; the residual sweep guards it). */
+    static final double FIRST_LOOSENESS = 1e4;
+    private static final int MAX_PASSES = 64;
+    /** Pull tasks per kernel block of the start and of the residual sweep. */
+    private static final int TASKS_PER_LAUNCH_BLOCK = 4;
+    /** Ints between two block states: one cache line each. */
+    private static final int STATE_STRIDE_SHIFT = 4;
+    static final int IDLE = BlockStates.IDLE;
+    static final int QUEUED = BlockStates.QUEUED;
+    /** Per block, from the residual sweep: {@code sum |r|}, {@code sum y + r}, {@code max |r| / deg}. */
+    private static final int PARTIALS = 3;
+
+    private AsyncPullPageRank() {
+    }
+
+    /** @return tasks of a device owning {@code owned} vertices, {@code 2^shift} vertices each */
+    static int blocks(final int owned, final int shift) {
+        return (int)((owned + (1L << shift) - 1) >>> shift);
+    }
+
+    /** @return device bytes of the pull state for a device owning {@code maxOwned} vertices */
+    static long stateBytesPerDevice(final int maxOwned) {
+        final long owned = Math.max(1L, maxOwned);
+        final long blocks = Math.max(1, blocks(maxOwned, SHIFT));
+        return 24 * owned + blocks * ((4L << STATE_STRIDE_SHIFT) + 8 * PARTIALS) + 4096;
+    }
+
+    /**
+     * @param g          a symmetric graph on the mesh
+     * @param outDegrees degrees, original ids (checked against the placed graph)
+     * @param looseness  factor on the first pass's threshold (1 in production; tests raise it to make refinement
+     *                   passes run)
+     * @param shift      log2 of the vertices per task ({@link #SHIFT} in production; tests lower it to get many
+     *                   tasks on small graphs)
+     */
+    static AppResult run(final DeviceGraph g, final int[] outDegrees, final AppSettings settings,
+        final double looseness, final int shift) {
+        if (!g.host().isSymmetric()) {
+            throw new IllegalArgumentException("pull PageRank gathers along the placed edges and needs a symmetric "
+                + "graph (a directed one would need its in-edges placed too): use the push variant");
+        }
+        if (shift < 0 || shift > 20) {
+            throw new IllegalArgumentException("block shift " + shift + " outside 0..20");
+        }
+        AsyncPageRank.checkOutEdges(g, outDegrees);
+        final Partition p = g.partition();
+        final Mesh mesh = g.mesh();
+        final int devices = p.devices();
+        final int n = p.vertexCount();
+        final double damping = settings.damping();
+        final double tolerance = settings.tolerance();
+        final int workers = mesh.device(0).workerCount();
+        final WorkerCounters counters = new WorkerCounters(devices, workers);
+        long edges = 0;
+        int maxBlocks = 0;
+        for (int d = 0; d < devices; d++) {
+            edges += g.localEdges(d);
+            maxBlocks = Math.max(maxBlocks, blocks(p.size(d), shift));
+        }
+        long connected = 0;
+        for (final int k : outDegrees) {
+            connected += k > 0 ? 1 : 0;
+        }
+        DistributedWorklist wl = null;
+        Kernel kernel = null;
+        try {
+            wl = worklist(mesh, settings, Math.max(1, maxBlocks));
+            kernel = new Kernel(g, counters, damping, workers, shift);
+            final Worklists.Traffic traffic = new Worklists.Traffic();
+            final double[][] urgency = new double[devices][];
+            for (int d = 0; d < devices; d++) {
+                urgency[d] = new double[blocks(p.size(d), shift)];
+            }
+            final Estimate est = new Estimate();
+            final long start = System.nanoTime();
+            kernel.init((double)connected / ((double)n * Math.max(1, edges)));
+            double eps = tolerance * looseness * FIRST_LOOSENESS * (1 - damping) / (4 * damping * Math.max(1, edges));
+            for (int d = 0; d < devices; d++) {
+                for (int b = 0, nb = blocks(p.size(d), shift); b < nb; b++) {
+                    kernel.markQueued(d, b);
+                    wl.seed(d, b);
+                }
+            }
+            int passes = 0;
+            for (;;) {
+                kernel.eps = eps;
+                final WorklistStats st = wl.run(WorkerShape.block(1), Worklists.mode(settings), kernel);
+                traffic.add(st);
+                passes++;
+                kernel.sweep();
+                kernel.estimate(est, urgency);
+                if (est.bound <= tolerance) {
+                    break;
+                }
+                if (passes == MAX_PASSES) {
+                    throw new IllegalStateException("async pull PageRank: the L1 error bound is still " + est.bound
+                        + " after " + passes + " passes (threshold " + eps + "); tolerance " + tolerance);
+                }
+                eps *= Math.max(1.0 / 64, Math.min(0.9, 0.8 * tolerance / est.bound));
+                int seeded = 0;
+                for (int pick = 0; pick < 2 && seeded == 0; pick++) {
+                    for (int d = 0; d < devices; d++) {
+                        for (int b = 0; b < urgency[d].length; b++) {
+                            if (pick == 1 || urgency[d][b] >= eps) {
+                                kernel.markQueued(d, b);
+                                wl.seed(d, b);
+                                seeded++;
+                            }
+                        }
+                    }
+                }
+            }
+            final long nanos = System.nanoTime() - start;
+            final double[] out = new double[n];
+            for (int d = 0; d < devices; d++) {
+                final int lo = p.lo(d);
+                for (int i = 0, size = p.size(d); i < size; i++) {
+                    out[p.original(lo + i)] = kernel.next(d, i) / est.sum;
+                }
+            }
+            return AppResult.pageRank(out, nanos, traffic.counts(passes, n, counters));
+        } finally {
+            if (kernel != null && !mesh.isClosed()) {
+                kernel.free();
+            }
+            if (wl != null) {
+                wl.close();
+            }
+        }
+    }
+
+    /**
+     * The pull variant's worklist: the queue of the settings (FIFO or priority), but remote pushes always eager,
+     * whatever {@link AppSettings#batchBytes()} says. A remote activation marks the block queued on its owner, so
+     * nobody else pushes it, and while the task waits in the activator's batch the owner cannot run it; and there
+     * are few of them (at most one per block and activation: about 1,500 in a kron:18 run), so batching saves
+     * nothing. On kron:18 (2 devices, load average 3-4) eager runs took 347 and 459 ms (medians of 5), the default
+     * 64 KiB batches 625 and 725 ms.
+     */
+    private static DistributedWorklist worklist(final Mesh mesh, final AppSettings s, final int maxBlocks) {
+        final DistributedWorklist.Builder b = DistributedWorklist.builder(mesh)
+            .queueCapacity(Worklists.queueCapacity(maxBlocks)).remote(AggregatorConfig.eager())
+            .ringCapacity(Worklists.MIN_RING);
+        if (s.queue() == AppSettings.Queue.PRIORITY) {
+            b.priority(1, 1);
+        } else {
+            b.fifo();
+        }
+        return b.build();
+    }
+
+    /**
+     * The device state and the task function: per device the contributions {@code c}, the announced values and the
+     * residual sweep's {@code r} (8 bytes each per owned vertex), the block states (one cache line per block) and
+     * the sweep's partial sums; per worker a stamp array over all blocks and a list of the running block's
+     * announcing vertices.
+     */
+    static final class Kernel implements TaskFunction {
+        private final Mesh mesh;
+        private final int devices;
+        private final Owners owners;
+        private final int shift;
+        private final int[] lo;
+        private final int[] size;
+        private final int[] blockBase;
+        private final int totalBlocks;
+        private final AtomicBuffer[] offBuf;
+        private final int[] offBase;
+        private final AtomicBuffer[] tgtBuf;
+        private final int[] tgtBase;
+        private final DoubleArray[] value;
+        private final AtomicBuffer[] valBuf;
+        private final int[] valBase;
+        private final DoubleArray[] announced;
+        private final AtomicBuffer[] annBuf;
+        private final int[] annBase;
+        private final IntArray[] state;
+        private final AtomicBuffer[] stateBuf;
+        private final int[] stateBase;
+        private final DoubleArray[] partials;
+        /** The residual sweep's {@code r} per owned vertex (0 for isolated ones). */
+        private final DoubleArray[] residual;
+        private final WorkerCounters counters;
+        private final double damping;
+        private final double base;
+        private final int workers;
+        private final Scratch[] scratch;
+        /** Set by the host between passes; the worklist run publishes it to the workers. */
+        double eps;
+        /**
+         * Raw addresses for the hot loops (see {@link RawArrays}): per device its offsets, targets, values and
+         * announced values; {@code valOf[o] + 8w} is the value of internal id {@code w} on its owner {@code o}.
+         */
+        private final long[] offAt;
+        private final long[] tgtAt;
+        private final long[] valAt;
+        private final long[] valOf;
+        private final long[] annAt;
+        private final int[] bounds;
+
+        Kernel(final DeviceGraph g, final WorkerCounters counters, final double damping, final int workers,
+            final int shift) {
+            this.mesh = g.mesh();
+            this.devices = g.devices();
+            final Partition p = g.partition();
+            this.owners = new Owners(p.bounds());
+            this.shift = shift;
+            this.lo = new int[devices];
+            this.size = new int[devices];
+            this.blockBase = new int[devices];
+            this.offBuf = new AtomicBuffer[devices];
+            this.offBase = new int[devices];
+            this.tgtBuf = new AtomicBuffer[devices];
+            this.tgtBase = new int[devices];
+            this.value = new DoubleArray[devices];
+            this.valBuf = new AtomicBuffer[devices];
+            this.valBase = new int[devices];
+            this.announced = new DoubleArray[devices];
+            this.annBuf = new AtomicBuffer[devices];
+            this.annBase = new int[devices];
+            this.state = new IntArray[devices];
+            this.stateBuf = new AtomicBuffer[devices];
+            this.stateBase = new int[devices];
+            this.partials = new DoubleArray[devices];
+            this.residual = new DoubleArray[devices];
+            int blocks = 0;
+            for (int d = 0; d < devices; d++) {
+                lo[d] = p.lo(d);
+                size[d] = p.size(d);
+                blockBase[d] = blocks;
+                blocks += blocks(size[d], shift);
+                offBuf[d] = g.offsets(d).memory().buffer();
+                offBase[d] = (int)g.offsets(d).offset();
+                tgtBuf[d] = g.targets(d).memory().buffer();
+                tgtBase[d] = (int)g.targets(d).offset();
+            }
+            this.totalBlocks = blocks;
+            this.counters = counters;
+            this.damping = damping;
+            this.base = (1 - damping) / Math.max(1, p.vertexCount());
+            this.workers = workers;
+            try {
+                for (int d = 0; d < devices; d++) {
+                    final int nb = Math.max(1, blocks(size[d], shift));
+                    value[d] = mesh.device(d).allocateDoubles(Math.max(1, size[d]));
+                    valBuf[d] = value[d].memory().buffer();
+                    valBase[d] = (int)value[d].offset();
+                    announced[d] = mesh.device(d).allocateDoubles(Math.max(1, size[d]));
+                    annBuf[d] = announced[d].memory().buffer();
+                    annBase[d] = (int)announced[d].offset();
+                    state[d] = mesh.device(d).allocateInts((long)nb << STATE_STRIDE_SHIFT);
+                    stateBuf[d] = state[d].memory().buffer();
+                    stateBase[d] = (int)state[d].offset();
+                    partials[d] = mesh.device(d).allocateDoubles((long)PARTIALS * nb);
+                    residual[d] = mesh.device(d).allocateDoubles(Math.max(1, size[d]));
+                }
+            } catch (RuntimeException e) {
+                free();
+                throw e;
+            }
+            this.scratch = new Scratch[devices * workers];
+            for (int i = 0; i < scratch.length; i++) {
+                scratch[i] = new Scratch(totalBlocks, 1 << shift);
+            }
+            this.bounds = owners.bounds();
+            final GraphView view = new GraphView(g);
+            this.offAt = view.offsets().addresses();
+            this.tgtAt = view.targets().addresses();
+            this.valAt = RawArrays.of(value).addresses();
+            this.valOf = RawArrays.of(value).globalAddresses(this.bounds, 3);
+            this.annAt = RawArrays.of(announced).addresses();
+        }
+
+        /** Frees the device arrays; host only, after the last run. */
+        void free() {
+            AsyncBfs.free(mesh, value);
+            AsyncBfs.free(mesh, announced);
+            AsyncBfs.free(mesh, state);
+            AsyncBfs.free(mesh, partials);
+            AsyncBfs.free(mesh, residual);
+        }
+
+        /**
+         * The start, one kernel per device: {@code y} proportional to the degree ({@code c = degreeStart}, the same
+         * for every vertex, scaled so that the non-isolated ranks sum to their share of the exact solution),
+         * {@code y = b} (exact) for isolated vertices, announced = current, every block state idle.
+         */
+        void init(final double degreeStart) {
+            final KernelLaunch[] launches = new KernelLaunch[devices];
+            for (int d = 0; d < devices; d++) {
+                final int dev = d;
+                final int nb = blocks(size[d], shift);
+                launches[d] = mesh.device(d).launch(Math.max(1, (nb + TASKS_PER_LAUNCH_BLOCK - 1)
+                    / TASKS_PER_LAUNCH_BLOCK), (ctx, blk) -> {
+                        final AtomicBuffer vb = valBuf[dev];
+                        final AtomicBuffer ab = annBuf[dev];
+                        for (int b = blk * TASKS_PER_LAUNCH_BLOCK, bEnd = Math.min(nb, (blk + 1)
+                            * TASKS_PER_LAUNCH_BLOCK); b < bEnd; b++) {
+                            for (int v = b << shift, end = Math.min(size[dev], (b + 1) << shift); v < end; v++) {
+                                final double c = degree(dev, v) == 0 ? base : degreeStart;
+                                vb.putDouble(valBase[dev] + (v << 3), c);
+                                ab.putDouble(annBase[dev] + (v << 3), c);
+                            }
+                            stateBuf[dev].putInt(stateBase[dev] + (b << (STATE_STRIDE_SHIFT + 2)), IDLE);
+                        }
+                    });
+            }
+            AsyncBfs.join(launches);
+        }
+
+        /** Host, between runs: block {@code b} of device {@code d} is about to be seeded. */
+        void markQueued(final int d, final int b) {
+            stateBuf[d].putInt(stateBase[d] + (b << (STATE_STRIDE_SHIFT + 2)), QUEUED);
+        }
+
+        /** @return block {@code b}'s state on device {@code d} (host between runs; tests) */
+        int state(final int d, final int b) {
+            return stateBuf[d].getIntVolatile(stateBase[d] + (b << (STATE_STRIDE_SHIFT + 2)));
+        }
+
+        /**
+         * Host, after {@link #sweep()}: into {@code est} the error bound of the answer {@code y' = y + r} (one
+         * Jacobi step past the values, which the sweep computed anyway) and its sum, and per block the largest
+         * {@code |r[v]| / deg v} (how far recomputing the block would move a contribution) into {@code urgency}.
+         *
+         * <p>{@code y* - y' = (I - M)^-1 r - r = (I - M)^-1 M r}, so {@code |y* - y'|_1 <= a |r|_1 / (1-a)} (the
+         * column sums of {@code M} are at most {@code a}), and normalising both (see {@link AsyncPageRank}) gives
+         * {@code |y'/S' - x*|_1 <= 2 a |r|_1 / ((1-a) S')} with {@code S' = sum y'} ({@code y' >= 0}).
+         */
+        void estimate(final Estimate est, final double[][] urgency) {
+            double abs = 0;
+            double sum = 0;
+            for (int d = 0; d < devices; d++) {
+                for (int b = 0; b < urgency[d].length; b++) {
+                    abs += partials[d].get(PARTIALS * b);
+                    sum += partials[d].get(PARTIALS * b + 1);
+                    urgency[d][b] = partials[d].get(PARTIALS * b + 2);
+                }
+            }
+            est.sum = sum;
+            est.bound = AsyncPageRank.bound(sum, damping * abs, damping);
+        }
+
+        private long degree(final int d, final int v) {
+            final int oi = offBase[d] + (v << 3);
+            return offBuf[d].getLong(oi + 8) - offBuf[d].getLong(oi);
+        }
+
+        /**
+         * @return the unnormalised answer {@code y' = y + r} of device {@code d}'s vertex {@code v} (host, after a
+         *         sweep)
+         */
+        double next(final int d, final int v) {
+            final double c = valBuf[d].getDouble(valBase[d] + (v << 3));
+            return c * Math.max(1, degree(d, v)) + residual[d].get(v);
+        }
+
+        /**
+         * @return {@code sum of c[u]} over the targets of device {@code d}'s edges {@code [begin, end)}; plain loads
+         *         (aligned 8-byte loads do not tear on 64-bit JVMs; freshness is the block states' business)
+         */
+        private double gather(final int d, final long begin, final long end) {
+            return devices <= 2 ? gatherTwo(d, begin, end) : gatherAny(d, begin, end);
+        }
+
+        /**
+         * Up to two devices, the common case: the two value arrays and the split in locals, one comparison per edge
+         * and a sum per device. Choosing the buffer through {@link Owners#of} and the per-device arrays cost twice
+         * the time on kron:18 (2 devices, the loop is load-bound and the lookups sat in front of every load).
+         */
+        private double gatherTwo(final int d, final long begin, final long end) {
+            final long targets = tgtAt[d];
+            final long v0 = valOf[0];
+            final long v1 = valOf[devices - 1];
+            final int split = devices == 2 ? lo[1] : Integer.MAX_VALUE;
+            double s0 = 0;
+            double s1 = 0;
+            for (long at = targets + (begin << 2), stop = targets + (end << 2); at < stop; at += 4) {
+                final int w = UnsafeApi.getInt(null, at);
+                if (w < split) {
+                    s0 += UnsafeApi.getDouble(null, v0 + ((long)w << 3));
+                } else {
+                    s1 += UnsafeApi.getDouble(null, v1 + ((long)w << 3));
+                }
+            }
+            return s0 + s1;
+        }
+
+        private double gatherAny(final int d, final long begin, final long end) {
+            final long targets = tgtAt[d];
+            final long[] valOf = this.valOf;
+            final int[] bounds = this.bounds;
+            double sum = 0;
+            for (long at = targets + (begin << 2), stop = targets + (end << 2); at < stop; at += 4) {
+                final int w = UnsafeApi.getInt(null, at);
+                sum += UnsafeApi.getDouble(null, valOf[Owners.of(bounds, w)] + ((long)w << 3));
+            }
+            return sum;
+        }
+
+        @Override
+        public void run(final int block, final TaskContext ctx) {
+            final int d = ctx.device();
+            final int worker = ctx.worker();
+            final AtomicBuffer sb = stateBuf[d];
+            final int si = stateBase[d] + (block << (STATE_STRIDE_SHIFT + 2));
+            BlockStates.beginRun(sb, si);
+            final Scratch sc = scratch[d * workers + worker];
+            final int[] changed = sc.changed;
+            final double threshold = eps;
+            final long offsets = offAt[d];
+            final long values = valAt[d];
+            final long announcedValues = annAt[d];
+            final int from = block << shift;
+            final int to = Math.min(size[d], from + (1 << shift));
+            int announcing = 0;
+            long edges = 0;
+            for (int v = from; v < to; v++) {
+                final long oi = offsets + ((long)v << 3);
+                final long begin = UnsafeApi.getLong(null, oi);
+                final long end = UnsafeApi.getLong(null, oi + 8);
+                if (begin == end) {
+                    continue;
+                }
+                final double c = (base + damping * gather(d, begin, end)) / (end - begin);
+                UnsafeApi.putLongOpaque(null, values + ((long)v << 3), Double.doubleToRawLongBits(c));
+                edges += end - begin;
+                final long ai = announcedValues + ((long)v << 3);
+                if (Math.abs(c - UnsafeApi.getDouble(null, ai)) >= threshold) {
+                    UnsafeApi.putDouble(null, ai, c);
+                    changed[announcing++] = v;
+                }
+            }
+            long remote = 0;
+            if (announcing > 0) {
+                BlockStates.announceFence();
+                remote = activate(d, block, changed, announcing, sc, ctx);
+            }
+            counters.add(d, worker, WorkerCounters.VISITED, to - from);
+            counters.add(d, worker, WorkerCounters.EDGES, edges);
+            if (remote != 0) {
+                counters.add(d, worker, WorkerCounters.REMOTE_ATOMICS, remote);
+            }
+            if (BlockStates.endRun(sb, si)) {
+                ctx.push(block);
+            }
+        }
+
+        /**
+         * Activates the blocks of the neighbours of the announcing vertices of device {@code d}'s block
+         * {@code block}, each at most once; a neighbour later in the same block needs nothing (this task computes
+         * it after the change).
+         *
+         * @return state CASes on other devices' memory
+         */
+        private long activate(final int d, final int block, final int[] changed, final int announcing,
+            final Scratch sc, final TaskContext ctx) {
+            final int[] stamp = sc.stamp;
+            int gen = ++sc.gen;
+            if (gen == 0) {
+                java.util.Arrays.fill(stamp, 0);
+                gen = sc.gen = 1;
+            }
+            final AtomicBuffer ob = offBuf[d];
+            final AtomicBuffer tb = tgtBuf[d];
+            final int tBase = tgtBase[d];
+            int distinct = 0;
+            long remote = 0;
+            for (int i = 0; i < announcing && distinct < totalBlocks; i++) {
+                final int v = changed[i];
+                final int oi = offBase[d] + (v << 3);
+                final int begin = (int)ob.getLong(oi);
+                final int end = (int)ob.getLong(oi + 8);
+                for (int at = tBase + (begin << 2), stop = tBase + (end << 2); at < stop; at += 4) {
+                    final int w = tb.getInt(at);
+                    final int o = owners.of(w);
+                    final int lw = w - lo[o];
+                    final int lb = lw >>> shift;
+                    if (o == d && lb == block && lw > v) {
+                        continue;
+                    }
+                    final int gb = blockBase[o] + lb;
+                    if (stamp[gb] == gen) {
+                        continue;
+                    }
+                    stamp[gb] = gen;
+                    distinct++;
+                    if (activate(o, lb, d, ctx) && o != d) {
+                        remote++;
+                    }
+                }
+            }
+            return remote;
+        }
+
+        /**
+         * Makes device {@code o}'s block {@code lb} run (again) after the caller's announced values: idle to queued
+         * and push it, or running to dirty; queued and dirty need nothing.
+         *
+         * @return whether a CAS was issued
+         */
+        private boolean activate(final int o, final int lb, final int d, final TaskContext ctx) {
+            final int result = BlockStates.activate(stateBuf[o], stateBase[o] + (lb << (STATE_STRIDE_SHIFT + 2)));
+            if (result == BlockStates.PUSH) {
+                if (o == d) {
+                    ctx.push(lb);
+                } else {
+                    ctx.pushTo(o, lb);
+                }
+            }
+            return result != BlockStates.NOTHING;
+        }
+
+        /**
+         * The residual sweep, one kernel per device over its tasks' vertex ranges: {@code r = b + a * sum of c[u] - y}
+         * for every vertex (0 for isolated ones, whose {@code y = b} is exact) and, per task range, {@code sum |r|},
+         * {@code sum (y + r)} and {@code max |r| / deg}.
+         */
+        void sweep() {
+            final KernelLaunch[] launches = new KernelLaunch[devices];
+            for (int d = 0; d < devices; d++) {
+                final int dev = d;
+                final int nb = blocks(size[d], shift);
+                final DoubleArray part = partials[d];
+                final DoubleArray res = residual[d];
+                launches[d] = mesh.device(d).launch(Math.max(1, (nb + TASKS_PER_LAUNCH_BLOCK - 1)
+                    / TASKS_PER_LAUNCH_BLOCK), (ctx, blk) -> {
+                        final AtomicBuffer ob = offBuf[dev];
+                        final AtomicBuffer vb = valBuf[dev];
+                        long edges = 0;
+                        for (int b = blk * TASKS_PER_LAUNCH_BLOCK, bEnd = Math.min(nb, (blk + 1)
+                            * TASKS_PER_LAUNCH_BLOCK); b < bEnd; b++) {
+                            double abs = 0;
+                            double next = 0;
+                            double max = 0;
+                            for (int v = b << shift, end = Math.min(size[dev], (b + 1) << shift); v < end; v++) {
+                                final int oi = offBase[dev] + (v << 3);
+                                final int begin = (int)ob.getLong(oi);
+                                final int stop = (int)ob.getLong(oi + 8);
+                                final double c = vb.getDouble(valBase[dev] + (v << 3));
+                                if (begin == stop) {
+                                    res.set(v, 0);
+                                    next += c;
+                                    continue;
+                                }
+                                final int deg = stop - begin;
+                                final double y = base + damping * gather(dev, begin, stop);
+                                final double r = y - c * deg;
+                                res.set(v, r);
+                                abs += Math.abs(r);
+                                next += y;
+                                max = Math.max(max, Math.abs(r) / deg);
+                                edges += deg;
+                            }
+                            part.set(PARTIALS * b, abs);
+                            part.set(PARTIALS * b + 1, next);
+                            part.set(PARTIALS * b + 2, max);
+                        }
+                        counters.add(dev, ctx.workerIndex(), WorkerCounters.EDGES, edges);
+                    });
+            }
+            AsyncBfs.join(launches);
+        }
+    }
+
+    /** The host's view of the values after a pass's residual sweep. */
+    static final class Estimate {
+        /** L1 bound on the distance of the normalised answer to the exact PageRank. */
+        double bound;
+        /** The sum of the answer's unnormalised ranks. */
+        double sum;
+    }
+
+    /** One worker's scratch: the stamp per block (activated in task {@code gen}) and the announcing vertices. */
+    private static final class Scratch {
+        final int[] stamp;
+        final int[] changed;
+        int gen;
+
+        Scratch(final int blocks, final int block) {
+            this.stamp = new int[Math.max(1, blocks)];
+            this.changed = new int[block];
+        }
+    }
+}

@@ -1,0 +1,15 @@
+package dev.overlap.transport;
+
+/** Why an aggregator sent a batch; each cause has its own counter ({@link TransportCounter}). */
+public enum FlushCause {
+    /** The batch reached {@code batchBytes}. */
+    SIZE,
+    /** The oldest pending item waited {@code waitPolls} polls or {@code waitNanos} nanoseconds. */
+    WAIT,
+    /** Eager mode: every item is sent at once. */
+    EAGER,
+    /** {@link Aggregator#flush()} or {@link Endpoint#flush()} was called. */
+    EXPLICIT,
+    /** {@link Aggregator#close()}, {@link Endpoint#close()} or {@link Transport#close()}. */
+    CLOSE
+}

@@ -1,0 +1,325 @@
+package dev.overlap.transport;
+
+import org.agrona.BitUtil;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+/**
+ * A device's inbox: an Agrona {@link ManyToOneRingBuffer} in that device's memory, followed by a small control block
+ * (drain lock, receiver counters, per-sender applied counts). Senders write messages with
+ * {@code tryClaim}/{@code commit} through their {@link Endpoint}; anyone may {@link #drain()} it.
+ *
+ * <pre>
+ * [0, capacity + 768)           Agrona ring: records, then Agrona's trailer (tail, head cache, head, ...)
+ * +0    (128 B)                 drain lock (int)
+ * +128  (128 B)                 receiver counters ({@link TransportCounter}, one writer: the lock holder)
+ * +256  (maxEndpoints x 8 B)    messages applied per sender endpoint (one writer: the lock holder)
+ * </pre>
+ *
+ * <p>Thread-safety: many threads may send to an inbox concurrently (Agrona's multi-producer claim). Agrona's ring
+ * has one consumer; here "the consumer" is whoever holds the drain lock, a word in the control block taken with a
+ * compare-and-set and released with a release store. A drain that finds the lock taken returns 0 at once (the holder
+ * is draining), so the owner device, the progress thread and waiting senders can all drain the same inbox and no
+ * message is applied twice. Memory ordering: a message's payload (written before {@code commit}, a release store)
+ * is visible to its handler (the ring reads the record length with a volatile load); everything one drain did
+ * happens-before the next drain (lock release, then lock acquire). Receiver counters and per-sender applied counts
+ * are published once per drain, with release stores, before the lock is released: an applied count read with acquire
+ * semantics (e.g. by {@link Endpoint#quiet()}) makes the effects of the counted messages visible to the reader.
+ */
+public final class Inbox {
+    /** Smallest ring capacity: every message type must fit one message (capacity / 8 bytes). */
+    public static final int MIN_RING_CAPACITY = 512;
+    /** Messages one {@link #drain()} applies at most. */
+    public static final int DEFAULT_DRAIN_LIMIT = 256;
+
+    private static final int LOCK = 0;
+    private static final int COUNTERS = 128;
+    private static final int APPLIED = 256;
+
+    private final int device;
+    private final AtomicBuffer buffer;
+    private final ManyToOneRingBuffer ring;
+    private final int capacity;
+    private final int headPositionIndex;
+    private final int lockIndex;
+    private final int countersIndex;
+    private final int appliedIndex;
+    private final int maxEndpoints;
+    final Dispatcher dispatcher;
+    /** What the lock holder writes during a drain, kept off the cache lines that senders read (see {@link DrainState}). */
+    private final DrainState state;
+    /** Null for an inbox built outside a transport (tests); its lifetime is then the caller's. */
+    private final Transport transport;
+
+    Inbox(final Transport transport, final int device, final AtomicBuffer buffer, final int ringCapacity,
+        final int maxEndpoints) {
+        final int required = requiredBytes(ringCapacity, maxEndpoints);
+        if (buffer.capacity() < required) {
+            throw new IllegalArgumentException("inbox buffer of dev" + device + " has " + buffer.capacity()
+                + " bytes; a ring of " + ringCapacity + " bytes for " + maxEndpoints + " endpoints needs " + required);
+        }
+        this.transport = transport;
+        this.device = device;
+        this.buffer = buffer;
+        final int ringBytes = ringCapacity + RingBufferDescriptor.TRAILER_LENGTH;
+        buffer.setMemory(0, required, (byte)0);
+        this.ring = new ManyToOneRingBuffer(new org.agrona.concurrent.UnsafeBuffer(buffer, 0, ringBytes));
+        this.capacity = ringCapacity;
+        this.headPositionIndex = ringCapacity + RingBufferDescriptor.HEAD_POSITION_OFFSET;
+        this.lockIndex = ringBytes + LOCK;
+        this.countersIndex = ringBytes + COUNTERS;
+        this.appliedIndex = ringBytes + APPLIED;
+        this.maxEndpoints = maxEndpoints;
+        this.state = new DrainState(maxEndpoints);
+        this.dispatcher = new Dispatcher(transport, this);
+    }
+
+    /**
+     * @param ringCapacity ring capacity: a power of two, at least {@value #MIN_RING_CAPACITY}
+     * @param maxEndpoints how many endpoints may send to the inbox
+     * @return bytes an inbox needs (ring, Agrona trailer, control block)
+     */
+    public static int requiredBytes(final int ringCapacity, final int maxEndpoints) {
+        checkRingCapacity(ringCapacity);
+        return ringCapacity + RingBufferDescriptor.TRAILER_LENGTH + APPLIED
+            + BitUtil.align(maxEndpoints * 8, TransportCounter.BLOCK_BYTES);
+    }
+
+    static void checkRingCapacity(final int ringCapacity) {
+        if (ringCapacity < MIN_RING_CAPACITY || !BitUtil.isPowerOfTwo(ringCapacity) || ringCapacity > (1 << 30)) {
+            throw new IllegalArgumentException("ringCapacity must be a power of two in " + MIN_RING_CAPACITY + ".."
+                + (1 << 30) + " bytes, was " + ringCapacity);
+        }
+    }
+
+    /** @return the device that owns this inbox */
+    public int device() {
+        return device;
+    }
+
+    /** @return ring capacity in bytes */
+    public int ringCapacity() {
+        return capacity;
+    }
+
+    /** @return largest message payload the ring accepts (Agrona: capacity / 8) */
+    public int maxMessageLength() {
+        return ring.maxMsgLength();
+    }
+
+    /** @return bytes of committed or claimed messages not yet consumed (a snapshot) */
+    public int size() {
+        checkNotClosed();
+        return ring.size();
+    }
+
+    private void checkNotClosed() {
+        if (transport != null) {
+            transport.checkNotClosed();
+        }
+    }
+
+    /** @return true when the record at the consumer position is committed (there is something to apply now) */
+    public boolean hasReadyMessage() {
+        checkNotClosed();
+        return ready();
+    }
+
+    /** {@link #hasReadyMessage()} without the lifetime check, for drains the transport's close has accounted for. */
+    boolean ready() {
+        final long head = buffer.getLongVolatile(headPositionIndex);
+        return buffer.getIntVolatile((int)head & (capacity - 1)) > 0;
+    }
+
+    /** @return the ring's consumer position (bytes consumed so far) */
+    public long consumerPosition() {
+        checkNotClosed();
+        return ring.consumerPosition();
+    }
+
+    /**
+     * Applies up to {@link #DEFAULT_DRAIN_LIMIT} messages, unless another thread is draining (then returns 0).
+     * May be called from any thread.
+     *
+     * @return messages applied
+     * @throws RuntimeException what a batch handler threw (that message and those before it count as applied)
+     */
+    public int drain() {
+        checkNotClosed();
+        return drain(DEFAULT_DRAIN_LIMIT, false);
+    }
+
+    /**
+     * @param limit most messages to apply, at least 1
+     * @return messages applied; 0 when empty or when another thread holds the drain lock
+     * @see #drain()
+     */
+    public int drain(final int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("drain limit must be at least 1, was " + limit);
+        }
+        checkNotClosed();
+        return drain(limit, false);
+    }
+
+    int drain(final int limit, final boolean helper) {
+        if (!ready() || !buffer.compareAndSetInt(lockIndex, 0, 1)) {
+            return 0;
+        }
+        final DrainState st = state;
+        st.drainer = Thread.currentThread();
+        int applied = 0;
+        try {
+            applied = ring.read(dispatcher, limit);
+            if (applied < limit && ((int)buffer.getLong(headPositionIndex) & (capacity - 1)) == 0) {
+                applied += ring.read(dispatcher, limit - applied); // the first read stopped at the end of the ring
+            }
+            return applied;
+        } finally {
+            publishDrain(st, helper);
+            st.drainer = null;
+            buffer.putIntRelease(lockIndex, 0);
+        }
+    }
+
+    /** Publishes the counts of the drain that ends (release stores, before the lock is released). */
+    private void publishDrain(final DrainState st, final boolean helper) {
+        final AtomicBuffer b = buffer;
+        final int c = countersIndex;
+        final long[] applied = st.applied;
+        final int[] senders = st.senders;
+        for (int i = 0, n = st.senderCount; i < n; i++) {
+            final int slot = senders[DrainState.INT_PAD + i];
+            b.addLongRelease(appliedIndex + ((slot - DrainState.LONG_PAD) << 3), applied[slot]);
+            applied[slot] = 0;
+        }
+        st.senderCount = 0;
+        if (st.messages > 0) {
+            b.addLongRelease(c + TransportCounter.MESSAGES_DELIVERED.offset(), st.messages);
+            b.addLongRelease(c + TransportCounter.BYTES_DELIVERED.offset(), st.bytes);
+            b.addLongRelease(c + TransportCounter.ITEMS_DELIVERED.offset(), st.items);
+            b.addLongRelease(c + TransportCounter.DRAINS.offset(), 1);
+            if (helper) {
+                b.addLongRelease(c + TransportCounter.HELPER_DRAINS.offset(), 1);
+            }
+            st.messages = 0;
+            st.bytes = 0;
+            st.items = 0;
+        }
+    }
+
+    /** @return true if the calling thread is inside a drain of this inbox (i.e. runs one of its handlers) */
+    boolean isDrainingOnCurrentThread() {
+        return state.drainer == Thread.currentThread();
+    }
+
+    /**
+     * @param counter a receiver counter
+     * @return its current value (acquire load)
+     */
+    public long counter(final TransportCounter counter) {
+        if (counter.isSenderCounter()) {
+            throw new IllegalArgumentException(counter + " is a sender counter: read it from an Endpoint or "
+                + "Transport.counter(device, counter)");
+        }
+        checkNotClosed();
+        return buffer.getLongAcquire(countersIndex + counter.offset());
+    }
+
+    /**
+     * @param endpointId a sender
+     * @return messages from that endpoint applied so far (acquire load)
+     */
+    public long applied(final int endpointId) {
+        checkNotClosed();
+        return appliedBy(checkEndpoint(endpointId));
+    }
+
+    /** {@link #applied(int)} for the endpoints' own fences (they check their transport per operation). */
+    long appliedBy(final int endpointId) {
+        return buffer.getLongAcquire(appliedIndex + (endpointId << 3));
+    }
+
+    private int checkEndpoint(final int endpointId) {
+        if (endpointId < 0 || endpointId >= maxEndpoints) {
+            throw new IndexOutOfBoundsException("endpoint id " + endpointId + " outside 0.." + (maxEndpoints - 1));
+        }
+        return endpointId;
+    }
+
+    // ---- sender side (package-private, used by Endpoint) ----
+
+    ManyToOneRingBuffer ring() {
+        return ring;
+    }
+
+    AtomicBuffer ringBuffer() {
+        return ring.buffer();
+    }
+
+    int maxEndpoints() {
+        return maxEndpoints;
+    }
+
+    // ---- receiver side, called by the lock holder only ----
+
+    void onApplied(final int sender, final int payloadLength, final int items) {
+        final DrainState st = state;
+        st.messages++;
+        st.bytes += payloadLength;
+        st.items += items;
+        if (sender >= 0 && sender < maxEndpoints && st.applied[DrainState.LONG_PAD + sender]++ == 0) {
+            st.senders[DrainState.INT_PAD + st.senderCount++] = DrainState.LONG_PAD + sender;
+        }
+    }
+
+    void onHandlerError() {
+        buffer.addLongRelease(countersIndex + TransportCounter.HANDLER_ERRORS.offset(), 1);
+    }
+
+    @Override
+    public String toString() {
+        return "Inbox{dev" + device + ", ring " + capacity + " bytes"
+            + (transport != null && transport.isClosed() ? ", closed" : ", " + ring.size() + " bytes pending") + "}";
+    }
+
+    /** 128 bytes in front of the drain state's fields (the int fills the gap after the object header). */
+    abstract static class DrainStatePadding {
+        int p00;
+        long p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15, p16;
+    }
+
+    /** The fields of {@link DrainState}. */
+    abstract static class DrainStateFields extends DrainStatePadding {
+        /** The lock holder (written by it after taking the lock, cleared before release); for re-entrancy checks. */
+        Thread drainer;
+        long messages;
+        long bytes;
+        long items;
+        int senderCount;
+    }
+
+    /**
+     * The counts of the drain in progress, written for every message applied and published once at the drain's end.
+     * Confined to the drain lock's holder (the lock orders successive holders). Padded by 128 bytes on both sides,
+     * and its arrays at both ends, so that these writes never touch a cache line that senders read on their hot path
+     * (the {@code Inbox} and ring objects next to it in the heap): one message would otherwise cost the sender and
+     * the drainer a cache-line transfer each.
+     */
+    static final class DrainState extends DrainStateFields {
+        static final int LONG_PAD = 16;
+        static final int INT_PAD = 32;
+
+        /** Messages applied per sender in this drain, at {@code LONG_PAD + sender}. */
+        final long[] applied;
+        /** Slots of {@link #applied} that are non-zero, at {@code INT_PAD + i} for {@code i < senderCount}. */
+        final int[] senders;
+        long q01, q02, q03, q04, q05, q06, q07, q08, q09, q10, q11, q12, q13, q14, q15, q16;
+
+        DrainState(final int maxEndpoints) {
+            applied = new long[maxEndpoints + 2 * LONG_PAD];
+            senders = new int[maxEndpoints + 2 * INT_PAD];
+        }
+    }
+}

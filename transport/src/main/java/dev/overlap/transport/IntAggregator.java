@@ -1,0 +1,154 @@
+package dev.overlap.transport;
+
+import org.agrona.DirectBuffer;
+import org.agrona.UnsafeApi;
+import org.agrona.concurrent.AtomicBuffer;
+
+import java.util.Objects;
+
+/**
+ * An {@link Aggregator} of {@code int} items. Created by {@link Endpoint#intAggregator(int, int, AggregatorConfig)}.
+ * Single-writer: only the owning endpoint's thread may call it.
+ */
+public final class IntAggregator extends Aggregator {
+    private static final long BASE = UnsafeApi.arrayBaseOffset(int[].class);
+
+    private final int[] staged;
+
+    IntAggregator(final Endpoint endpoint, final int destination, final int queueId, final int capacity,
+        final AggregatorConfig config) {
+        super(endpoint, destination, queueId, ItemType.INT, capacity, config);
+        this.staged = new int[config.isEager() ? 1 : capacity];
+    }
+
+    @Override
+    void copyStaged(final AtomicBuffer dst, final int index, final int count) {
+        UnsafeApi.copyMemory(staged, BASE, dst.byteArray(), dst.addressOffset() + index, (long)count << 2);
+    }
+
+    @Override
+    void stage(final DirectBuffer src, final int offset, final int at, final int count) {
+        UnsafeApi.copyMemory(src.byteArray(), src.addressOffset() + offset, staged, BASE + ((long)at << 2),
+            (long)count << 2);
+    }
+
+    @Override
+    void moveToFront(final int from, final int count) {
+        System.arraycopy(staged, from, staged, 0, count);
+    }
+
+    /**
+     * Adds an item; sends the batch when it is full (or at once in eager mode), waiting on back-pressure (see
+     * {@link Endpoint} on how senders wait).
+     *
+     * <p>If the thread is interrupted while waiting, the answer says whether the item was taken: an
+     * {@link dev.overlap.core.InterruptedWaitException} means it was not (the wait came before it could be staged or
+     * sent); a normal return with the interrupt status set means it was, and the batch it completed stays pending
+     * until the next offer, poll or flush sends it. Nothing is lost or sent twice either way.
+     *
+     * @throws IllegalStateException if closed
+     */
+    public void offer(final int item) {
+        if (closed) {
+            checkOpen();
+        }
+        if (eager) {
+            endpoint.sendEager(this, item);
+            return;
+        }
+        int n = count;
+        if (n == capacity) { // left full by a failed tryOffer
+            endpoint.sendBatch(this, FlushCause.SIZE);
+            n = count;
+        }
+        staged[n] = item;
+        added(n + 1);
+    }
+
+    /**
+     * As {@link #offer(int)}, waiting at most {@code timeout} for ring space.
+     *
+     * @return true if the item was taken (its batch may still be pending if sending it timed out); false if the
+     *         wait before it could be taken timed out (the item was not added)
+     * @throws dev.overlap.core.InterruptedWaitException if interrupted before the item was taken
+     */
+    public boolean offer(final int item, final long timeout, final java.util.concurrent.TimeUnit unit) {
+        return endpoint.withDeadline(timeout, unit, () -> offer(item));
+    }
+
+    /**
+     * Adds an item without ever waiting: false (and the item not added) if the batch is full and the destination
+     * ring has no room for it now. A full batch that cannot be sent stays pending until a later offer, poll or flush.
+     * Safe to call from a {@link BatchHandler}.
+     */
+    public boolean tryOffer(final int item) {
+        checkOpen();
+        if (eager) {
+            return endpoint.trySendEager(this, item);
+        }
+        final int n = count;
+        if (n == capacity && !endpoint.trySendBatch(this, FlushCause.SIZE)) {
+            return false;
+        }
+        final int m = count;
+        staged[m] = item;
+        count = m + 1;
+        if (m == 0 && timed) {
+            firstItemNanos = System.nanoTime();
+        }
+        if (m + 1 == capacity) {
+            endpoint.trySendBatch(this, FlushCause.SIZE);
+        }
+        return true;
+    }
+
+    /** Adds {@code length} items of {@code items} from {@code offset}, in order; see {@link #offer(int)}. */
+    public void offer(final int[] items, final int offset, final int length) {
+        Objects.checkFromIndexSize(offset, length, items.length);
+        for (int i = offset, end = offset + length; i < end; i++) {
+            offer(items[i]);
+        }
+    }
+
+    /**
+     * Adds {@code count} {@code int} items stored in {@code src} from byte {@code offset} (native order), in order.
+     * Whole batches are copied from {@code src} straight into the destination ring, without staging; or, when the
+     * transport delivers batches of this size by reference ({@link Transport.Builder#directBatchThreshold(int)}), sent
+     * as one descriptor that the receiving handler follows into {@code src}, batch by batch: the call then returns once the receiver has
+     * applied them (draining this endpoint's inbox meanwhile), and {@code src} may be reused.
+     */
+    public void offer(final DirectBuffer src, final int offset, final int count) {
+        checkOpen();
+        Objects.checkFromIndexSize(offset, (long)count << 2, src.capacity());
+        if (eager) {
+            for (int i = 0; i < count; i++) {
+                endpoint.sendEager(this, src.getInt(offset + (i << 2)));
+            }
+            return;
+        }
+        int done = 0;
+        while (done < count) {
+            final int n = this.count;
+            final int left = count - done;
+            if (byReference && left >= capacity && endpoint.mayWait()) {
+                if (n > 0) { // the pending items leave first, as their own batch: order is kept
+                    endpoint.sendBatch(this, FlushCause.SIZE);
+                    continue;
+                }
+                final int whole = left - left % capacity;
+                endpoint.sendBatchesByReference(this, src, offset + (done << 2), whole);
+                done += whole;
+                continue;
+            }
+            if (left >= capacity - n) { // completes a batch: staged items and source items leave in one message
+                final int take = capacity - n;
+                endpoint.sendBatchFrom(this, src, offset + (done << 2), take);
+                done += take;
+                continue;
+            }
+            stage(src, offset + (done << 2), n, left);
+            done += left;
+            added(n + left); // below capacity: nothing is sent
+        }
+    }
+}

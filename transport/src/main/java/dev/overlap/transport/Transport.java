@@ -1,0 +1,759 @@
+package dev.overlap.transport;
+
+import dev.overlap.core.DeviceRegion;
+import dev.overlap.core.GlobalAddress;
+import dev.overlap.core.IdleStrategies;
+import dev.overlap.core.Mesh;
+import dev.overlap.core.WorkerContext;
+import org.agrona.BufferUtil;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Inboxes, aggregators and one-sided remote operations between the devices of a {@link Mesh} (or, standalone,
+ * between "devices" that are just buffers): one {@link Inbox} per device (an Agrona {@code ManyToOneRingBuffer} in
+ * that device's memory), {@link Endpoint endpoints} that send batches and remote operations, receiver-side
+ * {@link BatchHandler handlers} per device and queue, and an optional progress thread (the UPC helper) that applies
+ * messages for devices whose workers are busy.
+ *
+ * <pre>{@code
+ * try (Mesh mesh = Mesh.builder().devices(4).threadsPerDevice(1).build();
+ *      Transport transport = Transport.builder().mesh(mesh).ringCapacity(1 << 20).progressThread(true).build()) {
+ *     for (int d = 0; d < 4; d++) {
+ *         transport.registerHandler(d, QUEUE, ItemType.INT, (queue, sender, items, offset, count) -> ...);
+ *     }
+ *     mesh.device(0).launch(1, (ctx, block) -> {
+ *         Endpoint ep = transport.endpoint(ctx);
+ *         IntAggregator to1 = ep.intAggregator(1, QUEUE, AggregatorConfig.batched(4096, 32));
+ *         to1.offer(42);
+ *         ep.atomic(RemoteAtomic.INT_MIN, depth.on(1).address(7), 3);
+ *         ep.quiet();
+ *     }).join();
+ * }
+ * }</pre>
+ *
+ * <p>Progress: an inbox is applied only when someone drains it: its device's workers ({@link Endpoint#poll()} in
+ * their loops), senders that wait on back-pressure or replies (they drain their own home inbox), explicit
+ * {@link Inbox#drain()} calls, or the progress thread. A device whose workers neither poll nor send, with no progress
+ * thread, leaves its inbox to fill up; senders to it then wait (back-pressure), they do not fail.
+ *
+ * <p>Thread-safety: registration ({@link #registerHandler}), {@link #newEndpoint(int)}, counter reads and
+ * {@link #drainAll()} may be called from any thread. Endpoints are single-threaded (see {@link Endpoint}).
+ *
+ * <p><b>Lifetime.</b> A transport over a mesh is one of the mesh's {@link Mesh#addDependent dependents}: closing the
+ * mesh closes the transport first (after the mesh's queued kernels finished, before its memory goes). Close it
+ * yourself, before the mesh, once the threads that use endpoints have stopped (e.g. after joining the kernels):
+ * {@link #close()} stops the progress thread (and waits for every agent of {@link #newProgressAgent()} that is inside
+ * a duty cycle), flushes every aggregator, applies everything left in the inboxes and frees the inbox memory.
+ * Afterwards every method of the transport, its inboxes, endpoints, aggregators and progress agents that touches an
+ * inbox throws {@link IllegalStateException} (a progress agent ends its runner with Agrona's
+ * {@code AgentTerminationException}). An endpoint used by another thread while the transport closes races with the
+ * close (endpoints are single-threaded), which is the caller's error.
+ */
+public final class Transport implements AutoCloseable {
+    private final Mesh mesh;
+    private final int devices;
+    private final AtomicBuffer[] memories;
+    private final Inbox[] inboxes;
+    private final long inboxOffset;
+    private final int maxEndpoints;
+    private final int maxQueues;
+    private final int replySlots;
+    private final int rendezvousThreshold;
+    private final int directBatchThreshold;
+    private final DirectPolicy directPolicy;
+    private final Supplier<IdleStrategy> idleStrategy;
+    private final AtomicBuffer endpointCounters;
+    private final Endpoint[] endpoints;
+    private final Endpoint[][] workerEndpoints;
+    private final long helpAfterNanos;
+    private final AgentRunner progressRunner;
+    /** The inbox memory when the transport lives on a mesh (closed with the transport). */
+    private final DeviceRegion inboxRegion;
+    /** Progress agents handed out by {@link #newProgressAgent()}, which close() waits out; guarded by itself. */
+    private final java.util.List<ProgressAgent> externalAgents = new java.util.ArrayList<>();
+    private int endpointCount;
+    /** The receiver counters as the close left them (the inboxes they live in are freed); null while open. */
+    private volatile long[][] finalReceiverCounters;
+    private volatile boolean closing;
+    private volatile boolean closed;
+
+    private Transport(final Builder b) {
+        requireAgrona();
+        this.mesh = b.mesh;
+        this.devices = mesh != null ? mesh.deviceCount() : b.devices;
+        this.maxQueues = b.maxQueues;
+        this.replySlots = b.replySlots;
+        this.directPolicy = b.directPolicy;
+        this.helpAfterNanos = b.helpAfterNanos;
+        int workers = 0;
+        if (mesh != null) {
+            for (int d = 0; d < devices; d++) {
+                workers += mesh.device(d).workerCount();
+            }
+        }
+        this.maxEndpoints = b.maxEndpoints > 0 ? b.maxEndpoints : workers + 16;
+        if (maxEndpoints < workers) {
+            throw new IllegalArgumentException("maxEndpoints " + maxEndpoints + " is less than the mesh's " + workers
+                + " workers (each gets an endpoint)");
+        }
+        final int inboxBytes = Inbox.requiredBytes(b.ringCapacity, maxEndpoints);
+        this.inboxes = new Inbox[devices];
+        this.memories = new AtomicBuffer[devices];
+        if (mesh != null) {
+            this.inboxRegion = mesh.allocateSymmetric(inboxBytes, 4096);
+            this.inboxOffset = inboxRegion.offset();
+            for (int d = 0; d < devices; d++) {
+                memories[d] = mesh.memory(d).buffer();
+            }
+        } else {
+            this.inboxRegion = null;
+            this.inboxOffset = -1;
+            for (int d = 0; d < devices; d++) {
+                memories[d] = b.memories != null ? b.memories[d] : null;
+            }
+        }
+        final int maxPut = b.ringCapacity / 8 - MessageFormat.PUT_HEADER_LENGTH;
+        this.rendezvousThreshold = Math.min(b.rendezvousThreshold, maxPut + 1);
+        this.directBatchThreshold = b.directBatchThreshold;
+        this.endpointCounters = new UnsafeBuffer(allocate(maxEndpoints * TransportCounter.BLOCK_BYTES));
+        this.endpoints = new Endpoint[maxEndpoints];
+        this.idleStrategy = b.idleStrategy != null ? b.idleStrategy
+            : IdleStrategies.defaultFor(workers + (b.progressThread ? 2 : 1));
+        for (int d = 0; d < devices; d++) {
+            final AtomicBuffer buffer;
+            if (mesh != null) {
+                buffer = inboxRegion.buffer(d);
+            } else if (b.inboxBuffers != null) {
+                buffer = b.inboxBuffers[d];
+            } else {
+                buffer = new UnsafeBuffer(allocate(inboxBytes));
+            }
+            inboxes[d] = new Inbox(this, d, buffer, b.ringCapacity, maxEndpoints);
+        }
+        this.workerEndpoints = new Endpoint[devices][];
+        if (mesh != null) {
+            for (int d = 0; d < devices; d++) {
+                workerEndpoints[d] = new Endpoint[mesh.device(d).workerCount()];
+                for (int w = 0; w < workerEndpoints[d].length; w++) {
+                    workerEndpoints[d][w] = newEndpoint(d);
+                }
+            }
+        }
+        if (b.progressThread) {
+            final IdleStrategy idle = b.progressIdle != null ? b.progressIdle.get()
+                : new BackoffIdleStrategy(64, 64, 1_000, 50_000);
+            final String name = (mesh != null ? mesh.name() : "transport") + "-progress";
+            this.progressRunner = new AgentRunner(idle, b.errorHandler, null, newProgressAgent(name));
+            AgentRunner.startOnThread(progressRunner, r -> {
+                final Thread t = new Thread(r, name);
+                t.setDaemon(true);
+                return t;
+            });
+        } else {
+            this.progressRunner = null;
+        }
+        if (mesh != null) {
+            try {
+                mesh.addDependent(this);
+            } catch (final IllegalStateException meshClosedMeanwhile) {
+                close();
+                throw meshClosedMeanwhile;
+            }
+        }
+    }
+
+    private static ByteBuffer allocate(final int bytes) {
+        return BufferUtil.allocateDirectAligned(bytes, TransportCounter.BLOCK_BYTES);
+    }
+
+    private static void requireAgrona() {
+        try {
+            new UnsafeBuffer(new byte[8]).getLongVolatile(0);
+        } catch (final LinkageError e) {
+            throw new IllegalStateException("Overlap transport uses Agrona, which needs the JVM flag "
+                + "'--add-exports java.base/jdk.internal.misc=ALL-UNNAMED'", e);
+        }
+    }
+
+    /** @return a builder (give it a {@link Builder#mesh(Mesh) mesh}, or {@link Builder#devices(int) devices}) */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    // ---------------------------------------------------------------------------------------------- accessors
+
+    /** @return number of devices */
+    public int deviceCount() {
+        return devices;
+    }
+
+    /** @return the mesh, or null for a standalone transport */
+    public Mesh mesh() {
+        return mesh;
+    }
+
+    /** @return device {@code device}'s inbox */
+    public Inbox inbox(final int device) {
+        return inboxes[checkDevice(device)];
+    }
+
+    /** @return the policy for small remote operations */
+    public DirectPolicy directPolicy() {
+        return directPolicy;
+    }
+
+    /** @return puts and gets of at least this many bytes take the direct (rendezvous) path */
+    public int rendezvousThreshold() {
+        return rendezvousThreshold;
+    }
+
+    /**
+     * @return smallest batch (bytes, header included) that a bulk offer delivers by reference when the direct policy
+     *         is not {@link DirectPolicy#NEVER}; {@link Integer#MAX_VALUE} when off
+     * @see Builder#directBatchThreshold(int)
+     */
+    public int directBatchThreshold() {
+        return directBatchThreshold;
+    }
+
+    /** @return queue ids run from 0 to this - 1 */
+    public int maxQueues() {
+        return maxQueues;
+    }
+
+    /** @return most endpoints this transport can create */
+    public int maxEndpoints() {
+        return maxEndpoints;
+    }
+
+    /** @return true if a progress thread runs */
+    public boolean hasProgressThread() {
+        return progressRunner != null;
+    }
+
+    Inbox[] inboxes() {
+        return inboxes;
+    }
+
+    AtomicBuffer memory(final int device) {
+        return memories[device];
+    }
+
+    Endpoint endpoint(final int id) {
+        return endpoints[id];
+    }
+
+    int checkDevice(final int device) {
+        if (device < 0 || device >= devices) {
+            throw new IndexOutOfBoundsException("device " + device + " does not exist: the transport has devices 0.."
+                + (devices - 1));
+        }
+        return device;
+    }
+
+    void checkQueueId(final int queueId) {
+        if (queueId < 0 || queueId >= maxQueues) {
+            throw new IllegalArgumentException("queueId must be in 0.." + (maxQueues - 1) + " (Builder.maxQueues), was "
+                + queueId);
+        }
+    }
+
+    /** Validates a remote range; @return its device. */
+    int checkRange(final long address, final int length, final int alignment, final String what) {
+        if (length < 0) {
+            throw new IllegalArgumentException(what + ": length must be >= 0, was " + length);
+        }
+        final int device = GlobalAddress.device(address);
+        if (device >= devices) {
+            throw new IndexOutOfBoundsException(what + " " + GlobalAddress.toString(address) + " names a device "
+                + "outside 0.." + (devices - 1));
+        }
+        final AtomicBuffer memory = memories[device];
+        if (memory == null) {
+            throw new IllegalStateException("remote operations need device memory: build the transport over a Mesh "
+                + "or give Builder.memories(...)");
+        }
+        final long offset = GlobalAddress.offset(address);
+        if (offset + length > memory.capacity()) {
+            throw new IndexOutOfBoundsException(what + " range [" + GlobalAddress.toString(address) + ", +" + length
+                + ") is outside dev" + device + " memory of " + memory.capacity() + " bytes");
+        }
+        if ((offset & (alignment - 1)) != 0) {
+            throw new IllegalArgumentException(what + " " + GlobalAddress.toString(address) + " is not aligned to "
+                + alignment + " bytes");
+        }
+        return device;
+    }
+
+    // ---------------------------------------------------------------------------------------------- set-up
+
+    /**
+     * Registers the receiver of queue {@code queueId} on device {@code device}. Do it before creating aggregators
+     * that send to that queue. Thread-safe; the registration is visible to every later drain.
+     *
+     * @throws IllegalStateException if the queue already has a handler on that device
+     */
+    public void registerHandler(final int device, final int queueId, final ItemType type, final BatchHandler handler) {
+        checkOpen();
+        checkDevice(device);
+        checkQueueId(queueId);
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(handler, "handler");
+        inboxes[device].dispatcher.bind(queueId, type, handler);
+    }
+
+    /**
+     * Creates an endpoint for a thread that is not one of the mesh's workers (workers use
+     * {@link #endpoint(WorkerContext)}).
+     *
+     * @param homeDevice the device whose inbox it drains while it waits
+     * @throws IllegalStateException when {@link Builder#maxEndpoints(int)} endpoints exist
+     */
+    public synchronized Endpoint newEndpoint(final int homeDevice) {
+        checkOpen();
+        checkDevice(homeDevice);
+        if (endpointCount == maxEndpoints) {
+            throw new IllegalStateException("all " + maxEndpoints + " endpoints are in use: raise Builder.maxEndpoints");
+        }
+        final int id = endpointCount;
+        final Endpoint endpoint = new Endpoint(this, id, homeDevice, idleStrategy.get(), endpointCounters,
+            id * TransportCounter.BLOCK_BYTES, replySlots);
+        endpoints[id] = endpoint;
+        endpointCount = id + 1;
+        return endpoint;
+    }
+
+    /**
+     * @param ctx a worker of this transport's mesh
+     * @return that worker's endpoint (created with the transport; home device = the worker's device)
+     */
+    public Endpoint endpoint(final WorkerContext ctx) {
+        if (ctx.mesh() != mesh) {
+            throw new IllegalArgumentException("the worker belongs to another mesh than this transport's");
+        }
+        return workerEndpoints[ctx.deviceId()][ctx.workerIndex()];
+    }
+
+    /**
+     * @return a new progress agent over all inboxes, to compose into one's own Agrona duty cycle or
+     *         {@link AgentRunner}; each agent must be driven by one thread. Once the transport is closed its
+     *         {@code doWork()} throws Agrona's {@code AgentTerminationException}, which ends an {@link AgentRunner};
+     *         {@link #close()} waits for an agent that is inside {@code doWork()}.
+     * @throws IllegalStateException if the transport is closed
+     */
+    public Agent newProgressAgent() {
+        checkOpen();
+        final ProgressAgent agent = newProgressAgent("overlap-progress");
+        synchronized (externalAgents) {
+            externalAgents.add(agent);
+        }
+        return agent;
+    }
+
+    private ProgressAgent newProgressAgent(final String roleName) {
+        return new ProgressAgent(this, inboxes, helpAfterNanos, Inbox.DEFAULT_DRAIN_LIMIT, roleName);
+    }
+
+    /** @return true if the calling thread is applying messages of one of this transport's inboxes */
+    boolean isDrainingOnCurrentThread() {
+        for (final Inbox inbox : inboxes) {
+            if (inbox.isDrainingOnCurrentThread()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    long helpAfterNanos() {
+        return helpAfterNanos;
+    }
+
+    // ---------------------------------------------------------------------------------------------- progress
+
+    /**
+     * Drains every inbox once (skipping those another thread is draining).
+     *
+     * @return messages applied
+     */
+    public int drainAll() {
+        checkNotClosed();
+        int work = 0;
+        for (final Inbox inbox : inboxes) {
+            work += inbox.drain();
+        }
+        return work;
+    }
+
+    /**
+     * @param device  a device
+     * @param counter any counter
+     * @return for a sender counter, the sum over the endpoints homed on {@code device}; for a receiver counter, the
+     *         value of the device's inbox. Counters stay readable after {@link #close()}, with their final values.
+     */
+    public long counter(final int device, final TransportCounter counter) {
+        checkDevice(device);
+        if (!counter.isSenderCounter()) {
+            final long[][] last = finalReceiverCounters;
+            return last != null ? last[device][counter.ordinal()] : inboxes[device].counter(counter);
+        }
+        final int n;
+        synchronized (this) {
+            n = endpointCount;
+        }
+        long sum = 0;
+        for (int i = 0; i < n; i++) {
+            if (endpoints[i].device() == device) {
+                sum += endpoints[i].counter(counter);
+            }
+        }
+        return sum;
+    }
+
+    /** @return every counter of every device, one line per device (for logs and dashboards) */
+    public String countersReport() {
+        final StringBuilder sb = new StringBuilder();
+        for (int d = 0; d < devices; d++) {
+            sb.append("dev").append(d).append(':');
+            for (final TransportCounter c : TransportCounter.values()) {
+                sb.append(' ').append(c.label()).append('=').append(counter(d, c)).append(',');
+            }
+            sb.setLength(sb.length() - 1);
+            sb.append(" | inbox pending bytes=").append(closed ? 0 : inboxes[d].size()).append('\n');
+        }
+        return sb.toString();
+    }
+
+    boolean isClosing() {
+        return closing;
+    }
+
+    /** @return true once closed */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    private void checkOpen() {
+        if (closing) {
+            throw new IllegalStateException(this + " is closed");
+        }
+    }
+
+    /** Allows the close's own drains; refuses everything once the inbox memory may be gone. */
+    void checkNotClosed() {
+        if (closed) {
+            throw new IllegalStateException(this + " is closed: its inboxes are freed");
+        }
+    }
+
+    /**
+     * Stops the progress thread, flushes every endpoint's aggregators, applies every message left in the inboxes,
+     * and frees the inbox memory. Call it after the threads using endpoints have stopped and before closing the mesh.
+     * Idempotent.
+     *
+     * @throws IllegalStateException if an inbox keeps a message that never becomes readable (a sender still running)
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closing) {
+                return;
+            }
+            closing = true;
+        }
+        try {
+            if (progressRunner != null) {
+                progressRunner.close();
+            }
+            awaitExternalAgents();
+            final int n;
+            synchronized (this) {
+                n = endpointCount;
+            }
+            for (int i = 0; i < n; i++) {
+                endpoints[i].flushForClose();
+            }
+            drainUntilEmpty();
+        } finally {
+            snapshotReceiverCounters();
+            closed = true;
+            awaitExternalAgents();
+            if (inboxRegion != null) {
+                inboxRegion.close();
+                mesh.removeDependent(this);
+            }
+        }
+    }
+
+    private void snapshotReceiverCounters() {
+        final TransportCounter[] all = TransportCounter.values();
+        final long[][] last = new long[devices][all.length];
+        for (int d = 0; d < devices; d++) {
+            for (final TransportCounter c : all) {
+                if (!c.isSenderCounter()) {
+                    last[d][c.ordinal()] = inboxes[d].counter(c);
+                }
+            }
+        }
+        finalReceiverCounters = last;
+    }
+
+    /**
+     * Waits until no agent of {@link #newProgressAgent()} is inside {@code doWork()} (Dekker with the agents: an
+     * agent announces itself, then reads {@code closing}/{@code closed}; the closer sets them, then reads the
+     * announcements; both volatile, so one sees the other).
+     */
+    private void awaitExternalAgents() {
+        final ProgressAgent[] agents;
+        synchronized (externalAgents) {
+            agents = externalAgents.toArray(new ProgressAgent[0]);
+        }
+        for (final ProgressAgent a : agents) {
+            while (a.isInDutyCycle()) {
+                Thread.onSpinWait();
+                Thread.yield();
+            }
+        }
+    }
+
+    private void drainUntilEmpty() {
+        final IdleStrategy idle = new BackoffIdleStrategy(64, 64, 1_000, 1_000_000);
+        long lastProgress = System.nanoTime();
+        while (true) {
+            final int work = drainAll();
+            boolean empty = true;
+            for (final Inbox inbox : inboxes) {
+                empty &= inbox.size() == 0;
+            }
+            if (empty) {
+                return;
+            }
+            final long now = System.nanoTime();
+            if (work > 0) {
+                lastProgress = now;
+            } else if (now - lastProgress > TimeUnit.SECONDS.toNanos(10)) {
+                throw new IllegalStateException("transport close: an inbox still holds unreadable messages after 10 s"
+                    + " without progress (is a thread still sending?)\n" + countersReport());
+            }
+            idle.idle(work);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Transport{" + devices + " devices, ring " + inboxes[0].ringCapacity() + " bytes, " + directPolicy
+            + ", rendezvous >= " + rendezvousThreshold + " bytes"
+            + (directBatchThreshold == Integer.MAX_VALUE ? "" : ", batches by reference >= " + directBatchThreshold
+            + " bytes") + (progressRunner != null ? ", progress thread" : "")
+            + "}";
+    }
+
+    /**
+     * Validating builder. Defaults: 1 MiB rings, {@code workers + 16} endpoints, 64 queues, 16 reply slots per
+     * endpoint, rendezvous at 4 KiB, {@link DirectPolicy#WHEN_ORDERED}, no progress thread (help after 20 us when
+     * enabled), the idle strategy of {@link IdleStrategies#defaultFor(int)}. Not thread-safe.
+     */
+    public static final class Builder {
+        private Mesh mesh;
+        private int devices;
+        private AtomicBuffer[] memories;
+        private AtomicBuffer[] inboxBuffers;
+        private int ringCapacity = 1 << 20;
+        private int maxEndpoints = -1;
+        private int maxQueues = 64;
+        private int replySlots = 16;
+        private int rendezvousThreshold = 4096;
+        private int directBatchThreshold = Integer.MAX_VALUE;
+        private DirectPolicy directPolicy = DirectPolicy.WHEN_ORDERED;
+        private Supplier<IdleStrategy> idleStrategy;
+        private boolean progressThread;
+        private long helpAfterNanos = TimeUnit.MICROSECONDS.toNanos(20);
+        private Supplier<IdleStrategy> progressIdle;
+        private ErrorHandler errorHandler = t -> {
+            System.err.println("overlap transport progress thread: " + t);
+            t.printStackTrace();
+        };
+
+        private Builder() {
+        }
+
+        /** @param mesh place the inboxes in the mesh's device memory and address its memories */
+        public Builder mesh(final Mesh mesh) {
+            this.mesh = Objects.requireNonNull(mesh, "mesh");
+            return this;
+        }
+
+        /** @param devices standalone: number of devices (inboxes), 1..65535 */
+        public Builder devices(final int devices) {
+            if (devices < 1 || devices > GlobalAddress.MAX_DEVICE) {
+                throw new IllegalArgumentException("devices must be in 1.." + GlobalAddress.MAX_DEVICE + ", was "
+                    + devices);
+            }
+            this.devices = devices;
+            return this;
+        }
+
+        /** @param memories standalone: each device's memory, the target of remote operations (one per device) */
+        public Builder memories(final AtomicBuffer... memories) {
+            this.memories = memories.clone();
+            return this;
+        }
+
+        /**
+         * @param buffers standalone: where to place each device's inbox (one per device, at least
+         *                {@link Inbox#requiredBytes(int, int)} bytes, 8-byte aligned); by default direct buffers
+         */
+        public Builder inboxBuffers(final AtomicBuffer... buffers) {
+            this.inboxBuffers = buffers.clone();
+            return this;
+        }
+
+        /** @param bytes ring capacity of every inbox: a power of two, at least {@value Inbox#MIN_RING_CAPACITY} */
+        public Builder ringCapacity(final int bytes) {
+            Inbox.checkRingCapacity(bytes);
+            this.ringCapacity = bytes;
+            return this;
+        }
+
+        /** @param endpoints most endpoints (worker endpoints included), 1..65536 */
+        public Builder maxEndpoints(final int endpoints) {
+            if (endpoints < 1 || endpoints > 65536) {
+                throw new IllegalArgumentException("maxEndpoints must be in 1..65536, was " + endpoints);
+            }
+            this.maxEndpoints = endpoints;
+            return this;
+        }
+
+        /** @param queues queue ids run from 0 to {@code queues - 1}, 1..65536 */
+        public Builder maxQueues(final int queues) {
+            if (queues < 1 || queues > 65536) {
+                throw new IllegalArgumentException("maxQueues must be in 1..65536, was " + queues);
+            }
+            this.maxQueues = queues;
+            return this;
+        }
+
+        /** @param slots outstanding gets/fetches per endpoint: a power of two, 1..1024 */
+        public Builder replySlots(final int slots) {
+            if (slots < 1 || slots > 1024 || Integer.bitCount(slots) != 1) {
+                throw new IllegalArgumentException("replySlots must be a power of two in 1..1024, was " + slots);
+            }
+            this.replySlots = slots;
+            return this;
+        }
+
+        /**
+         * @param bytes puts and gets of at least this size are done as direct copies (the rendezvous path); smaller
+         *              ones go through the ring (or direct, per {@link #directPolicy}); at least 1. Puts that do not
+         *              fit one ring message always go direct.
+         */
+        public Builder rendezvousThreshold(final int bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("rendezvousThreshold must be at least 1 byte, was " + bytes);
+            }
+            this.rendezvousThreshold = bytes;
+            return this;
+        }
+
+        /**
+         * Batches delivered by reference (the in-JVM direct path of bulk offers; off by default). With a threshold
+         * set and a {@link #directPolicy} other than {@link DirectPolicy#NEVER}, {@code IntAggregator.offer(DirectBuffer,
+         * int, int)} and its {@code long} twin send the whole batches of an aggregator whose {@code batchBytes} is at
+         * least {@code bytes} as one 24-byte descriptor through the ring instead of copying their items into the ring:
+         * the receiving handler is called once per batch and reads the items in place in the caller's buffer, and the
+         * offer returns once the descriptor has been applied (the caller's buffer may then be reused), draining its own inbox while it waits.
+         * This skips the staging copy and the ring's zeroing of the items, at the price of an offer that waits for the
+         * receiver (a rendezvous, like a large put). Offers made from inside a handler always copy into the ring.
+         *
+         * @param bytes smallest batch size (header included) sent by reference; {@link Integer#MAX_VALUE} = never
+         */
+        public Builder directBatchThreshold(final int bytes) {
+            if (bytes < MessageFormat.BATCH_HEADER_LENGTH + 4) {
+                throw new IllegalArgumentException("directBatchThreshold must be at least "
+                    + (MessageFormat.BATCH_HEADER_LENGTH + 4) + " bytes (a batch header and one item), was " + bytes);
+            }
+            this.directBatchThreshold = bytes;
+            return this;
+        }
+
+        /** @param policy when small remote operations may bypass the ring */
+        public Builder directPolicy(final DirectPolicy policy) {
+            this.directPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** @param idleStrategy one per endpoint: how a sender idles while it waits (Agrona strategies) */
+        public Builder idleStrategy(final Supplier<IdleStrategy> idleStrategy) {
+            this.idleStrategy = Objects.requireNonNull(idleStrategy, "idleStrategy");
+            return this;
+        }
+
+        /** @param enabled run a progress (helper) thread that applies messages for devices that are not draining */
+        public Builder progressThread(final boolean enabled) {
+            this.progressThread = enabled;
+            return this;
+        }
+
+        /**
+         * @param time how long an inbox's consumer position must stand still, with a message ready, before the
+         *             progress thread helps; 0 = help at once; at most 1 s
+         * @param unit its unit
+         */
+        public Builder helpAfter(final long time, final TimeUnit unit) {
+            final long nanos = unit.toNanos(time);
+            if (nanos < 0 || nanos > TimeUnit.SECONDS.toNanos(1)) {
+                throw new IllegalArgumentException("helpAfter must be in 0..1 s, was " + time + " " + unit);
+            }
+            this.helpAfterNanos = nanos;
+            return this;
+        }
+
+        /** @param idle the progress thread's idle strategy (default: backoff, parking up to 50 us) */
+        public Builder progressIdleStrategy(final Supplier<IdleStrategy> idle) {
+            this.progressIdle = Objects.requireNonNull(idle, "idle");
+            return this;
+        }
+
+        /** @param handler receives what handlers throw on the progress thread */
+        public Builder errorHandler(final ErrorHandler handler) {
+            this.errorHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /**
+         * @return the transport (its progress thread started)
+         * @throws IllegalArgumentException for inconsistent settings, naming them
+         */
+        public Transport build() {
+            if (mesh != null && (devices != 0 || memories != null || inboxBuffers != null)) {
+                throw new IllegalArgumentException("a mesh transport takes devices, memories and inbox placement from"
+                    + " the mesh: do not also set devices(), memories() or inboxBuffers()");
+            }
+            if (mesh == null && devices == 0) {
+                throw new IllegalArgumentException("give either mesh(...) or devices(n) for a standalone transport");
+            }
+            if (mesh != null && mesh.isClosed()) {
+                throw new IllegalArgumentException("the mesh is closed");
+            }
+            if (memories != null && memories.length != devices) {
+                throw new IllegalArgumentException("memories: expected one buffer per device (" + devices + "), got "
+                    + memories.length);
+            }
+            if (inboxBuffers != null && inboxBuffers.length != devices) {
+                throw new IllegalArgumentException("inboxBuffers: expected one buffer per device (" + devices
+                    + "), got " + inboxBuffers.length);
+            }
+            return new Transport(this);
+        }
+    }
+}

@@ -1,0 +1,876 @@
+package dev.overlap.worklist;
+
+import dev.overlap.core.KernelLaunch;
+import dev.overlap.core.Mesh;
+import dev.overlap.core.WorkerContext;
+import dev.overlap.queues.Publication;
+import dev.overlap.transport.AggregatorConfig;
+import dev.overlap.transport.ItemType;
+import dev.overlap.transport.Transport;
+import dev.overlap.core.InterruptedWaitException;
+import dev.overlap.core.Waits;
+
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The Atos distributed worklist ({@code DistributedQueues}) over a {@link Mesh}: every device has a local task
+ * queue in its memory (a counter-based ring, FIFO, or a priority worklist) and its inbox; workers pop a task or a
+ * batch ({@link WorkerShape}), run the application function on each, push new tasks locally or to their owner device
+ * through the worker's aggregator (batched, or eager — Atos' lesson that latency-bound and bandwidth-bound apps want
+ * different choices), and issue one-sided remote atomics. Tasks are {@code int}s (vertex ids, indices into
+ * application arrays), optionally with an {@code int} priority.
+ *
+ * <pre>{@code
+ * try (DistributedWorklist wl = DistributedWorklist.builder(mesh).queueCapacity(1 << 20).build()) {
+ *     wl.seed(owner(source), source);
+ *     WorklistStats stats = wl.run(WorkerShape.WARP, KernelMode.PERSISTENT, (v, ctx) -> {
+ *         for (int w : neighbours(v)) {
+ *             if (improve(w)) ctx.pushTo(owner(w), w);
+ *         }
+ *     });
+ * }
+ * }</pre>
+ *
+ * <p><b>Termination</b> — the run ends when every local queue is empty, every aggregator is flushed, no message is
+ * in flight and no worker is inside a function — is detected with <em>counting</em> ({@link QuiescenceDetector}):
+ * every worker owns a created and a completed counter on its own cache line; a task is counted created before it
+ * becomes visible anywhere (queue, overflow, aggregator, ring) and completed after its function returned (so after
+ * its children were counted), in one store per popped batch. An idle worker, holding a non-blocking guard so that
+ * only one checks at a time, sums the completed counters and then the created counters; equal sums prove that no
+ * task existed at the moment between the two waves and, since only tasks create tasks, none ever will. Chosen over a
+ * Safra-style token ring because the counters are already per-worker single-writer stores (no extra message per
+ * task or per batch), the check needs no cooperation from busy workers (a token must wait for every worker to pass
+ * it on), and a failed check costs one read per worker. Fire-and-forget atomics ({@link TaskContext#atomic}) are
+ * counted like tasks and completed once the issuing worker's endpoint has seen them applied, so an atomic still in a
+ * ring also keeps the run alive.
+ *
+ * <p><b>Idle function.</b> With an {@link IdleFunction} a quiescent moment only opens a <em>sweep</em>: every worker
+ * runs the idle function once more (as Atos' PageRank re-scans its vertices) and acknowledges; the run ends only if
+ * the detector then finds the system quiescent again with the same number of tasks ever created — i.e. no sweep
+ * pushed or sent anything. Otherwise the sweep closes and work goes on.
+ *
+ * <p><b>Back-pressure.</b> A push that finds the local ring full goes to a per-device overflow list (a lock, taken
+ * only then), popped when the ring runs dry; a full inbox makes the sender wait while it drains its own inbox. No
+ * task is dropped and no worker or handler blocks on a full queue, so devices that push to each other cannot
+ * deadlock.
+ *
+ * <p><b>Stop and failure.</b> {@link TaskContext#stop()} ends a run early (the remaining tasks are discarded and
+ * {@link WorklistStats#stopped()} says so). An exception from a function stops every worker and surfaces from
+ * {@link #run} as a {@link TaskFailedException} naming the task and device. Either way the worklist is left empty
+ * and ready for the next run.
+ *
+ * <p><b>Waiting.</b> {@link #run} waits for the run's kernels while it drains the inboxes; an interrupt of the host
+ * thread stops the run as {@link TaskContext#stop()} does (the remaining tasks are discarded, the worklist is left
+ * empty and usable) and then throws {@link InterruptedWaitException} with the interrupt status kept; the timed form
+ * {@link #run(WorkerShape, KernelMode, TaskFunction, IdleFunction, long, TimeUnit)} does the same at its deadline
+ * and throws {@link TimeoutException}.
+ *
+ * <p><b>Lifetime.</b> The worklist is one of its mesh's {@link Mesh#addDependent dependents}: closing the mesh closes
+ * it (and the transport it created). After {@link #close()} every method throws {@link IllegalStateException}.
+ *
+ * <p><b>Thread-safety.</b> {@link #seed}, {@link #run} and {@link #close} are host calls: one thread at a time, never
+ * during a run (checked). Functions run concurrently on all workers; each worker's {@link TaskContext} is confined
+ * to it. <b>Memory ordering:</b> seeds happen-before the run; everything a run did happens-before {@code run}
+ * returns; a push happens-before the function run on the pushed task.
+ */
+public final class DistributedWorklist implements AutoCloseable {
+    private static final int DEFAULT_BATCH_BYTES = 16 << 10;
+    private static final int DEFAULT_WAIT_POLLS = 64;
+    /**
+     * A busy worker polls its endpoint (drains its inbox, counts one aggregator wait poll) after at least this many
+     * tasks: once per warp-sized batch, not per task of a thread-sized worker. An idle worker polls every time.
+     */
+    static final int POLL_EVERY = 32;
+    private final Mesh mesh;
+    private final Transport transport;
+    private final boolean ownsTransport;
+    private final int devices;
+    private final boolean priority;
+    private final int queueId;
+    private final AggregatorConfig remote;
+    private final LocalQueue[] queues;
+    private final TaskContext[][] contexts;
+    private final int hostParticipant;
+    final QuiescenceDetector detector;
+
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final AtomicBoolean checking = new AtomicBoolean();
+    private final AtomicReference<TaskFailedException> failure = new AtomicReference<>();
+    private final AtomicLong[] budgets;
+    private final AtomicInteger roundArrivals = new AtomicInteger();
+    private final int totalWorkers;
+    private volatile boolean finished;
+    private volatile boolean stopRequested;
+    private volatile long sweepEpoch;
+    private volatile boolean sweepOpen;
+    private long sweepBase;
+    private long sweeps;
+    private long runSequence;
+    private TaskFunction function;
+    private IdleFunction idleFunction;
+    private int fetch;
+    private boolean closed;
+    /** Host-confined state of the run in progress: its deadline, and whether an interrupt or the deadline ended it. */
+    private long deadline = Waits.NO_DEADLINE;
+    private boolean interrupted;
+    private boolean timedOut;
+
+    private DistributedWorklist(final Builder b) {
+        this.mesh = b.mesh;
+        this.devices = mesh.deviceCount();
+        this.priority = b.priority;
+        this.queueId = b.queueId;
+        this.remote = b.remote != null ? b.remote
+            : AggregatorConfig.batched(Math.min(DEFAULT_BATCH_BYTES, b.ringCapacityOrDefault() / 8), DEFAULT_WAIT_POLLS);
+        if (b.transport != null) {
+            if (b.transport.mesh() != mesh) {
+                throw new IllegalArgumentException("the transport belongs to another mesh than the worklist's");
+            }
+            this.transport = b.transport;
+            this.ownsTransport = false;
+        } else {
+            this.transport = Transport.builder().mesh(mesh).ringCapacity(b.ringCapacity)
+                .progressThread(b.progressThread).build();
+            this.ownsTransport = true;
+        }
+        this.queues = new LocalQueue[devices];
+        this.budgets = new AtomicLong[devices];
+        int workers = 0;
+        try {
+            for (int d = 0; d < devices; d++) {
+                queues[d] = priority
+                    ? LocalQueue.priority(mesh.device(d), b.queueCapacity, b.initialThreshold, b.delta)
+                    : LocalQueue.fifo(mesh.device(d), b.queueCapacity, b.publication);
+                budgets[d] = new AtomicLong();
+                workers += mesh.device(d).workerCount();
+            }
+            this.hostParticipant = workers;
+            this.totalWorkers = workers;
+            this.detector = new QuiescenceDetector(workers + 1);
+            this.contexts = new TaskContext[devices][];
+            int p = 0;
+            for (int d = 0; d < devices; d++) {
+                contexts[d] = new TaskContext[mesh.device(d).workerCount()];
+                for (int w = 0; w < contexts[d].length; w++) {
+                    contexts[d][w] = new TaskContext(this, d, w, p++);
+                }
+            }
+            for (int d = 0; d < devices; d++) {
+                final int max = transport.inbox(d).maxMessageLength();
+                if (devices > 1 && !remote.isEager() && remote.batchBytes() > max) {
+                    throw new IllegalArgumentException("remote batchBytes " + remote.batchBytes() + " exceeds the largest"
+                        + " message dev" + d + "'s inbox accepts (" + max + " bytes, ring capacity / 8): use a smaller "
+                        + "batch or a ring of at least " + 8L * remote.batchBytes() + " bytes");
+                }
+            }
+            for (int d = 0; d < devices; d++) {
+                final LocalQueue q = queues[d];
+                transport.registerHandler(d, queueId, priority ? ItemType.LONG : ItemType.INT,
+                    (queue, sender, items, offset, count) -> q.pushBatch(items, offset, count));
+            }
+        } catch (RuntimeException e) {
+            freeQueues();
+            if (ownsTransport) {
+                transport.close();
+            }
+            throw e;
+        }
+        try {
+            mesh.addDependent(this);
+        } catch (final IllegalStateException meshClosed) {
+            close();
+            throw meshClosed;
+        }
+    }
+
+    /** @return a builder for a worklist over {@code mesh} */
+    public static Builder builder(final Mesh mesh) {
+        return new Builder(Objects.requireNonNull(mesh, "mesh"));
+    }
+
+    // ------------------------------------------------------------------------------------------------ host API
+
+    /** Seeds a task with priority 0 onto {@code device}'s queue; host only, between runs. */
+    public void seed(final int device, final int task) {
+        seed(device, task, 0);
+    }
+
+    /**
+     * Seeds a task onto {@code device}'s queue; host only, between runs.
+     *
+     * @param priority >= 0 (ignored by a FIFO worklist)
+     * @throws IllegalArgumentException for a device outside the mesh or a negative priority
+     * @throws IllegalStateException    during a run or after close
+     */
+    public void seed(final int device, final int task, final int priority) {
+        checkHost("seed");
+        if (device < 0 || device >= devices) {
+            throw new IllegalArgumentException("device " + device + " outside 0.." + (devices - 1));
+        }
+        if (priority < 0) {
+            throw new IllegalArgumentException("priority must be >= 0, was " + priority);
+        }
+        detector.created(hostParticipant, 1);
+        queues[device].push(task, priority);
+    }
+
+    /** Runs without an idle function; see {@link #run(WorkerShape, KernelMode, TaskFunction, IdleFunction)}. */
+    public WorklistStats run(final WorkerShape shape, final KernelMode mode, final TaskFunction function) {
+        return run(shape, mode, function, null);
+    }
+
+    /**
+     * Runs the seeded tasks and everything they spawn to global termination (or to a stop).
+     *
+     * @param shape    tasks per pop
+     * @param mode     persistent or discrete kernels
+     * @param function the task function
+     * @param idle     the idle function, or null
+     * @return the run's statistics
+     * @throws TaskFailedException   when a function threw (the worklist is empty again afterwards)
+     * @throws IllegalStateException when called during a run, from a worker, or after close
+     * @throws InterruptedWaitException if the host thread is interrupted: the run is stopped (its remaining tasks
+     *                                  discarded) before this is thrown, and the worklist is usable again
+     */
+    public WorklistStats run(final WorkerShape shape, final KernelMode mode, final TaskFunction function,
+        final IdleFunction idle) {
+        return run(shape, mode, function, idle, Waits.NO_DEADLINE);
+    }
+
+    /**
+     * As {@link #run(WorkerShape, KernelMode, TaskFunction, IdleFunction)}, stopping the run if it has not ended
+     * within {@code timeout} (its remaining tasks discarded, the worklist empty and usable again).
+     *
+     * @throws TimeoutException if the run was stopped at its deadline
+     */
+    public WorklistStats run(final WorkerShape shape, final KernelMode mode, final TaskFunction function,
+        final IdleFunction idle, final long timeout, final TimeUnit unit) throws TimeoutException {
+        final long start = System.nanoTime();
+        final WorklistStats stats = run(shape, mode, function, idle, Waits.deadline(timeout, unit));
+        if (timedOut) {
+            throw new TimeoutException("worklist run stopped after " + (System.nanoTime() - start) / 1_000_000
+                + " ms: not done within " + timeout + " " + unit + " (" + stats.tasks() + " tasks ran)");
+        }
+        return stats;
+    }
+
+    private WorklistStats run(final WorkerShape shape, final KernelMode mode, final TaskFunction function,
+        final IdleFunction idle, final long runDeadline) {
+        Objects.requireNonNull(shape, "shape");
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(function, "function");
+        if (closed) {
+            throw new IllegalStateException("worklist closed");
+        }
+        if (!running.compareAndSet(false, true)) {
+            throw new IllegalStateException("a run is already in progress (runs are host calls, one at a time)");
+        }
+        try {
+            this.function = function;
+            this.idleFunction = idle;
+            this.fetch = shape.fetchSize();
+            this.deadline = runDeadline;
+            this.interrupted = false;
+            this.timedOut = false;
+            finished = false;
+            stopRequested = false;
+            failure.set(null);
+            sweepOpen = false;
+            sweeps = 0;
+            runSequence++;
+            for (final TaskContext[] cs : contexts) {
+                for (final TaskContext c : cs) {
+                    c.ensureFetch(fetch);
+                    c.resetStats();
+                }
+            }
+            final long start = System.nanoTime();
+            final long rounds = mode == KernelMode.PERSISTENT ? runPersistent() : runDiscrete();
+            final long elapsed = System.nanoTime() - start;
+            final boolean stopped = stopRequested || failure.get() != null;
+            if (stopped) {
+                discardLeftovers();
+            }
+            final TaskFailedException f = failure.get();
+            if (f != null) {
+                throw f;
+            }
+            if (interrupted) {
+                throw Waits.interrupted("a worklist run (stopped, its remaining tasks discarded)");
+            }
+            return stats(rounds, elapsed, stopRequested);
+        } finally {
+            this.function = null;
+            this.idleFunction = null;
+            running.set(false);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ kernels
+
+    private long runPersistent() {
+        final KernelLaunch[] launches = new KernelLaunch[devices];
+        for (int d = 0; d < devices; d++) {
+            launches[d] = mesh.device(d).launchPersistent(this::pollPersistent);
+        }
+        joinAll(launches);
+        return 0;
+    }
+
+    private int pollPersistent(final WorkerContext wc) {
+        final TaskContext c = contexts[wc.deviceId()][wc.workerIndex()];
+        if (finished) {
+            wc.stopLaunch();
+            return 0;
+        }
+        try {
+            c.bind(wc, runSequence);
+            final int n = queues[c.device()].pop(c.taskBuffer, c.priorityBuffer, c.entryBuffer, fetch);
+            if (n > 0) {
+                runTasks(c, n);
+                if ((c.sincePoll += n) >= POLL_EVERY) {
+                    c.sincePoll = 0;
+                    c.endpoint().poll();
+                }
+                return n;
+            }
+            c.sincePoll = 0;
+            if (c.endpoint().poll() > 0) {
+                return 1;
+            }
+            c.idlePolls++;
+            c.flushRemote();
+            final IdleFunction idle = idleFunction;
+            if (idle != null) {
+                if (sweepOpen) {
+                    final long e = sweepEpoch;
+                    if (c.ackedSweep != e) {
+                        runIdle(c, idle);
+                        c.ackedSweep = e;
+                    }
+                } else {
+                    runIdle(c, idle);
+                }
+            }
+            checkTermination();
+        } catch (Throwable t) {
+            fail(c, TaskFailedException.NO_TASK, t);
+        }
+        return 0;
+    }
+
+    private long runDiscrete() {
+        final KernelLaunch[] launches = new KernelLaunch[devices];
+        long rounds = 0;
+        while (!finished) {
+            for (int d = 0; d < devices; d++) {
+                budgets[d].set(queues[d].size());
+            }
+            roundArrivals.set(0);
+            for (int d = 0; d < devices; d++) {
+                launches[d] = mesh.device(d).launch(mesh.device(d).workerCount(), (wc, block) -> round(wc));
+            }
+            joinAll(launches);
+            rounds++;
+            if (finished) {
+                break;
+            }
+            final long quiescent = detector.quiescentCreated();
+            if (quiescent >= 0) {
+                if (idleFunction == null) {
+                    finished = true;
+                } else {
+                    final long epoch = ++sweepEpoch;
+                    sweeps++;
+                    while (!finished && !allAcked(epoch)) {
+                        roundArrivals.set(0);
+                        for (int d = 0; d < devices; d++) {
+                            launches[d] = mesh.device(d).launch(mesh.device(d).workerCount(),
+                                (wc, block) -> sweep(wc, epoch));
+                        }
+                        joinAll(launches);
+                        rounds++;
+                    }
+                    if (!finished && detector.quiescentCreated() == quiescent) {
+                        finished = true;
+                    }
+                }
+            }
+        }
+        return rounds;
+    }
+
+    private void round(final WorkerContext wc) {
+        final TaskContext c = contexts[wc.deviceId()][wc.workerIndex()];
+        try {
+            c.bind(wc, runSequence);
+            c.endpoint().poll();
+            final AtomicLong budget = budgets[c.device()];
+            final LocalQueue q = queues[c.device()];
+            while (!finished) {
+                final long before = budget.getAndAdd(-fetch);
+                if (before <= 0) {
+                    break;
+                }
+                final int n = q.pop(c.taskBuffer, c.priorityBuffer, c.entryBuffer, (int)Math.min(fetch, before));
+                if (n == 0) {
+                    break;
+                }
+                runTasks(c, n);
+                if ((c.sincePoll += n) >= POLL_EVERY) {
+                    c.sincePoll = 0;
+                    c.endpoint().poll();
+                }
+            }
+            c.flushRemote();
+            endOfRound(c);
+        } catch (Throwable t) {
+            fail(c, TaskFailedException.NO_TASK, t);
+        }
+    }
+
+    private void sweep(final WorkerContext wc, final long epoch) {
+        final TaskContext c = contexts[wc.deviceId()][wc.workerIndex()];
+        try {
+            c.bind(wc, runSequence);
+            if (c.ackedSweep != epoch && !finished) {
+                runIdle(c, idleFunction);
+                c.flushRemote();
+                c.ackedSweep = epoch;
+            }
+            endOfRound(c);
+        } catch (Throwable t) {
+            fail(c, TaskFailedException.NO_TASK, t);
+        }
+    }
+
+    /**
+     * The end of a discrete round: a barrier over every worker of every device, during which a worker keeps
+     * draining its inbox. Without it a worker could wait forever for space in the inbox of a device whose workers
+     * already ended their round (the host starts the next round only after all of them); with it every full inbox
+     * has a drainer until every sender is through, and handlers never block, so the round always ends.
+     */
+    private void endOfRound(final TaskContext c) {
+        roundArrivals.incrementAndGet();
+        while (roundArrivals.get() < totalWorkers && !finished) {
+            if (c.endpoint().poll() == 0) {
+                Thread.yield();
+            }
+        }
+    }
+
+    private void runTasks(final TaskContext c, final int n) {
+        final int[] tasks = c.taskBuffer;
+        final int[] priorities = c.priorityBuffer;
+        final TaskFunction f = function;
+        final boolean prio = priority;
+        int i = 0;
+        try {
+            for (; i < n; i++) {
+                if (prio) {
+                    c.priority = priorities[i];
+                }
+                f.run(tasks[i], c);
+            }
+            c.publishStaged();
+        } catch (Throwable t) {
+            c.discardStaged();
+            fail(c, i < n ? tasks[i] : TaskFailedException.NO_TASK, t);
+            return;
+        } finally {
+            c.priority = 0;
+        }
+        detector.completed(c.participant, n);
+        c.tasks += n;
+    }
+
+    private void runIdle(final TaskContext c, final IdleFunction idle) {
+        try {
+            idle.onIdle(c);
+            c.publishStaged();
+        } catch (Throwable t) {
+            c.discardStaged();
+            fail(c, TaskFailedException.IDLE_FUNCTION, t);
+        }
+    }
+
+    /** Termination check by an idle worker; at most one at a time (others skip), so no thread ever blocks here. */
+    private void checkTermination() {
+        if (finished || !checking.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            if (idleFunction == null) {
+                if (detector.quiescentCreated() >= 0) {
+                    finished = true;
+                }
+                return;
+            }
+            if (!sweepOpen) {
+                final long q = detector.quiescentCreated();
+                if (q >= 0) {
+                    sweepBase = q;
+                    sweepEpoch = sweepEpoch + 1;
+                    sweeps++;
+                    sweepOpen = true;
+                }
+                return;
+            }
+            final long e = sweepEpoch;
+            if (!allAcked(e)) {
+                return;
+            }
+            if (detector.quiescentCreated() == sweepBase) {
+                finished = true;
+            } else {
+                sweepOpen = false;
+            }
+        } finally {
+            checking.set(false);
+        }
+    }
+
+    private boolean allAcked(final long epoch) {
+        for (final TaskContext[] cs : contexts) {
+            for (final TaskContext c : cs) {
+                if (c.ackedSweep != epoch) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private void fail(final TaskContext c, final long task, final Throwable t) {
+        failure.compareAndSet(null, new TaskFailedException(c.device(), c.worker(), task, t));
+        finished = true;
+    }
+
+    void requestStop() {
+        stopRequested = true;
+        finished = true;
+    }
+
+    /**
+     * Joins every launch, draining the inboxes between short timed joins: a worker may be waiting for space in the
+     * inbox of a device whose workers are not polling — they finished their discrete round, or left a stopped or
+     * failed run — and the host's drain (handlers never block) lets it go on. Discrete rounds also end at a draining
+     * barrier ({@link #endOfRound}); the host's drain is the second line that also covers stops and failures.
+     */
+    private void joinAll(final KernelLaunch[] launches) {
+        RuntimeException first = null;
+        for (final KernelLaunch l : launches) {
+            while (true) {
+                try {
+                    if (l.join(1, TimeUnit.MILLISECONDS)) {
+                        break;
+                    }
+                    transport.drainAll();
+                    if (Thread.interrupted()) {
+                        stopFor(true);
+                    } else if (deadline != Waits.NO_DEADLINE && Waits.remaining(deadline) <= 0) {
+                        stopFor(false);
+                    }
+                } catch (final InterruptedWaitException e) {
+                    Thread.interrupted(); // noted; set again when run() throws
+                    stopFor(true);
+                } catch (RuntimeException e) {
+                    if (first == null) {
+                        first = e;
+                    }
+                    break;
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    /** The host was interrupted or the deadline passed: stop the run (the workers leave, leftovers are discarded). */
+    private void stopFor(final boolean interrupt) {
+        if (interrupt) {
+            interrupted = true;
+        } else {
+            timedOut = true;
+        }
+        deadline = Waits.NO_DEADLINE;
+        requestStop();
+    }
+
+    /** After a stop or failure: flush every worker's sends, drain every inbox, empty every queue, rebalance. */
+    private void discardLeftovers() {
+        for (final TaskContext[] cs : contexts) {
+            for (final TaskContext c : cs) {
+                c.hostFlush();
+            }
+        }
+        boolean quiet;
+        do {
+            transport.drainAll();
+            quiet = true;
+            for (final TaskContext[] cs : contexts) {
+                for (final TaskContext c : cs) {
+                    quiet &= c.hostQuiet();
+                }
+            }
+        } while (!quiet);
+        while (transport.drainAll() > 0) {
+            Thread.onSpinWait();
+        }
+        final int[] sink = new int[256];
+        final int[] sinkPriorities = new int[256];
+        final long[] sinkEntries = new long[256];
+        for (final LocalQueue q : queues) {
+            while (q.pop(sink, sinkPriorities, sinkEntries, sink.length) > 0) {
+                Thread.onSpinWait();
+            }
+        }
+        final long imbalance = detector.createdTotal() - detector.completedTotal();
+        detector.completed(hostParticipant, imbalance);
+    }
+
+    private WorklistStats stats(final long rounds, final long elapsed, final boolean stopped) {
+        final long[] tasks = new long[devices];
+        final long[] local = new long[devices];
+        final long[] remotes = new long[devices];
+        final long[] atomics = new long[devices];
+        final long[] messages = new long[devices];
+        final long[] bytes = new long[devices];
+        final long[] idle = new long[devices];
+        final long[] overflow = new long[devices];
+        for (int d = 0; d < devices; d++) {
+            for (final TaskContext c : contexts[d]) {
+                tasks[d] += c.tasks;
+                local[d] += c.localPushes;
+                remotes[d] += c.remotePushes;
+                atomics[d] += c.remoteAtomics;
+                idle[d] += c.idlePolls;
+                if (c.boundRun == runSequence) {
+                    messages[d] += c.messagesThisRun();
+                    bytes[d] += c.bytesThisRun();
+                }
+            }
+            overflow[d] = queues[d].overflowPushes();
+        }
+        return new WorklistStats(tasks, local, remotes, atomics, messages, bytes, idle, overflow, rounds, sweeps,
+            elapsed, stopped);
+    }
+
+    // ------------------------------------------------------------------------------------------------ accessors
+
+    /** @return the mesh */
+    public Mesh mesh() {
+        return mesh;
+    }
+
+    /** @return the transport carrying remote tasks (owned by the worklist unless one was given to the builder) */
+    public Transport transport() {
+        return transport;
+    }
+
+    /** @return number of devices */
+    public int devices() {
+        return devices;
+    }
+
+    /** @return true for a priority worklist */
+    public boolean isPriority() {
+        return priority;
+    }
+
+    /** @return the transport queue id the worklist's batches travel under */
+    public int queueId() {
+        return queueId;
+    }
+
+    /** @return the aggregator configuration of remote pushes */
+    public AggregatorConfig remote() {
+        return remote;
+    }
+
+    /** @return tasks currently queued on {@code device} (a snapshot; 0 between runs unless seeded) */
+    public long queuedTasks(final int device) {
+        return queues[device].size();
+    }
+
+    LocalQueue queue(final int device) {
+        return queues[device];
+    }
+
+    private void checkHost(final String what) {
+        if (closed) {
+            throw new IllegalStateException("worklist closed");
+        }
+        if (running.get()) {
+            throw new IllegalStateException("cannot " + what + " during a run (use TaskContext.push from a task)");
+        }
+    }
+
+    /**
+     * Closes the worker aggregators, frees the queues and, if the worklist created it, closes the transport. The
+     * queue id stays registered on a shared transport. Host only; idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        if (running.get()) {
+            throw new IllegalStateException("cannot close during a run");
+        }
+        closed = true;
+        try {
+            for (final TaskContext[] cs : contexts) {
+                for (final TaskContext c : cs) {
+                    c.closeAggregators();
+                }
+            }
+        } finally {
+            if (ownsTransport) {
+                transport.close();
+            }
+            freeQueues();
+            mesh.removeDependent(this);
+        }
+    }
+
+    private void freeQueues() {
+        for (final LocalQueue q : queues) {
+            if (q != null && !q.isFreed()) {
+                q.free();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "DistributedWorklist{" + devices + " devices, " + (priority ? "priority" : "fifo") + ", remote "
+            + remote + "}";
+    }
+
+    /**
+     * Configures a worklist. Defaults: FIFO queues of 2^20 tasks per device ({@link Publication#WINDOWED}: lock-free
+     * pushes, which keep going when workers outnumber cores), remote pushes batched in messages of 16 KiB (or the
+     * largest the inbox takes, ring capacity / 8, if smaller) flushed after 64 polls, an own transport with 1 MiB inboxes and no progress thread, queue id 0. Not thread-safe.
+     */
+    public static final class Builder {
+        private final Mesh mesh;
+        private Transport transport;
+        private int ringCapacity = 1 << 20;
+        private boolean progressThread;
+        private int queueCapacity = 1 << 20;
+        private boolean priority;
+        private int initialThreshold;
+        private int delta = 1;
+        private Publication publication = Publication.WINDOWED;
+        private AggregatorConfig remote;
+        private int queueId;
+
+        private Builder(final Mesh mesh) {
+            this.mesh = mesh;
+        }
+
+        int ringCapacityOrDefault() {
+            return transport != null ? transport.inbox(0).ringCapacity() : ringCapacity;
+        }
+
+        /** Carries remote tasks over an existing transport of the same mesh (not closed by the worklist). */
+        public Builder transport(final Transport transport) {
+            this.transport = Objects.requireNonNull(transport, "transport");
+            return this;
+        }
+
+        /** Inbox ring bytes of the worklist's own transport (a power of two, see {@link Transport.Builder}). */
+        public Builder ringCapacity(final int bytes) {
+            this.ringCapacity = bytes;
+            return this;
+        }
+
+        /** Gives the worklist's own transport a progress thread. */
+        public Builder progressThread(final boolean enabled) {
+            this.progressThread = enabled;
+            return this;
+        }
+
+        /**
+         * @param tasks tasks each device's ring holds before pushes spill to the overflow list, 1..2^28
+         */
+        public Builder queueCapacity(final int tasks) {
+            if (tasks < 1 || tasks > (1 << 28)) {
+                throw new IllegalArgumentException("queue capacity must be in 1.." + (1 << 28) + ", was " + tasks);
+            }
+            this.queueCapacity = tasks;
+            return this;
+        }
+
+        /** FIFO local queues (the default). */
+        public Builder fifo() {
+            this.priority = false;
+            return this;
+        }
+
+        /**
+         * Priority local queues (Atos {@code DistributedPriorityQueues}): tasks with priority below the threshold
+         * are near, the rest far; the threshold rises by {@code delta} when the near queue drains.
+         *
+         * @param initialThreshold >= 0
+         * @param delta            >= 1
+         */
+        public Builder priority(final int initialThreshold, final int delta) {
+            if (initialThreshold < 0) {
+                throw new IllegalArgumentException("initial threshold must be >= 0, was " + initialThreshold);
+            }
+            if (delta < 1) {
+                throw new IllegalArgumentException("delta must be >= 1, was " + delta);
+            }
+            this.priority = true;
+            this.initialThreshold = initialThreshold;
+            this.delta = delta;
+            return this;
+        }
+
+        /** Publication rule of the FIFO rings (default {@link Publication#WINDOWED}). */
+        public Builder publication(final Publication publication) {
+            this.publication = Objects.requireNonNull(publication, "publication");
+            return this;
+        }
+
+        /**
+         * How remote pushes are sent: {@link AggregatorConfig#eager()} or batched. A batched aggregator's
+         * {@code waitPolls} counts the worker's endpoint polls: one per {@value DistributedWorklist#POLL_EVERY} tasks
+         * while it is busy; an idle worker flushes at once (it will produce nothing more to add).
+         */
+        public Builder remote(final AggregatorConfig config) {
+            this.remote = Objects.requireNonNull(config, "remote");
+            return this;
+        }
+
+        /** Transport queue id of the worklist's batches (distinct per worklist on a shared transport). */
+        public Builder queueId(final int id) {
+            if (id < 0) {
+                throw new IllegalArgumentException("queue id must be >= 0, was " + id);
+            }
+            this.queueId = id;
+            return this;
+        }
+
+        /**
+         * @return the worklist, its queues allocated in device memory and its handlers registered
+         * @throws IllegalArgumentException when a queue or the inboxes do not fit in device memory, or the batch size
+         *                                  exceeds what the inbox ring can carry
+         */
+        public DistributedWorklist build() {
+            if (mesh.isClosed()) {
+                throw new IllegalStateException("mesh closed");
+            }
+            return new DistributedWorklist(this);
+        }
+    }
+}
