@@ -401,7 +401,7 @@ public final class Mesh implements AutoCloseable {
      * with the close reads memory that is still there.
      *
      * <p><b>Waiting.</b> Step (2) waits for launched kernels as long as they run (as
-     * {@link java.util.concurrent.ExecutorService#close()} does). If the closing thread is interrupted, the
+     * {@code ExecutorService.close()} (JDK 19 and later) does). If the closing thread is interrupted, the
      * workers are interrupted too (so kernels blocked in Overlap's waits, which answer interrupts, fail instead of
      * holding the close up), the close goes on, and the interrupt status is set again at the end. For a bounded
      * wait, call {@link Device#synchronize(long, TimeUnit)} on each device first, and interrupt or stop what is still

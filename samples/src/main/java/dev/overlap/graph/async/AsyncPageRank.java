@@ -978,7 +978,6 @@ final class AsyncPageRank {
         }
     }
 
-    /** One worker's chunk buffers for {@link AtomicKernel#scatter}; confined to that worker. */
     /**
      * The sums the host needs after a pass, computed by every device over its own vertices in parallel (one kernel
      * per device, blocks of {@value #SUM_PER_BLOCK} vertices, each block adding its partial sums once): the rank sum

@@ -55,7 +55,7 @@ final class BspPageRank {
         final int[] blocks = new int[devices];
         final KernelLaunch[] launches = new KernelLaunch[devices];
         final KernelLaunch[] copies = new KernelLaunch[devices];
-        @SuppressWarnings("unchecked")
+        @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array: Java has no other way to make one
         final SymmetricArray<DoubleArray>[] contrib = new SymmetricArray[2];
         try {
             contrib[0] = mesh.allocateDoubles(Math.max(1, n));

@@ -46,6 +46,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(expect = FORBIDDEN, desc = "a chunk fired 0 or 2 times in epoch 1, fired under the wrong epoch, or re-arming "
     + "did not clear readiness")
 @State
+@SuppressWarnings("this-escape") // it leases its tracker with itself as the listener; no subclass exists
 public class ChunkTrackerRearmTest implements ChunkReadyListener {
     private static final TrackerPool POOL = new TrackerPool(listener -> ChunkTracker.builder()
         .regionBytes(16)

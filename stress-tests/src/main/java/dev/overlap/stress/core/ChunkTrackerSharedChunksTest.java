@@ -43,6 +43,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
     desc = "a listener missed a writer block's plain write: no happens-before from blockDone to the listener")
 @Outcome(expect = FORBIDDEN, desc = "any other result breaks exactly-once readiness")
 @State
+@SuppressWarnings("this-escape") // it leases its tracker with itself as the listener; no subclass exists
 public class ChunkTrackerSharedChunksTest implements ChunkReadyListener {
     private static final TrackerPool POOL = new TrackerPool(listener -> ChunkTracker.builder()
         .regionBytes(16)

@@ -24,7 +24,7 @@ final class Regions {
     private static final int CHUNK = 1 << 20;
     private static final int MIN_SHIFT = 7;
     private static final int MAX_SHIFT = 20;
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array: Java has no other way to make one
     private static final ConcurrentLinkedQueue<UnsafeBuffer>[] FREE = new ConcurrentLinkedQueue[MAX_SHIFT + 1];
     private static UnsafeBuffer chunk;
     private static int used = CHUNK;
