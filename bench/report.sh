@@ -13,7 +13,7 @@ jar="$root/bench/target/benchmarks.jar"
 java_bin=${JAVA_HOME:+$JAVA_HOME/bin/}java
 if [ ! -f "$jar" ] || [ -n "$(find "$root" -path "$root/*/target" -prune -o \( -name '*.java' -o -name pom.xml \) -newer "$jar" -print -quit)" ]; then
   echo "overlap bench: building bench/target/benchmarks.jar (first use or sources changed)..." >&2
-  (cd "$root" && mvn -B -q -DskipTests -Djcstress.skip=true -Djmh.smoke.skip=true -pl bench -am package) >&2
+  (cd "$root" && mvn -B -q -DskipTests -Djcstress.skip=true -Djmh.smoke.skip=true -Doverlap.docs.skip=true -pl bench -am package) >&2
 fi
 jdk_flags=()
 if "$java_bin" -XX:+PrintFlagsFinal -version 2>/dev/null | grep -q UseCompactObjectHeaders; then
