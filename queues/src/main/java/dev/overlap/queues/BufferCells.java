@@ -12,8 +12,9 @@ import org.agrona.concurrent.AtomicBuffer;
  * into the slot array, so it is in range by construction. Accesses therefore go straight to
  * {@link UnsafeApi} with the buffer's base object and address captured at construction, as JCTools does for its
  * arrays. {@code AtomicBuffer}'s own accessors check every index unless the JVM runs with
- * {@code -Dagrona.disable.bounds.checks=true}; on the single-item path of a ring that check cost about a third of
- * the time of a push and pop (JMH {@code QueueThroughputBenchmark.single}, one thread: 57 -> 79 items/µs). The
+ * {@code -Dagrona.disable.bounds.checks=true}; on the single-item path of a ring that check was a large share of
+ * the time of a push and pop (JMH {@code QueueThroughputBenchmark.single}; figures in
+ * {@code bench/results/2026-11-25-queues.md}). The
  * buffer must therefore stay wrapped around the same memory while the queue is in use (device memory never moves;
  * an on-heap buffer's array is held through {@link #base}). The buffer itself is held too: for a buffer over a
  * direct {@code ByteBuffer}, the buffer is what keeps the memory from being freed by the {@code ByteBuffer}'s
