@@ -225,7 +225,7 @@ final class AsyncPullPageRank {
 
     /**
      * The pull variant's worklist: the queue of the settings (FIFO or priority), but remote pushes always eager,
-     * whatever {@link AppSettings#batchBytes()} says. A remote activation marks the block queued on its owner, so
+     * whatever {@link AppSettings#remote()} says. A remote activation marks the block queued on its owner, so
      * nobody else pushes it, and while the task waits in the activator's batch the owner cannot run it; and there
      * are few of them (at most one per block and activation: about 1,500 in a kron:18 run), so batching saves
      * nothing. On kron:18 (2 devices, load average 3-4) eager runs took 347 and 459 ms (medians of 5), the default
