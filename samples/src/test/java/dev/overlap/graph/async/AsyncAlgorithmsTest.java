@@ -194,7 +194,7 @@ class AsyncAlgorithmsTest {
             outDeg[v] = g.degree(v);
         }
         try (DeviceGraph dg = DeviceGraph.place(mesh(devices), g, partition(g, devices, kind), false)) {
-            final AppResult r = AsyncPageRank.run(dg, outDeg, s, looseness);
+            final AppResult r = PushPageRank.run(dg, outDeg, s, looseness);
             final double tol = s.tolerance();
             final PowerIteration.Result ref = PowerIteration.ranks(g, s.damping(), tol / 100, 100_000);
             final Verification v = Verification.ranks(ref.ranks(), r.ranks(), tol + tol / 100);
@@ -284,9 +284,9 @@ class AsyncAlgorithmsTest {
 
     @Test
     void theErrorBoundFollowsItsFormula() {
-        assertEquals(2 * 0.01 / (0.15 * 0.8), AsyncPageRank.bound(0.8, 0.01, 0.85), 1e-12);
-        assertEquals(Double.POSITIVE_INFINITY, AsyncPageRank.bound(0, 0.01, 0.85));
-        assertEquals(Double.POSITIVE_INFINITY, AsyncPageRank.bound(-0.1, 0.01, 0.85));
+        assertEquals(2 * 0.01 / (0.15 * 0.8), PageRankBound.bound(0.8, 0.01, 0.85), 1e-12);
+        assertEquals(Double.POSITIVE_INFINITY, PageRankBound.bound(0, 0.01, 0.85));
+        assertEquals(Double.POSITIVE_INFINITY, PageRankBound.bound(-0.1, 0.01, 0.85));
     }
 
     @Test

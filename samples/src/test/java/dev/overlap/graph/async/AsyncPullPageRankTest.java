@@ -196,7 +196,7 @@ class AsyncPullPageRankTest {
             final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> AsyncPullPageRank.run(dg, degrees(g), AppSettings.defaults(), 1.0, 4));
             assertTrue(e.getMessage().contains("symmetric"), e.getMessage());
-            assertSame(AsyncPageRank.Variant.PUSH, AsyncPageRank.Variant.AUTO.resolve(dg, degrees(g)));
+            assertSame(PageRankVariant.PUSH, PageRankVariant.AUTO.resolve(dg, degrees(g)));
         }
     }
 
@@ -218,21 +218,21 @@ class AsyncPullPageRankTest {
              DeviceGraph u = DeviceGraph.place(two, urand, Partition.byEdges(urand, 2), false);
              DeviceGraph h = DeviceGraph.place(two, hub, Partition.byEdges(hub, 2), false);
              DeviceGraph m = DeviceGraph.place(two, grid, Partition.byEdges(grid, 2), false)) {
-            assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.AUTO.resolve(k, degrees(kron)));
-            assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.AUTO.resolve(u, degrees(urand)));
-            assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.AUTO.resolve(h, degrees(hub)));
-            assertSame(AsyncPageRank.Variant.PUSH, AsyncPageRank.Variant.AUTO.resolve(m, degrees(grid)));
-            assertSame(AsyncPageRank.Variant.PUSH, AsyncPageRank.Variant.PUSH.resolve(k, degrees(kron)));
-            assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.PULL.resolve(m, degrees(grid)));
+            assertSame(PageRankVariant.PULL, PageRankVariant.AUTO.resolve(k, degrees(kron)));
+            assertSame(PageRankVariant.PULL, PageRankVariant.AUTO.resolve(u, degrees(urand)));
+            assertSame(PageRankVariant.PULL, PageRankVariant.AUTO.resolve(h, degrees(hub)));
+            assertSame(PageRankVariant.PUSH, PageRankVariant.AUTO.resolve(m, degrees(grid)));
+            assertSame(PageRankVariant.PUSH, PageRankVariant.PUSH.resolve(k, degrees(kron)));
+            assertSame(PageRankVariant.PULL, PageRankVariant.PULL.resolve(m, degrees(grid)));
         }
     }
 
     @Test
     void theSettingsChooseTheVariant() {
-        assertSame(AsyncPageRank.Variant.AUTO, AsyncPageRank.Variant.of(AppSettings.defaults().pageRankVariant()));
-        assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.of(
+        assertSame(PageRankVariant.AUTO, PageRankVariant.of(AppSettings.defaults().pageRankVariant()));
+        assertSame(PageRankVariant.PULL, PageRankVariant.of(
             AppSettings.builder().pageRankVariant(AppSettings.PageRankVariant.PULL).build().pageRankVariant()));
-        assertSame(AsyncPageRank.Variant.PUSH, AsyncPageRank.Variant.of(
+        assertSame(PageRankVariant.PUSH, PageRankVariant.of(
             AppSettings.builder().pageRankVariant(AppSettings.PageRankVariant.PUSH).build().pageRankVariant()));
     }
 
