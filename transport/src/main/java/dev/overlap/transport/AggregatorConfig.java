@@ -8,7 +8,8 @@ import java.util.concurrent.TimeUnit;
  * oldest item has waited {@code waitPolls} calls of {@link Aggregator#poll()} (or {@link Endpoint#poll()}), or
  * {@code waitNanos} nanoseconds as seen by such a poll, whichever comes first; in eager mode every item is sent at
  * once as its own message. Validated on construction; checked against the destination ring when an aggregator is
- * created (a batch must fit one ring message, at most ring capacity / 8). Immutable; thread-safe.
+ * created: a batch is one ring message, so it must be at most {@link #largestBatch(int) largestBatch(ringCapacity)}
+ * ({@link #smallestRing(int)} is the other direction). Immutable; thread-safe.
  *
  * <pre>{@code
  * AggregatorConfig throughput = AggregatorConfig.builder().batchBytes(64 << 10).waitPolls(32).build();
@@ -18,6 +19,15 @@ import java.util.concurrent.TimeUnit;
 public final class AggregatorConfig {
     /** No time-based flush. */
     public static final long NO_WAIT_NANOS = Long.MAX_VALUE;
+    /**
+     * How many times the largest message sent to it an inbox ring must hold: the ring is Agrona's many-to-one ring
+     * buffer, which refuses a message longer than an eighth of its capacity ({@code maxMsgLength}). A batch is one
+     * message, so a ring of {@code c} bytes takes batches of at most {@code c / 8} bytes, and a batch of {@code b}
+     * bytes needs a ring of at least {@code 8 b}. This is the one statement of that rule: the transport, the
+     * distributed worklist and the samples size rings and batches through {@link #largestBatch} and
+     * {@link #smallestRing}.
+     */
+    public static final int RING_PER_BATCH = 8;
 
     private final int batchBytes;
     private final long waitPolls;
@@ -48,6 +58,32 @@ public final class AggregatorConfig {
      */
     public static AggregatorConfig batched(final int batchBytes, final long waitPolls) {
         return builder().batchBytes(batchBytes).waitPolls(waitPolls).build();
+    }
+
+    /**
+     * @param ringCapacity an inbox ring's capacity in bytes
+     * @return the largest message, so the largest batch (header included), such a ring accepts:
+     *         {@code ringCapacity / }{@value #RING_PER_BATCH}
+     */
+    public static int largestBatch(final int ringCapacity) {
+        return ringCapacity / RING_PER_BATCH;
+    }
+
+    /**
+     * @param batchBytes a batch size in bytes, header included (or any message length)
+     * @return the smallest valid inbox ring capacity that accepts it: the smallest power of two of at least
+     *         {@value #RING_PER_BATCH} times {@code batchBytes}, and at least {@link Inbox#MIN_RING_CAPACITY}
+     * @throws IllegalArgumentException if {@code batchBytes} is not positive or no ring is large enough (rings
+     *                                  hold at most {@value Inbox#MAX_RING_CAPACITY} bytes)
+     */
+    public static int smallestRing(final int batchBytes) {
+        final long need = (long)RING_PER_BATCH * batchBytes;
+        if (batchBytes < 1 || need > Inbox.MAX_RING_CAPACITY) {
+            throw new IllegalArgumentException("no inbox ring takes messages of " + batchBytes + " bytes: a ring "
+                + "takes at most 1/" + RING_PER_BATCH + " of its capacity, and rings hold 1.."
+                + Inbox.MAX_RING_CAPACITY + " bytes");
+        }
+        return (int)Math.max(Inbox.MIN_RING_CAPACITY, Long.highestOneBit(need - 1) << 1);
     }
 
     /** @return largest batch message payload, header included */
@@ -88,7 +124,7 @@ public final class AggregatorConfig {
 
         /**
          * @param bytes largest batch payload including the {@value MessageFormat#BATCH_HEADER_LENGTH}-byte header;
-         *              at least room for one 8-byte item, at most ring capacity / 8 of the destination
+         *              at least room for one 8-byte item, at most {@link #largestBatch} of the destination's ring
          */
         public Builder batchBytes(final int bytes) {
             if (bytes < MessageFormat.BATCH_HEADER_LENGTH + 8) {

@@ -216,7 +216,7 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
             throw new IllegalArgumentException("batchBytes " + batchBytes + " exceeds the largest message dev"
                 + destination + "'s inbox accepts: " + max + " bytes (Agrona allows ring capacity / 8; the ring has "
                 + inboxes[destination].ringCapacity() + " bytes). Use a ring of at least "
-                + Integer.highestOneBit(batchBytes * 8 - 1) * 2 + " bytes or a smaller batch");
+                + AggregatorConfig.smallestRing(batchBytes) + " bytes or a smaller batch");
         }
         return MessageFormat.itemsPerBatch(batchBytes, type);
     }

@@ -28,8 +28,13 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  * semantics (e.g. by {@link Endpoint#quiet()}) makes the effects of the counted messages visible to the reader.
  */
 public final class Inbox {
-    /** Smallest ring capacity: every message type must fit one message (capacity / 8 bytes). */
+    /**
+     * Smallest ring capacity: every message type must fit one message (at most
+     * {@link AggregatorConfig#largestBatch(int)} of the capacity).
+     */
     public static final int MIN_RING_CAPACITY = 512;
+    /** Largest ring capacity. */
+    public static final int MAX_RING_CAPACITY = 1 << 30;
     /** Messages one {@link #drain()} applies at most. */
     public static final int DEFAULT_DRAIN_LIMIT = 256;
 
@@ -87,9 +92,10 @@ public final class Inbox {
     }
 
     static void checkRingCapacity(final int ringCapacity) {
-        if (ringCapacity < MIN_RING_CAPACITY || !BitUtil.isPowerOfTwo(ringCapacity) || ringCapacity > (1 << 30)) {
+        if (ringCapacity < MIN_RING_CAPACITY || !BitUtil.isPowerOfTwo(ringCapacity)
+            || ringCapacity > MAX_RING_CAPACITY) {
             throw new IllegalArgumentException("ringCapacity must be a power of two in " + MIN_RING_CAPACITY + ".."
-                + (1 << 30) + " bytes, was " + ringCapacity);
+                + MAX_RING_CAPACITY + " bytes, was " + ringCapacity);
         }
     }
 
@@ -103,7 +109,7 @@ public final class Inbox {
         return capacity;
     }
 
-    /** @return largest message payload the ring accepts (Agrona: capacity / 8) */
+    /** @return largest message payload the ring accepts ({@link AggregatorConfig#largestBatch(int)} of its capacity) */
     public int maxMessageLength() {
         return ring.maxMsgLength();
     }

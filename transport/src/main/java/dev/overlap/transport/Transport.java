@@ -123,7 +123,7 @@ public final class Transport implements AutoCloseable {
                 memories[d] = b.memories != null ? b.memories[d] : null;
             }
         }
-        final int maxPut = b.ringCapacity / 8 - MessageFormat.PUT_HEADER_LENGTH;
+        final int maxPut = AggregatorConfig.largestBatch(b.ringCapacity) - MessageFormat.PUT_HEADER_LENGTH;
         this.rendezvousThreshold = Math.min(b.rendezvousThreshold, maxPut + 1);
         this.directBatchThreshold = b.directBatchThreshold;
         this.endpointCounters = new UnsafeBuffer(allocate(maxEndpoints * TransportCounter.BLOCK_BYTES));

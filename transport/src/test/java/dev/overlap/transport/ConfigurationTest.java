@@ -35,6 +35,32 @@ class ConfigurationTest {
         assertEquals(16, AggregatorConfig.builder().batchBytes(16).build().batchBytes());
     }
 
+    /**
+     * The ring/batch rule in both directions agrees with what an inbox really accepts: a batch of
+     * {@code largestBatch(ring)} bytes fits the ring, and {@code smallestRing(batch)} is the smallest valid ring that
+     * takes the batch.
+     */
+    @Test
+    void ringAndBatchSizesFollowTheInboxLimit() {
+        for (int ring = Inbox.MIN_RING_CAPACITY; ring <= 1 << 24; ring <<= 1) {
+            assertEquals(ring / 8, AggregatorConfig.largestBatch(ring));
+            try (Transport t = Transport.builder().devices(1).ringCapacity(ring).build()) {
+                assertEquals(t.inbox(0).maxMessageLength(), AggregatorConfig.largestBatch(ring), "ring " + ring);
+            }
+            assertEquals(ring, AggregatorConfig.smallestRing(AggregatorConfig.largestBatch(ring)), "ring " + ring);
+            if (ring > Inbox.MIN_RING_CAPACITY) {
+                assertEquals(ring, AggregatorConfig.smallestRing(AggregatorConfig.largestBatch(ring) / 2 + 1));
+            }
+        }
+        assertEquals(Inbox.MIN_RING_CAPACITY, AggregatorConfig.smallestRing(1));
+        assertEquals(1 << 19, AggregatorConfig.smallestRing(64 << 10));
+        assertEquals(1 << 20, AggregatorConfig.smallestRing((64 << 10) + 1));
+        assertEquals(Inbox.MAX_RING_CAPACITY, AggregatorConfig.smallestRing(Inbox.MAX_RING_CAPACITY / 8));
+        fails(IllegalArgumentException.class, () -> AggregatorConfig.smallestRing(Inbox.MAX_RING_CAPACITY / 8 + 1),
+            "no inbox ring", "1/8");
+        fails(IllegalArgumentException.class, () -> AggregatorConfig.smallestRing(0), "no inbox ring");
+    }
+
     @Test
     void transportBuilderRejectsBadSettings() {
         fails(IllegalArgumentException.class, () -> Transport.builder().ringCapacity(1000), "ringCapacity",

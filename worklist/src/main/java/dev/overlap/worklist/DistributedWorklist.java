@@ -127,7 +127,8 @@ public final class DistributedWorklist implements AutoCloseable {
         this.priority = b.priority;
         this.queueId = b.queueId;
         this.remote = b.remote != null ? b.remote
-            : AggregatorConfig.batched(Math.min(DEFAULT_BATCH_BYTES, b.ringCapacityOrDefault() / 8), DEFAULT_WAIT_POLLS);
+            : AggregatorConfig.batched(Math.min(DEFAULT_BATCH_BYTES,
+                AggregatorConfig.largestBatch(b.ringCapacityOrDefault())), DEFAULT_WAIT_POLLS);
         if (b.transport != null) {
             if (b.transport.mesh() != mesh) {
                 throw new IllegalArgumentException("the transport belongs to another mesh than the worklist's");
@@ -166,7 +167,8 @@ public final class DistributedWorklist implements AutoCloseable {
                 if (devices > 1 && !remote.isEager() && remote.batchBytes() > max) {
                     throw new IllegalArgumentException("remote batchBytes " + remote.batchBytes() + " exceeds the largest"
                         + " message dev" + d + "'s inbox accepts (" + max + " bytes, ring capacity / 8): use a smaller "
-                        + "batch or a ring of at least " + 8L * remote.batchBytes() + " bytes");
+                        + "batch or a ring of at least " + AggregatorConfig.smallestRing(remote.batchBytes())
+                        + " bytes");
                 }
             }
             for (int d = 0; d < devices; d++) {
@@ -758,7 +760,8 @@ public final class DistributedWorklist implements AutoCloseable {
     /**
      * Configures a worklist. Defaults: FIFO queues of 2^20 tasks per device ({@link Publication#WINDOWED}: lock-free
      * pushes, which keep going when workers outnumber cores), remote pushes batched in messages of 16 KiB (or the
-     * largest the inbox takes, ring capacity / 8, if smaller) flushed after 64 polls, an own transport with 1 MiB inboxes and no progress thread, queue id 0. Not thread-safe.
+     * largest the inbox takes, {@link AggregatorConfig#largestBatch}, if smaller) flushed after 64 polls, an own
+     * transport with 1 MiB inboxes and no progress thread, queue id 0. Not thread-safe.
      */
     public static final class Builder {
         private final Mesh mesh;

@@ -57,7 +57,7 @@ import static dev.overlap.bench.transport.TransportBenchSupport.ITEMS;
  *
  * <p><b>Score:</b> ops/s = items/s offered (2^18 items per invocation). The sender blocks on back-pressure, so in
  * steady state offered = delivered (at most one ring of items differs); teardown checks that every item arrived.
- * Ring capacity: max(256 KiB, 8 x batchBytes). Idle: every waiting thread, ours and the peer's, uses
+ * Ring capacity: {@link TransportBenchSupport#ringFor}. Idle: every waiting thread, ours and the peer's, uses
  * {@link TransportBenchSupport#spinThenYield()} (Agrona backoff: 256 spins, then yields, never parks).
  */
 @BenchmarkMode(Mode.Throughput)

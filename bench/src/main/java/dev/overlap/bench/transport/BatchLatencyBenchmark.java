@@ -29,7 +29,8 @@ import java.util.concurrent.TimeUnit;
  * full batch of {@code batchBytes} (4-byte items offered one by one, the last one triggering the size flush) and get
  * a one-item eager acknowledgement back from the receiving thread once its handler has read the whole batch. With
  * {@link AggregatorThroughputBenchmark} (throughput vs the same batch sizes) it shows the trade-off: larger batches
- * cost latency, buy bandwidth. Every wait uses {@link TransportBenchSupport#spinThenYield()}; ring max(256 KiB, 8 x batchBytes).
+ * cost latency, buy bandwidth. Every wait uses {@link TransportBenchSupport#spinThenYield()}; ring
+ * {@link TransportBenchSupport#ringFor}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

@@ -54,8 +54,8 @@ import static dev.overlap.bench.transport.TransportBenchSupport.ITEMS;
  *       of two busy threads on a loaded 2-core machine, directly comparable with {@link #rawCopy}.</li>
  * </ul>
  * Target (issue 5): at batches of 4 KiB and more, delivered bandwidth at least 50% of {@link #rawCopy} in the same
- * run. Idle: every waiting thread uses {@link TransportBenchSupport#spinThenYield()}. Ring capacity: max(256 KiB,
- * 8 x batchBytes). Teardown checks that every item arrived.
+ * run. Idle: every waiting thread uses {@link TransportBenchSupport#spinThenYield()}. Ring capacity:
+ * {@link TransportBenchSupport#ringFor}. Teardown checks that every item arrived.
  *
  * <p><b>Score:</b> ops/s = items/s (2^18 items per invocation). The sender of {@link #ring} blocks on back-pressure,
  * so in steady state offered = delivered (at most one ring of items differs); {@link #byReference} returns only

@@ -25,7 +25,7 @@ import static dev.overlap.bench.transport.TransportBenchSupport.ITEMS;
  * <b>What is measured:</b> the reference for {@link AggregatorThroughputBenchmark}: a raw off-heap memory copy of the
  * same bytes, one thread, no synchronisation. Each invocation copies 1 MiB (2^18 4-byte items) in chunks of one
  * batch payload ({@code batchBytes - 8}) from a 1 MiB source into a destination of the ring size used for that batch
- * (max(256 KiB, 8 x batchBytes)), advancing cyclically: what the bulk sender does, minus claims, headers, counters
+ * ({@link TransportBenchSupport#ringFor}), advancing cyclically: what the bulk sender does, minus claims, headers, counters
  * and the receiver. {@code UnsafeBuffer.putBytes} (Unsafe.copyMemory).
  *
  * <p><b>Cache residency:</b> the working set (1 MiB source, 256 KiB .. 8 MiB destination) is the transport

@@ -1,5 +1,6 @@
 package dev.overlap.bench.transport;
 
+import dev.overlap.transport.AggregatorConfig;
 import dev.overlap.transport.BatchHandler;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
@@ -49,9 +50,9 @@ final class TransportBenchSupport {
         return v;
     }
 
-    /** @return the ring capacity used for a batch size: 256 KiB, or the smallest power of two with capacity/8 >= batch */
+    /** @return the ring capacity used for a batch size: 256 KiB, or the smallest ring that takes the batch if larger */
     static int ringFor(final int batchBytes) {
-        return Math.max(1 << 18, Integer.highestOneBit(batchBytes * 8 - 1) << 1);
+        return Math.max(1 << 18, AggregatorConfig.smallestRing(batchBytes));
     }
 
     /** @return (batchBytes - 8) / 4: the int items one batch message carries */

@@ -73,6 +73,16 @@ public final class AppRunner {
         return threadsPerDevice;
     }
 
+    /** @return untimed runs before the timed ones */
+    public int warmups() {
+        return warmups;
+    }
+
+    /** @return timed runs */
+    public int runs() {
+        return runs;
+    }
+
     /**
      * Measures one app on one graph.
      *

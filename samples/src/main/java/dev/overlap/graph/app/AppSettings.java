@@ -1,13 +1,23 @@
 package dev.overlap.graph.app;
 
+import dev.overlap.transport.AggregatorConfig;
+
 import java.util.Objects;
 
 /**
  * Knobs of a graph app run, as given on the command line. The BSP baselines use {@code pageRank*} and
- * {@code direction}; the queue, kernel, batch, wait, fetch and delta settings are for the asynchronous (Atos) apps.
- * Immutable; thread-safe.
+ * {@code direction}; the queue, kernel, remote-send, fetch and delta settings are for the asynchronous (Atos) apps.
+ * Remote sends are the transport's own {@link AggregatorConfig} (batched, or eager: every task its own message), so
+ * what "eager" means is stated once, by the transport; the command line's {@code --batch-bytes 0} is only its
+ * spelling there. Immutable; thread-safe.
  */
 public final class AppSettings {
+    /**
+     * Largest remote batch the apps accept: each device's inbox ring holds
+     * {@value AggregatorConfig#RING_PER_BATCH} batches, so a 64 MiB batch already takes 512 MiB of device memory per
+     * device.
+     */
+    public static final int MAX_BATCH_BYTES = 64 << 20;
     /** Worklist discipline of the async apps. */
     public enum Queue { FIFO, PRIORITY }
 
@@ -31,8 +41,7 @@ public final class AppSettings {
     private final Queue queue;
     private final KernelStyle kernel;
     private final PageRankVariant pageRankVariant;
-    private final int batchBytes;
-    private final int waitPolls;
+    private final AggregatorConfig remote;
     private final Direction direction;
     private final double damping;
     private final double tolerance;
@@ -45,8 +54,7 @@ public final class AppSettings {
         this.queue = b.queue;
         this.kernel = b.kernel;
         this.pageRankVariant = b.pageRankVariant;
-        this.batchBytes = b.batchBytes;
-        this.waitPolls = b.waitPolls;
+        this.remote = b.remote;
         this.direction = b.direction;
         this.damping = b.damping;
         this.tolerance = b.tolerance;
@@ -76,14 +84,12 @@ public final class AppSettings {
         return kernel;
     }
 
-    /** @return aggregation batch size in bytes, 0 for eager sends (every remote task its own message) (async) */
-    public int batchBytes() {
-        return batchBytes;
-    }
-
-    /** @return polls before a partial batch is sent (async, Atos WAIT_TIME) */
-    public int waitPolls() {
-        return waitPolls;
+    /**
+     * @return how a worker's aggregator sends remote tasks (async): batches of a size flushed after a number of
+     *         polls (Atos' BATCH_SIZE and WAIT_TIME), or eager
+     */
+    public AggregatorConfig remote() {
+        return remote;
     }
 
     /** @return BFS direction policy (BSP) */
@@ -131,8 +137,7 @@ public final class AppSettings {
         private Queue queue = Queue.FIFO;
         private KernelStyle kernel = KernelStyle.PERSISTENT;
         private PageRankVariant pageRankVariant = PageRankVariant.AUTO;
-        private int batchBytes = 64 << 10;
-        private int waitPolls = 64;
+        private AggregatorConfig remote = AggregatorConfig.batched(64 << 10, 64);
         private Direction direction = Direction.OPTIMIZING;
         private double damping = 0.85;
         private double tolerance = 1e-4;
@@ -140,9 +145,8 @@ public final class AppSettings {
         private int fixedIterations;
         /**
          * 128 rather than Atos' 32 (a warp): a pop, the publication of the tasks pushed meanwhile and an inbox poll
-         * (once per 32 tasks or more) come once per fetch; on 2 devices x 1 worker (medians of steady runs) 128 took
-         * grid:1000x1000 BFS from 33-34 to 27-28 ms and kron:20 SSSP from 537 to 385 ms, and changed kron:20 BFS
-         * and grid PageRank by less than the noise.
+         * (once per 32 tasks or more) come once per fetch, so a larger fetch pays them less often; 128 was faster on
+         * the apps it moved and neutral on the others (bench/results/2026-11-25-async-fetch-size.md).
          */
         private int fetch = 128;
         private int delta;
@@ -169,23 +173,16 @@ public final class AppSettings {
         }
 
         /**
-         * @param bytes batch size including the 8-byte batch header, 16 .. 64 MiB, or 0 for eager sends
+         * @param config how remote tasks are sent: {@link AggregatorConfig#eager()}, or batches of at most
+         *               {@link #MAX_BATCH_BYTES}
          */
-        public Builder batchBytes(final int bytes) {
-            if (bytes != 0 && (bytes < 16 || bytes > (64 << 20))) {
-                throw new IllegalArgumentException("batch bytes must be 0 (eager) or in 16.." + (64 << 20) + ", was "
-                    + bytes);
+        public Builder remote(final AggregatorConfig config) {
+            Objects.requireNonNull(config, "config");
+            if (!config.isEager() && config.batchBytes() > MAX_BATCH_BYTES) {
+                throw new IllegalArgumentException("remote batches must be at most " + MAX_BATCH_BYTES + " bytes, was "
+                    + config.batchBytes());
             }
-            this.batchBytes = bytes;
-            return this;
-        }
-
-        /** @param polls wait polls, >= 0 */
-        public Builder waitPolls(final int polls) {
-            if (polls < 0) {
-                throw new IllegalArgumentException("wait must be >= 0, was " + polls);
-            }
-            this.waitPolls = polls;
+            this.remote = config;
             return this;
         }
 

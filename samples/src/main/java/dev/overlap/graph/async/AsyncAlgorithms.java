@@ -12,7 +12,7 @@ import dev.overlap.graph.partition.DeviceGraph;
  * ({@link AsyncPageRank}) or, on skewed or dense symmetric graphs, Gauss-Seidel pull with block activation
  * ({@link AsyncPullPageRank}). No barriers inside a phase: workers pop vertices, update their
  * neighbours' state with atomics on the owning device's memory, and push the neighbours that changed to their owners
- * (locally, or through the worker's aggregator: batched, or eager when {@link AppSettings#batchBytes()} is 0).
+ * (locally, or through the worker's aggregator, batched or eager as {@link AppSettings#remote()} says).
  * {@link AppSettings} chooses the queue (FIFO or priority), the kernels (persistent or discrete), the tasks per pop
  * ({@link AppSettings#fetch()}, 32 = Atos' warp worker) and the batching.
  *

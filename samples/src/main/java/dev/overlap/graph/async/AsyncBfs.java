@@ -33,7 +33,7 @@ import org.agrona.UnsafeApi;
  * lead to vertices reached long ago, the edge loop mostly reads a cache-resident array instead of missing on another
  * device's depths. A stale or raced hint is only larger than needed and costs the depth read it would have saved.
  * A task expanding to depth 255 or more reads no hints (none could prove anything there): a mesh's BFS runs most of
- * its ~1000 levels that deep (grid:1000x1000 on one worker ~52 -> ~48 ms).
+ * its levels that deep, and skipping the useless reads made it faster (bench/results/2026-11-25-async-tuning.md).
  *
  * <p><b>Exactness.</b> Depths only decrease, every decrease pushes the vertex again, and a task expands with the
  * depth it reads when it runs, which is at most the one it was pushed with; so at termination every edge
@@ -55,8 +55,9 @@ import org.agrona.UnsafeApi;
  * are exact and larger ones are leftovers of cut-short expansions. (2) {@link BottomUpSteps}: level-synchronous
  * bottom-up steps on the mesh from the frontier at {@code L}, while the frontier is large. (3) Back to async
  * top-down, uncapped, seeded with the last frontier, for the thin tail; exact as in the plain run, since every
- * vertex above the frontier has all its neighbours at their exact depths. On kron:18 this scans the ~0.3M edges
- * direction-optimizing BSP does instead of all ~7.7M; on a mesh the switch never fires and the run is the plain one.
+ * vertex above the frontier has all its neighbours at their exact depths. On a scale-free graph this scans about as
+ * few edges as direction-optimizing BSP instead of all of them (bench/results/2026-11-23-async-bfs-and-sssp.md); on
+ * a mesh the switch never fires and the run is the plain one.
  * {@link AppSettings.Direction#TOP_DOWN} (or a directed graph) runs phase (1) without a switch.
  *
  * <p>Thread-safety: one run at a time per mesh, driven by the calling host thread; the task function runs on every

@@ -25,58 +25,28 @@ import org.agrona.concurrent.AtomicBuffer;
 /**
  * Asynchronous <em>pull</em> PageRank: Gauss-Seidel with activation on the distributed worklist, for symmetric
  * (undirected) graphs, where a vertex's in-neighbours are its out-neighbours and the placed out-edges serve both to
- * gather and to activate. The same model and answer as {@link AsyncPageRank} (damping {@code a}, dangling rank
- * spread uniformly, ranks summing to 1), chosen by {@link AsyncPageRank.Variant}.
+ * gather and to activate. The same model and answer as the push variant ({@link AsyncPageRank}), chosen by
+ * {@link PageRankVariant}: it pulls where push would spend its time on CASes to hub residuals, since a pull task
+ * writes only its own vertices' values.
  *
- * <p><b>Why pull.</b> On a scale-free graph push PageRank scatters every expansion's residual to hubs with
- * read-modify-writes, and the hubs keep crossing their thresholds: kron:18 did about 20 times the ideal work, with
- * most of it on a few contended lines. Pulling reads the neighbours' current values with plain loads and writes only
- * the vertex's own value, so no cache line has two writers except the per-task state words.
+ * <p><b>Algorithm.</b> Each vertex keeps its contribution {@code c[v] = y[v] / max(1, deg v)} in its owner's memory
+ * ({@code y} the unnormalised rank; an isolated vertex keeps {@code y = b}, which is exact). A task is a
+ * <em>block</em> of {@code 2^}{@value #SHIFT} consecutive owned vertices; running it recomputes, in order,
+ * {@code y[v] = b + a * sum of c[u]} over the neighbours (plain loads straight from the owners' memory) and stores
+ * {@code c[v]} in place with an opaque store, so later vertices and tasks see it. A vertex whose {@code c} moved by
+ * {@code eps} or more since it last announced activates the blocks of its neighbours (each at most once per task).
+ * It starts degree-proportional ({@code c} equal for every non-isolated vertex).
  *
- * <p><b>Algorithm.</b> Each vertex keeps its contribution {@code c[v] = y[v] / max(1, deg v)} (one double in its
- * owner's memory; {@code y} is the unnormalised rank, {@code y = b + M y} with {@code b = (1-a)/n} and
- * {@code M = a A D^-1}, as in the push variant; an isolated vertex, the only kind of dangling vertex a symmetric
- * graph has, keeps {@code y = b}, which is exact). A task is a <em>block</em> of {@code 2^}{@value #SHIFT}
- * consecutive owned vertices. Running a block recomputes, in order, {@code y[v] = b + a * sum of c[u]} over its
- * neighbours {@code u} (read straight from the owner's memory, one address space, like the async BFS's remote
- * atomics) and stores {@code c[v]} in place with an opaque store, so later vertices of the block and every later task
- * see it (Gauss-Seidel). A vertex whose {@code c} moved by {@code eps} or more since it last <em>announced</em> it
- * announces the new value: it activates the blocks of its neighbours (each block at most once per task, with a
- * per-worker stamp array), locally or on the owner's queue. A neighbour later in the running block needs nothing.
+ * <p><b>Block states</b> ({@link BlockStates}: idle, queued, running, running-and-dirty, one cache line per block in
+ * its owner's memory). A block is queued at most once and never run by two workers at once, and at a quiescent
+ * moment every block ran after the last announcement of each of its inputs, so every residual satisfies
+ * {@code |r[v]| < 2 a eps deg(v)}.
  *
- * <p><b>Block states.</b> Every block has a state word (its own cache line, in its owner's memory): idle, queued,
- * running, or running-and-dirty. Activation CASes idle to queued (and then pushes the block), or running to
- * running-and-dirty (the runner re-queues the block when it finishes); queued and dirty need nothing. The runner
- * stores running (a volatile store: a full fence) <em>before</em> it reads any input, and an announcer issues one
- * full fence after writing its block's values and before it reads the states it activates, so either the runner
- * reads the new value or the announcer sees a state that makes the block run again. A block is therefore queued at
- * most once and never run by two workers at once, and at a quiescent moment every block ran after the last
- * announcement of each of its inputs, so every input differs from the value the block used by less than
- * {@code 2 eps}: the residual {@code r = b + M y - y} satisfies {@code |r[v]| < 2 a eps deg(v)}.
- *
- * <p><b>Start.</b> {@code y} proportional to the degree ({@code c} the same for every non-isolated vertex), scaled
- * so that the non-isolated vertices hold their exact total {@code n_c / n}: on an undirected graph PageRank tends to
- * the degree distribution as {@code a} grows, and on kron:18 it took 13 Gauss-Seidel sweeps to the tolerance against
- * 18 from the uniform start. (On a mesh the uniform start is better, see {@link AsyncPageRank}; meshes push.)
- *
- * <p><b>Passes and the error bound.</b> The host does not trust that reasoning with its answer: after each quiescent
- * pass it runs one parallel residual sweep, which computes {@code r} exactly for every vertex (one read per edge)
- * and with it {@code y' = y + r}, one Jacobi step further. Since {@code y* - y' = (I - M)^-1 M r},
- * {@code |y* - y'|_1 <= a |r|_1 / (1-a)}, and normalising (as in {@link AsyncPageRank}) the answer
- * {@code y' / sum y'} is within {@code 2 a |r|_1 / ((1-a) sum y')} of the exact PageRank (L1). While that bound
- * exceeds the tolerance the host lowers {@code eps} in proportion and runs another pass seeded with the blocks where
- * some {@code |r[v]| / deg v} reaches the new {@code eps} (all blocks if none does). The first pass runs every block
- * with {@code eps = tolerance (1-a) / (4 a m)}, the threshold that makes the bound hold at quiescence when
- * {@code sum y' >= a}, times {@value #FIRST_LOOSENESS}: residuals are far from their limits and of mixed signs. On
- * kron:18 (two devices) 64 times the worst-case threshold cost 46-59 recomputations per vertex (uniform start), 8000
- * times 19-27, and 10^4 with the degree start 15-20 in one or two passes; the sweep catches the passes that stop
- * short.
- *
- * <p><b>When not to use it.</b> On a mesh-like graph the uniform start is already exact inside, and the push
- * variant expands each vertex about once (grid:1000x1000: 0.18 expansions per vertex), while every block containing
- * a boundary vertex is recomputed whole for every round of the boundary's correction (16 recomputations per vertex);
- * {@link AsyncPageRank.Variant#AUTO} pushes on sparse symmetric graphs without hubs and pulls on the others. A
- * directed graph would need its in-edges placed as well; it is refused here.
+ * <p><b>Passes.</b> The host does not trust that reasoning with its answer: after each quiescent pass one parallel
+ * residual sweep computes {@code r} exactly, answers {@code y + r} (one Jacobi step further) and bounds its error
+ * ({@link PageRankBound}); while the bound exceeds the tolerance it lowers {@code eps} and runs the blocks whose
+ * residuals are still large. Derivations, and why meshes push instead: {@code samples/docs/async-pagerank.md}; the
+ * measurements behind the constants: {@code bench/results/2026-11-23-async-pagerank.md}.
  *
  * <p><b>Counts.</b> {@code visited} = vertex recomputations (whole blocks), {@code ideal} = {@code n},
  * {@code edgesScanned} = edges gathered by tasks and by the residual sweeps, {@code remoteAtomics} = state CASes on
@@ -87,14 +57,17 @@ import org.agrona.concurrent.AtomicBuffer;
  */
 final class AsyncPullPageRank {
     /**
-     * Vertices per task, log2: 1024 (kron:18 on two devices: 256 tasks of about 30,000 edges each). Every
-     * announcement reaches the state word of every task a hub touches, so fewer, larger tasks keep that traffic
-     * small against the gathering (256 vertices per task was slower on kron:18).
+     * Vertices per task, log2: 1024. Every announcement reaches the state word of every task a hub touches, so
+     * fewer, larger tasks keep that traffic small against the gathering (smaller tasks were slower on a scale-free
+     * graph: bench/results/2026-11-23-async-pagerank.md).
      */
     static final int SHIFT = 10;
-    /** Factor on the first pass's worst-case threshold (see the class comment; the residual sweep guards it). */
+    /**
+     * Factor on the first pass's worst-case threshold {@code tolerance (1-a) / (4 a m)} (the threshold that makes the
+     * bound hold at quiescence when {@code sum y' >= a}): residuals end far from their limits and of mixed signs, and
+     * the residual sweep catches a pass that stops short.
+     */
     static final double FIRST_LOOSENESS = 1e4;
-    private static final int MAX_PASSES = 64;
     /** Pull tasks per kernel block of the start and of the residual sweep. */
     private static final int TASKS_PER_LAUNCH_BLOCK = 4;
     /** Ints between two block states: one cache line each. */
@@ -186,11 +159,10 @@ final class AsyncPullPageRank {
                 if (est.bound <= tolerance) {
                     break;
                 }
-                if (passes == MAX_PASSES) {
-                    throw new IllegalStateException("async pull PageRank: the L1 error bound is still " + est.bound
-                        + " after " + passes + " passes (threshold " + eps + "); tolerance " + tolerance);
+                if (passes == PageRankBound.MAX_PASSES) {
+                    throw PageRankBound.notConverged("async pull PageRank", est.bound, passes, eps, tolerance);
                 }
-                eps *= Math.max(1.0 / 64, Math.min(0.9, 0.8 * tolerance / est.bound));
+                eps = PageRankBound.lowered(eps, tolerance, est.bound);
                 int seeded = 0;
                 for (int pick = 0; pick < 2 && seeded == 0; pick++) {
                     for (int d = 0; d < devices; d++) {
@@ -225,11 +197,10 @@ final class AsyncPullPageRank {
 
     /**
      * The pull variant's worklist: the queue of the settings (FIFO or priority), but remote pushes always eager,
-     * whatever {@link AppSettings#batchBytes()} says. A remote activation marks the block queued on its owner, so
+     * whatever {@link AppSettings#remote()} says. A remote activation marks the block queued on its owner, so
      * nobody else pushes it, and while the task waits in the activator's batch the owner cannot run it; and there
-     * are few of them (at most one per block and activation: about 1,500 in a kron:18 run), so batching saves
-     * nothing. On kron:18 (2 devices, load average 3-4) eager runs took 347 and 459 ms (medians of 5), the default
-     * 64 KiB batches 625 and 725 ms.
+     * are few of them (at most one per block and activation), so batching saves nothing. Eager sends made the pull
+     * runs markedly faster than the default batches (bench/results/2026-11-23-async-pagerank.md).
      */
     private static DistributedWorklist worklist(final Mesh mesh, final AppSettings s, final int maxBlocks) {
         final DistributedWorklist.Builder b = DistributedWorklist.builder(mesh)
@@ -418,8 +389,8 @@ final class AsyncPullPageRank {
          * {@code |r[v]| / deg v} (how far recomputing the block would move a contribution) into {@code urgency}.
          *
          * <p>{@code y* - y' = (I - M)^-1 r - r = (I - M)^-1 M r}, so {@code |y* - y'|_1 <= a |r|_1 / (1-a)} (the
-         * column sums of {@code M} are at most {@code a}), and normalising both (see {@link AsyncPageRank}) gives
-         * {@code |y'/S' - x*|_1 <= 2 a |r|_1 / ((1-a) S')} with {@code S' = sum y'} ({@code y' >= 0}).
+         * column sums of {@code M} are at most {@code a}), and normalising both (samples/docs/async-pagerank.md)
+         * gives {@code |y'/S' - x*|_1 <= 2 a |r|_1 / ((1-a) S')} with {@code S' = sum y'} ({@code y' >= 0}).
          */
         void estimate(final Estimate est, final double[][] urgency) {
             double abs = 0;
@@ -432,7 +403,7 @@ final class AsyncPullPageRank {
                 }
             }
             est.sum = sum;
-            est.bound = AsyncPageRank.bound(sum, damping * abs, damping);
+            est.bound = PageRankBound.bound(sum, damping * abs, damping);
         }
 
         private long degree(final int d, final int v) {
@@ -459,8 +430,9 @@ final class AsyncPullPageRank {
 
         /**
          * Up to two devices, the common case: the two value arrays and the split in locals, one comparison per edge
-         * and a sum per device. Choosing the buffer through {@link Owners#of} and the per-device arrays cost twice
-         * the time on kron:18 (2 devices, the loop is load-bound and the lookups sat in front of every load).
+         * and a sum per device. The loop is load-bound: choosing the buffer through {@link Owners#of} and the
+         * per-device arrays put the lookups in front of every load and took about twice the time
+         * (bench/results/2026-11-23-async-pagerank.md).
          */
         private double gatherTwo(final int d, final long begin, final long end) {
             final long targets = tgtAt[d];

@@ -34,7 +34,7 @@ import org.agrona.UnsafeApi;
  * {@code delta}. {@code delta} is {@link AppSettings#delta()} or, when 0, Meyer and Sanders' choice for random
  * weights, max weight / mean degree (the max estimated as twice the mean weight). A task whose priority exceeds the
  * current distance is stale and dropped without relaxing. FIFO works too but relaxes vertices again and again out of
- * distance order (about 40x the ideal work on a weighted 1000x1000 grid).
+ * distance order, many times the ideal work (bench/results/2026-11-23-async-bfs-and-sssp.md).
  *
  * <p>Thread-safety: one run at a time per mesh, driven by the calling host thread.
  */

@@ -18,9 +18,9 @@ import dev.overlap.transport.Inbox;
  * much device memory that takes. Stateless; thread-safe.
  *
  * <ul>
- *   <li>{@code batchBytes == 0}: eager remote pushes (every task its own message, Atos' latency setting); otherwise
- *       batches of {@code batchBytes} flushed after {@code waitPolls} polls (at least one).</li>
- *   <li>Inbox rings of at least 1 MiB and at least 8 batches (the transport accepts messages up to ring / 8).</li>
+ *   <li>Remote pushes as {@link AppSettings#remote()} says (batched, or eager: Atos' latency setting).</li>
+ *   <li>Inbox rings of at least 1 MiB, and at least the smallest ring that takes a batch
+ *       ({@link AggregatorConfig#smallestRing}).</li>
  *   <li>Local queues of {@code 5/4 * owned + 4096} tasks rounded up to a power of two: a run rarely holds more than
  *       each owned vertex once, and more only spills (correctly, under a lock) to the overflow list.</li>
  * </ul>
@@ -36,17 +36,8 @@ final class Worklists {
 
     /** @return the inbox ring bytes for {@code s} */
     static int ringCapacity(final AppSettings s) {
-        if (s.batchBytes() == 0) {
-            return MIN_RING;
-        }
-        final long wanted = 8L * s.batchBytes();
-        return (int)Math.min(1L << 30, Math.max(MIN_RING, Long.highestOneBit(wanted - 1) << 1));
-    }
-
-    /** @return the aggregator configuration for {@code s} */
-    static AggregatorConfig remote(final AppSettings s) {
-        return s.batchBytes() == 0 ? AggregatorConfig.eager()
-            : AggregatorConfig.batched(s.batchBytes(), Math.max(1, s.waitPolls()));
+        final AggregatorConfig remote = s.remote();
+        return remote.isEager() ? MIN_RING : Math.max(MIN_RING, AggregatorConfig.smallestRing(remote.batchBytes()));
     }
 
     /** @return tasks each device's queue holds before spilling */
@@ -73,7 +64,7 @@ final class Worklists {
     static DistributedWorklist build(final Mesh mesh, final AppSettings s, final int maxOwned, final int threshold,
         final int delta) {
         final DistributedWorklist.Builder b = DistributedWorklist.builder(mesh).queueCapacity(queueCapacity(maxOwned))
-            .remote(remote(s)).ringCapacity(ringCapacity(s));
+            .remote(s.remote()).ringCapacity(ringCapacity(s));
         if (s.queue() == AppSettings.Queue.PRIORITY) {
             b.priority(threshold, delta);
         } else {

@@ -1,12 +1,17 @@
 package dev.overlap.graph.cli;
 
 import dev.overlap.graph.app.AppSettings;
+import dev.overlap.transport.AggregatorConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
  * Execution model and the knobs of the asynchronous (Atos) apps. Picocli mixin. The queue, kernel, batch, wait and
  * fetch options apply to {@code --mode async}; the BSP baselines accept and ignore them (with a note).
+ *
+ * <p>{@code --batch-bytes 0} is the command line's spelling of eager remote sends: {@link #remote} turns it into
+ * {@link AggregatorConfig#eager()} here, at the edge, so that nothing behind the command line gives a batch size of 0
+ * a meaning.
  */
 public final class ModeOptions {
     @Option(names = "--mode", paramLabel = "MODE", defaultValue = "bsp", description = "async (Atos worklist) or bsp (bulk-synchronous "
@@ -69,7 +74,7 @@ public final class ModeOptions {
                     + "'");
         }
         try {
-            b.batchBytes(batchBytes).waitPolls(waitPolls);
+            b.remote(remote(batchBytes, waitPolls));
         } catch (final IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, "--batch-bytes/--wait: " + e.getMessage());
         }
@@ -79,5 +84,26 @@ public final class ModeOptions {
             throw new CommandLine.ParameterException(cl, "--fetch: " + e.getMessage());
         }
         return b;
+    }
+
+    /**
+     * The remote sends {@code --batch-bytes} and {@code --wait} ask for.
+     *
+     * @param batchBytes {@code --batch-bytes}: 0 for eager sends, or a batch of 16 bytes (the 8-byte header and one
+     *                   item) to {@link AppSettings#MAX_BATCH_BYTES}
+     * @param waitPolls  {@code --wait}: polls before a partial batch is sent, at least 0 (0 sends it at the first
+     *                   poll, as 1 does)
+     * @return the transport's configuration for them
+     * @throws IllegalArgumentException naming the option's valid range
+     */
+    static AggregatorConfig remote(final int batchBytes, final int waitPolls) {
+        if (batchBytes != 0 && (batchBytes < 16 || batchBytes > AppSettings.MAX_BATCH_BYTES)) {
+            throw new IllegalArgumentException("batch bytes must be 0 (eager) or in 16.." + AppSettings.MAX_BATCH_BYTES
+                + ", was " + batchBytes);
+        }
+        if (waitPolls < 0) {
+            throw new IllegalArgumentException("wait must be >= 0, was " + waitPolls);
+        }
+        return batchBytes == 0 ? AggregatorConfig.eager() : AggregatorConfig.batched(batchBytes, Math.max(1, waitPolls));
     }
 }

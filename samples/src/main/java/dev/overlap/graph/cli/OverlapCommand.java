@@ -33,7 +33,7 @@ public final class OverlapCommand implements Runnable {
      * Runs the command. Unless the user set {@code -Dagrona.disable.bounds.checks}, the launcher turns Agrona's
      * per-access bounds checks off before any Agrona class loads: every device access of the apps goes through the
      * typed arrays ({@code IntArray}, ...), which check each index themselves, and {@code Mesh.copy}, which checks
-     * its ranges, so Agrona's second check only costs time (about 2x on the PageRank inner loop here). Pass
+     * its ranges, so Agrona's second check only costs time (bench/results/2026-11-22-graph-apps-memory-access.md). Pass
      * {@code -Dagrona.disable.bounds.checks=false} (e.g. in {@code OVERLAP_JAVA_OPTS}) to keep both.
      *
      * @param args command-line arguments

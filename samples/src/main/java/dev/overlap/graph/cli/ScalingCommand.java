@@ -1,19 +1,13 @@
 package dev.overlap.graph.cli;
 
-import com.fasterxml.jackson.jr.ob.JSON;
 import dev.overlap.graph.ConsoleProgress;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.Progress;
-import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppRunner;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.Algorithms;
 import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.app.GraphApp;
-import dev.overlap.graph.app.WorkCounts;
-import dev.overlap.graph.ref.Verification;
-import dev.overlap.graph.report.ScalingChart;
-import dev.overlap.graph.report.TextTable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,11 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -43,6 +33,9 @@ import java.util.concurrent.Callable;
  *
  * <p>Exit codes: 0 done and verified, 1 a verification failed or a runtime problem (both files are still written,
  * with the failure in the {@code verified} column), 2 wrong arguments.
+ *
+ * <p>The command parses and checks its options, chooses the source and the output directory, and hands the running
+ * to {@link ScalingSweep} and the CSV, chart, JSON and table to {@link ScalingReport}.
  *
  * <p>Not thread-safe: picocli fills and runs one instance per invocation, in one thread.
  */
@@ -156,45 +149,23 @@ public final class ScalingCommand implements Callable<Integer> {
             src = GraphApp.defaultSource(g, input.seed);
         }
         final int cores = Runtime.getRuntime().availableProcessors();
-        final List<Point> points = new ArrayList<>();
-        final double seqMillis;
-        final GraphApp.Expected expected;
-        try (Progress.Task task = progress.start("overlap scaling " + app, maxDevices + 1, "runs", 1)) {
-            AppResult seq = null;
-            final double[] seqTimes = new double[runs];
-            for (int r = -warmups; r < runs; r++) {
-                seq = app.sequential(g, src, settings);
-                if (r >= 0) {
-                    seqTimes[r] = seq.nanos() / 1e6;
-                }
-            }
-            seqMillis = AppRunner.median(seqTimes);
-            expected = output.noVerify ? null : app.expected(g, src, settings, seq);
-            task.stepBy(1);
-            for (int d = 1; d <= maxDevices; d++) {
-                final AppRunner runner = AppRunner.builder().devices(d).threadsPerDevice(threadsPerDevice)
-                    .partitioning(partitionOf()).warmups(warmups).runs(runs).build();
-                final AppRunner.Measurement m = runner.measure(g, app, algorithms, src, settings);
-                final Verification v = expected == null ? Verification.skipped() : expected.check(m.result());
-                points.add(new Point(d, m, app.edgesTraversed(g, m.result()), v, d * threadsPerDevice > cores));
-                task.stepBy(1);
-            }
-        }
-        final String title = app + " " + algorithms.mode() + " on " + loaded.name + ": " + threadsPerDevice
-            + " worker" + (threadsPerDevice == 1 ? "" : "s") + " per device, " + cores + " cores";
+        final ScalingSweep.Result result = new ScalingSweep(app, algorithms, settings, maxDevices, threadsPerDevice,
+            partitionOf(), warmups, runs, !output.noVerify).run(g, src, cores, progress);
+        final ScalingReport report = new ScalingReport(app, algorithms.mode(), loaded.name, g.vertexCount(),
+            g.edgeCount(), threadsPerDevice, runs, cores, result);
         final Path csv = out.resolve("scaling.csv");
         final Path svg = out.resolve("scaling.svg");
-        write(csv, csv(loaded.name, g, algorithms.mode(), points, seqMillis));
-        write(svg, chart(title, points, seqMillis));
+        write(csv, report.csv());
+        write(svg, report.svg());
         final PrintWriter pw = cl.getOut();
         if (output.json) {
-            pw.println(json(loaded.name, g, algorithms.mode(), src, points, seqMillis, csv, svg));
+            pw.println(report.json(src, csv, svg));
         } else {
-            printTable(pw, title, points, seqMillis, cores, csv, svg);
+            report.print(pw, csv, svg);
         }
         pw.flush();
         int failed = 0;
-        for (final Point p : points) {
+        for (final ScalingPoint p : result.points) {
             if (!p.verification.passed()) {
                 cl.getErr().println("overlap scaling: verification FAILED on " + p.devices + " device"
                     + (p.devices == 1 ? "" : "s") + ": " + p.verification.detail());
@@ -203,44 +174,6 @@ public final class ScalingCommand implements Callable<Integer> {
         }
         cl.getErr().flush();
         return failed == 0 ? 0 : 1;
-    }
-
-    /** One device count's measurement. */
-    private static final class Point {
-        final int devices;
-        final AppRunner.Measurement m;
-        final long edgesTraversed;
-        final Verification verification;
-        final boolean oversubscribed;
-
-        Point(final int devices, final AppRunner.Measurement m, final long edgesTraversed, final Verification v,
-            final boolean oversubscribed) {
-            this.devices = devices;
-            this.m = m;
-            this.edgesTraversed = edgesTraversed;
-            this.verification = v;
-            this.oversubscribed = oversubscribed;
-        }
-
-        double median() {
-            return m.medianMillis();
-        }
-
-        double worst() {
-            double w = 0;
-            for (final double t : m.runMillis()) {
-                w = Math.max(w, t);
-            }
-            return w;
-        }
-
-        double mteps() {
-            return edgesTraversed > 0 && median() > 0 ? edgesTraversed / (median() * 1e3) : Double.NaN;
-        }
-
-        String verified() {
-            return verification.isSkipped() ? "skipped" : verification.passed() ? "passed" : "FAILED";
-        }
     }
 
     private void validate(final CommandLine cl) {
@@ -307,133 +240,5 @@ public final class ScalingCommand implements Callable<Integer> {
         final Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         Files.write(tmp, text.getBytes(StandardCharsets.UTF_8));
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    }
-
-    private static String chart(final String title, final List<Point> points, final double seqMillis) {
-        final int n = points.size();
-        final int[] devices = new int[n];
-        final double[] median = new double[n];
-        final double[] min = new double[n];
-        final double[] max = new double[n];
-        final boolean[] over = new boolean[n];
-        for (int i = 0; i < n; i++) {
-            final Point p = points.get(i);
-            devices[i] = p.devices;
-            median[i] = p.median();
-            min[i] = p.m.bestMillis();
-            max[i] = p.worst();
-            over[i] = p.oversubscribed;
-        }
-        return ScalingChart.svg(title, devices, median, min, max, over, seqMillis);
-    }
-
-    /** CSV header; one line per device count follows. */
-    static final String CSV_HEADER = "app,mode,graph,vertices,edges,devices,threadsPerDevice,threads,oversubscribed,"
-        + "medianMs,minMs,maxMs,runTimesMs,mteps,speedup,efficiency,sequentialMs,vsSequential,iterations,visited,ideal,"
-        + "normalizedWork,localPushes,remotePushes,remoteAtomics,messages,bytesSent,verified";
-
-    private String csv(final String graph, final CsrGraph g, final String mode, final List<Point> points,
-        final double seqMillis) {
-        final StringBuilder sb = new StringBuilder(CSV_HEADER).append('\n');
-        final double base = points.get(0).median();
-        for (final Point p : points) {
-            final WorkCounts c = p.m.result().counts();
-            final StringBuilder times = new StringBuilder();
-            for (final double t : p.m.runMillis()) {
-                times.append(times.length() == 0 ? "" : " ").append(num(t));
-            }
-            final String[] cells = {app.id(), mode, csvQuote(graph), Long.toString(g.vertexCount()),
-                Long.toString(g.edgeCount()), Integer.toString(p.devices), Integer.toString(threadsPerDevice),
-                Integer.toString(p.devices * threadsPerDevice), Boolean.toString(p.oversubscribed), num(p.median()),
-                num(p.m.bestMillis()), num(p.worst()), times.toString(), Double.isNaN(p.mteps()) ? "" : num(p.mteps()),
-                num(base / p.median()), num(base / p.median() / p.devices), num(seqMillis), num(seqMillis / p.median()),
-                Long.toString(c.iterations()), Long.toString(c.visited()), Long.toString(c.ideal()),
-                num(c.normalizedWork()), Long.toString(c.localPushes()), Long.toString(c.remotePushes()),
-                Long.toString(c.remoteAtomics()), Long.toString(c.messages()), Long.toString(c.bytesSent()),
-                p.verified()};
-            sb.append(String.join(",", cells)).append('\n');
-        }
-        return sb.toString();
-    }
-
-    private static String num(final double v) {
-        return String.format(Locale.ROOT, "%.4f", v).replaceAll("0+$", "").replaceAll("\\.$", "");
-    }
-
-    /** @return {@code s} quoted for CSV when it holds a comma, quote or line break */
-    static String csvQuote(final String s) {
-        if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
-            return s;
-        }
-        return '"' + s.replace("\"", "\"\"") + '"';
-    }
-
-    private String json(final String graph, final CsrGraph g, final String mode, final int src,
-        final List<Point> points, final double seqMillis, final Path csv, final Path svg) throws IOException {
-        final Map<String, Object> m = new LinkedHashMap<>();
-        m.put("command", "scaling");
-        m.put("app", app.id());
-        m.put("mode", mode);
-        m.put("graph", graph);
-        m.put("vertices", g.vertexCount());
-        m.put("edges", g.edgeCount());
-        if (app.hasSource()) {
-            m.put("source", src);
-        }
-        m.put("threadsPerDevice", threadsPerDevice);
-        m.put("cores", Runtime.getRuntime().availableProcessors());
-        m.put("sequentialMs", Double.parseDouble(num(seqMillis)));
-        final double base = points.get(0).median();
-        final List<Map<String, Object>> rows = new ArrayList<>();
-        for (final Point p : points) {
-            final Map<String, Object> r = new LinkedHashMap<>();
-            r.put("devices", p.devices);
-            r.put("threads", p.devices * threadsPerDevice);
-            r.put("oversubscribed", p.oversubscribed);
-            r.put("medianMs", Double.parseDouble(num(p.median())));
-            r.put("minMs", Double.parseDouble(num(p.m.bestMillis())));
-            r.put("maxMs", Double.parseDouble(num(p.worst())));
-            if (!Double.isNaN(p.mteps())) {
-                r.put("mteps", Double.parseDouble(num(p.mteps())));
-            }
-            r.put("speedup", Double.parseDouble(num(base / p.median())));
-            r.put("vsSequential", Double.parseDouble(num(seqMillis / p.median())));
-            r.put("normalizedWork", Double.parseDouble(num(p.m.result().counts().normalizedWork())));
-            r.put("remotePushes", p.m.result().counts().remotePushes());
-            r.put("messages", p.m.result().counts().messages());
-            r.put("verified", p.verified());
-            r.put("verification", p.verification.detail());
-            rows.add(r);
-        }
-        m.put("rows", rows);
-        m.put("csv", csv.toString());
-        m.put("svg", svg.toString());
-        return JSON.std.asString(m);
-    }
-
-    private void printTable(final PrintWriter pw, final String title, final List<Point> points, final double seqMillis,
-        final int cores, final Path csv, final Path svg) {
-        pw.println("overlap scaling: " + title);
-        pw.printf(Locale.ROOT, "single-threaded Java CSR: %.2f ms (median of %d)%n%n", seqMillis, runs);
-        final TextTable t = new TextTable("devices", "threads", "median ms", "min ms", "max ms", "MTEPS", "speedup",
-            "efficiency", "vs seq", "visited/ideal", "remote pushes", "messages", "<verified");
-        final double base = points.get(0).median();
-        boolean anyOver = false;
-        for (final Point p : points) {
-            anyOver |= p.oversubscribed;
-            final WorkCounts c = p.m.result().counts();
-            t.row(p.devices, p.devices * threadsPerDevice + (p.oversubscribed ? "*" : ""),
-                TextTable.fixed(p.median(), 2), TextTable.fixed(p.m.bestMillis(), 2), TextTable.fixed(p.worst(), 2),
-                TextTable.fixed(p.mteps(), 1), TextTable.fixed(base / p.median(), 2) + "x",
-                TextTable.fixed(base / p.median() / p.devices * 100, 0) + "%",
-                TextTable.fixed(seqMillis / p.median(), 2) + "x", TextTable.fixed(c.normalizedWork(), 2),
-                TextTable.count(c.remotePushes()), TextTable.count(c.messages()), p.verified());
-        }
-        pw.print(t.toText());
-        if (anyOver) {
-            pw.printf(Locale.ROOT, "* more busy threads than the %d cores: time-sliced, so these rows measure the "
-                + "scheduler as much as the code%n", cores);
-        }
-        pw.println("wrote " + csv + " and " + svg);
     }
 }

@@ -17,6 +17,8 @@ import dev.overlap.graph.ref.Dijkstra;
 import dev.overlap.graph.ref.PowerIteration;
 import dev.overlap.graph.ref.SequentialBfs;
 import dev.overlap.graph.ref.Verification;
+import dev.overlap.transport.AggregatorConfig;
+import dev.overlap.worklist.DistributedWorklist;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -96,8 +98,9 @@ class AsyncAlgorithmsTest {
                 for (final AppSettings.Queue queue : AppSettings.Queue.values()) {
                     for (final AppSettings.KernelStyle kernel : AppSettings.KernelStyle.values()) {
                         final String partition = new String[] {"range", "hash", "degree"}[i % 3];
-                        final int batch = i % 4 == 3 ? 0 : (i % 2 == 0 ? 4096 : 256);
-                        list.add(Arguments.of(g, devices, queue, kernel, partition, batch));
+                        final AggregatorConfig remote = i % 4 == 3 ? AggregatorConfig.eager()
+                            : AggregatorConfig.batched(i % 2 == 0 ? 4096 : 256, 8);
+                        list.add(Arguments.of(g, devices, queue, kernel, partition, remote));
                         i++;
                     }
                 }
@@ -121,8 +124,8 @@ class AsyncAlgorithmsTest {
     }
 
     private static AppSettings settings(final AppSettings.Queue queue, final AppSettings.KernelStyle kernel,
-        final int batch) {
-        return AppSettings.builder().queue(queue).kernel(kernel).batchBytes(batch).waitPolls(8).build();
+        final AggregatorConfig remote) {
+        return AppSettings.builder().queue(queue).kernel(kernel).remote(remote).build();
     }
 
     private static long reached(final int[] depths) {
@@ -133,14 +136,14 @@ class AsyncAlgorithmsTest {
         return r;
     }
 
-    @ParameterizedTest(name = "{0} on {1} devices, {2} {3}, {4}, batch {5}")
+    @ParameterizedTest(name = "{0} on {1} devices, {2} {3}, {4}, {5}")
     @MethodSource("cases")
     void bfsEqualsSequentialBfs(final String spec, final int devices, final AppSettings.Queue queue,
-        final AppSettings.KernelStyle kernel, final String kind, final int batch) {
+        final AppSettings.KernelStyle kernel, final String kind, final AggregatorConfig remote) {
         final CsrGraph g = graph(spec, false);
         try (DeviceGraph dg = DeviceGraph.place(mesh(devices), g, partition(g, devices, kind), false)) {
             for (final int source : new int[] {0, g.vertexCount() - 1, g.vertexCount() / 2}) {
-                final AppResult r = async.bfs(dg, source, settings(queue, kernel, batch));
+                final AppResult r = async.bfs(dg, source, settings(queue, kernel, remote));
                 final int[] expected = SequentialBfs.depths(g, source);
                 final Verification v = Verification.depths(expected, r.depths());
                 assertTrue(v.passed(), spec + " from " + source + ": " + v.detail());
@@ -155,27 +158,27 @@ class AsyncAlgorithmsTest {
         }
     }
 
-    @ParameterizedTest(name = "{0} on {1} devices, {2} {3}, {4}, batch {5}")
+    @ParameterizedTest(name = "{0} on {1} devices, {2} {3}, {4}, {5}")
     @MethodSource("cases")
     void ssspEqualsDijkstra(final String spec, final int devices, final AppSettings.Queue queue,
-        final AppSettings.KernelStyle kernel, final String kind, final int batch) {
+        final AppSettings.KernelStyle kernel, final String kind, final AggregatorConfig remote) {
         final CsrGraph g = graph(spec, true);
         try (DeviceGraph dg = DeviceGraph.place(mesh(devices), g, partition(g, devices, kind), true)) {
             for (final int source : new int[] {0, g.vertexCount() - 1}) {
-                final AppResult r = async.sssp(dg, source, settings(queue, kernel, batch));
+                final AppResult r = async.sssp(dg, source, settings(queue, kernel, remote));
                 final Verification v = Verification.distances(Dijkstra.distances(g, source), r.distances());
                 assertTrue(v.passed(), spec + " from " + source + ": " + v.detail());
             }
         }
     }
 
-    @ParameterizedTest(name = "{0} on {1} devices, {2} {3}, {4}, batch {5}")
+    @ParameterizedTest(name = "{0} on {1} devices, {2} {3}, {4}, {5}")
     @MethodSource("cases")
     void pageRankWithinToleranceOfPowerIteration(final String spec, final int devices, final AppSettings.Queue queue,
-        final AppSettings.KernelStyle kernel, final String kind, final int batch) {
+        final AppSettings.KernelStyle kernel, final String kind, final AggregatorConfig remote) {
         final CsrGraph g = graph(spec, false);
         final double tol = 1e-6;
-        checkPageRank(g, devices, kind, AppSettings.builder().queue(queue).kernel(kernel).batchBytes(batch).waitPolls(8)
+        checkPageRank(g, devices, kind, AppSettings.builder().queue(queue).kernel(kernel).remote(remote)
             .tolerance(tol).build(), spec);
     }
 
@@ -191,7 +194,7 @@ class AsyncAlgorithmsTest {
             outDeg[v] = g.degree(v);
         }
         try (DeviceGraph dg = DeviceGraph.place(mesh(devices), g, partition(g, devices, kind), false)) {
-            final AppResult r = AsyncPageRank.run(dg, outDeg, s, looseness);
+            final AppResult r = PushPageRank.run(dg, outDeg, s, looseness);
             final double tol = s.tolerance();
             final PowerIteration.Result ref = PowerIteration.ranks(g, s.damping(), tol / 100, 100_000);
             final Verification v = Verification.ranks(ref.ranks(), r.ranks(), tol + tol / 100);
@@ -281,9 +284,9 @@ class AsyncAlgorithmsTest {
 
     @Test
     void theErrorBoundFollowsItsFormula() {
-        assertEquals(2 * 0.01 / (0.15 * 0.8), AsyncPageRank.bound(0.8, 0.01, 0.85), 1e-12);
-        assertEquals(Double.POSITIVE_INFINITY, AsyncPageRank.bound(0, 0.01, 0.85));
-        assertEquals(Double.POSITIVE_INFINITY, AsyncPageRank.bound(-0.1, 0.01, 0.85));
+        assertEquals(2 * 0.01 / (0.15 * 0.8), PageRankBound.bound(0.8, 0.01, 0.85), 1e-12);
+        assertEquals(Double.POSITIVE_INFINITY, PageRankBound.bound(0, 0.01, 0.85));
+        assertEquals(Double.POSITIVE_INFINITY, PageRankBound.bound(-0.1, 0.01, 0.85));
     }
 
     @Test
@@ -401,19 +404,27 @@ class AsyncAlgorithmsTest {
         assertTrue(Algorithms.forMode("async") instanceof AsyncAlgorithms);
         assertTrue(Algorithms.forMode("ASYNC") instanceof AsyncAlgorithms);
         final long fifo = async.stateBytesPerDevice(1000, 600, 2, 2, AppSettings.defaults());
-        final long big = async.stateBytesPerDevice(1000, 600, 2, 2, AppSettings.builder().batchBytes(1 << 20).build());
+        final long big = async.stateBytesPerDevice(1000, 600, 2, 2, batched(1 << 20));
         assertTrue(big >= fifo + (7L << 20), "a 1 MiB batch needs an 8 MiB inbox ring: " + fifo + " vs " + big);
         assertTrue(async.stateBytesPerDevice(1000, 600, 2, 2) >= fifo);
     }
 
+    private static AppSettings batched(final int batchBytes) {
+        return AppSettings.builder().remote(AggregatorConfig.batched(batchBytes, 64)).build();
+    }
+
     @Test
     void worklistSettingsFollowTheAppSettings() {
-        assertEquals(Worklists.MIN_RING, Worklists.ringCapacity(AppSettings.builder().batchBytes(0).build()));
-        assertEquals(Worklists.MIN_RING, Worklists.ringCapacity(AppSettings.builder().batchBytes(64 << 10).build()));
-        assertEquals(1 << 23, Worklists.ringCapacity(AppSettings.builder().batchBytes(1 << 20).build()));
-        assertEquals(1 << 24, Worklists.ringCapacity(AppSettings.builder().batchBytes((1 << 20) + 1).build()));
-        assertTrue(Worklists.remote(AppSettings.builder().batchBytes(0).build()).isEager());
-        assertEquals(1, Worklists.remote(AppSettings.builder().waitPolls(0).build()).waitPolls());
+        final AppSettings eager = AppSettings.builder().remote(AggregatorConfig.eager()).build();
+        assertEquals(Worklists.MIN_RING, Worklists.ringCapacity(eager));
+        assertEquals(Worklists.MIN_RING, Worklists.ringCapacity(batched(64 << 10)));
+        assertEquals(1 << 23, Worklists.ringCapacity(batched(1 << 20)));
+        assertEquals(1 << 24, Worklists.ringCapacity(batched((1 << 20) + 1)));
+        assertEquals(AppSettings.MAX_BATCH_BYTES * 8, Worklists.ringCapacity(batched(AppSettings.MAX_BATCH_BYTES)));
+        assertThrows(IllegalArgumentException.class, () -> batched(AppSettings.MAX_BATCH_BYTES + 1));
+        try (DistributedWorklist wl = Worklists.build(two, eager, 10, 1, 1)) {
+            assertTrue(wl.toString().contains("eager"), wl.toString());
+        }
         assertEquals(8192, Worklists.queueCapacity(1000));
         assertEquals(1 << 19, Worklists.queueCapacity(1 << 18));
         assertEquals(7, Worklists.shape(AppSettings.builder().fetch(7).build()).fetchSize());

@@ -13,6 +13,7 @@ import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.partition.Partition;
 import dev.overlap.graph.ref.PowerIteration;
 import dev.overlap.graph.ref.Verification;
+import dev.overlap.transport.AggregatorConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -108,8 +109,9 @@ class AsyncPullPageRankTest {
                     final AppSettings.Queue queue = AppSettings.Queue.values()[i % 2];
                     final String partition = new String[] {"range", "hash", "degree"}[i % 3];
                     final int shift = new int[] {0, 3, 5}[i % 3];
-                    final int batch = i % 4 == 3 ? 0 : 4096;
-                    list.add(Arguments.of(g, m, kernel, queue, partition, shift, batch));
+                    final AggregatorConfig remote = i % 4 == 3 ? AggregatorConfig.eager()
+                        : AggregatorConfig.batched(4096, 8);
+                    list.add(Arguments.of(g, m, kernel, queue, partition, shift, remote));
                     i++;
                 }
             }
@@ -117,13 +119,12 @@ class AsyncPullPageRankTest {
         return list.stream();
     }
 
-    @ParameterizedTest(name = "{0} on mesh {1}, {2} {3}, {4}, {5}-bit blocks, batch {6}")
+    @ParameterizedTest(name = "{0} on mesh {1}, {2} {3}, {4}, {5}-bit blocks, {6}")
     @MethodSource("cases")
     void pullPageRankIsWithinToleranceOfPowerIteration(final String spec, final int mesh,
         final AppSettings.KernelStyle kernel, final AppSettings.Queue queue, final String kind, final int shift,
-        final int batch) {
-        final AppSettings s = AppSettings.builder().kernel(kernel).queue(queue).batchBytes(batch).waitPolls(8)
-            .tolerance(1e-6).build();
+        final AggregatorConfig remote) {
+        final AppSettings s = AppSettings.builder().kernel(kernel).queue(queue).remote(remote).tolerance(1e-6).build();
         final AppResult r = check(graph(spec), mesh(mesh), kind, s, 1.0, shift, spec);
         assertTrue(r.counts().visited() > 0, "every block runs at least once");
     }
@@ -141,7 +142,8 @@ class AsyncPullPageRankTest {
             final CsrGraph g = graph(spec);
             for (int m = 0; m < 4; m++) {
                 for (final int shift : new int[] {0, 3, 6}) {
-                    final AppSettings s = AppSettings.builder().tolerance(1e-5).waitPolls(4).build();
+                    final AppSettings s = AppSettings.builder().tolerance(1e-5)
+                        .remote(AggregatorConfig.batched(64 << 10, 4)).build();
                     final String what = spec + " on mesh " + m + ", " + shift + "-bit blocks";
                     final AppResult r = check(g, mesh(m), "hash", s, exact, shift, what);
                     assertEquals(1, r.counts().iterations(), what);
@@ -194,7 +196,7 @@ class AsyncPullPageRankTest {
             final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> AsyncPullPageRank.run(dg, degrees(g), AppSettings.defaults(), 1.0, 4));
             assertTrue(e.getMessage().contains("symmetric"), e.getMessage());
-            assertSame(AsyncPageRank.Variant.PUSH, AsyncPageRank.Variant.AUTO.resolve(dg, degrees(g)));
+            assertSame(PageRankVariant.PUSH, PageRankVariant.AUTO.resolve(dg, degrees(g)));
         }
     }
 
@@ -216,21 +218,21 @@ class AsyncPullPageRankTest {
              DeviceGraph u = DeviceGraph.place(two, urand, Partition.byEdges(urand, 2), false);
              DeviceGraph h = DeviceGraph.place(two, hub, Partition.byEdges(hub, 2), false);
              DeviceGraph m = DeviceGraph.place(two, grid, Partition.byEdges(grid, 2), false)) {
-            assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.AUTO.resolve(k, degrees(kron)));
-            assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.AUTO.resolve(u, degrees(urand)));
-            assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.AUTO.resolve(h, degrees(hub)));
-            assertSame(AsyncPageRank.Variant.PUSH, AsyncPageRank.Variant.AUTO.resolve(m, degrees(grid)));
-            assertSame(AsyncPageRank.Variant.PUSH, AsyncPageRank.Variant.PUSH.resolve(k, degrees(kron)));
-            assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.PULL.resolve(m, degrees(grid)));
+            assertSame(PageRankVariant.PULL, PageRankVariant.AUTO.resolve(k, degrees(kron)));
+            assertSame(PageRankVariant.PULL, PageRankVariant.AUTO.resolve(u, degrees(urand)));
+            assertSame(PageRankVariant.PULL, PageRankVariant.AUTO.resolve(h, degrees(hub)));
+            assertSame(PageRankVariant.PUSH, PageRankVariant.AUTO.resolve(m, degrees(grid)));
+            assertSame(PageRankVariant.PUSH, PageRankVariant.PUSH.resolve(k, degrees(kron)));
+            assertSame(PageRankVariant.PULL, PageRankVariant.PULL.resolve(m, degrees(grid)));
         }
     }
 
     @Test
     void theSettingsChooseTheVariant() {
-        assertSame(AsyncPageRank.Variant.AUTO, AsyncPageRank.Variant.of(AppSettings.defaults().pageRankVariant()));
-        assertSame(AsyncPageRank.Variant.PULL, AsyncPageRank.Variant.of(
+        assertSame(PageRankVariant.AUTO, PageRankVariant.of(AppSettings.defaults().pageRankVariant()));
+        assertSame(PageRankVariant.PULL, PageRankVariant.of(
             AppSettings.builder().pageRankVariant(AppSettings.PageRankVariant.PULL).build().pageRankVariant()));
-        assertSame(AsyncPageRank.Variant.PUSH, AsyncPageRank.Variant.of(
+        assertSame(PageRankVariant.PUSH, PageRankVariant.of(
             AppSettings.builder().pageRankVariant(AppSettings.PageRankVariant.PUSH).build().pageRankVariant()));
     }
 

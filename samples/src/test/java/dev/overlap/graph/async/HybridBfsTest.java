@@ -13,6 +13,7 @@ import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.partition.Partition;
 import dev.overlap.graph.ref.SequentialBfs;
 import dev.overlap.graph.ref.Verification;
+import dev.overlap.transport.AggregatorConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -71,8 +72,8 @@ class HybridBfsTest {
 
     private static AppSettings settings(final AppSettings.Queue queue, final AppSettings.KernelStyle kernel,
         final AppSettings.Direction direction) {
-        return AppSettings.builder().queue(queue).kernel(kernel).direction(direction).batchBytes(1024).waitPolls(8)
-            .build();
+        return AppSettings.builder().queue(queue).kernel(kernel).direction(direction)
+            .remote(AggregatorConfig.batched(1024, 8)).build();
     }
 
     private static int hub(final CsrGraph g) {

@@ -66,7 +66,7 @@ class ScalingCommandTest {
 
         final List<String> csv = Files.readAllLines(out.resolve("scaling.csv"));
         assertEquals(4, csv.size(), csv.toString());
-        assertEquals(ScalingCommand.CSV_HEADER, csv.get(0));
+        assertEquals(ScalingReport.CSV_HEADER, csv.get(0));
         final int columns = csv.get(0).split(",").length;
         for (int d = 1; d <= 3; d++) {
             final String line = csv.get(d);

@@ -1,0 +1,88 @@
+package dev.overlap.bench.graph;
+
+import dev.overlap.graph.app.GraphApp;
+import dev.overlap.graph.gen.GraphSpec;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Measures one Overlap mode on one app in a JVM of its own, as JMH forks: the same java, JVM options and class path
+ * run {@link GraphComparison} with {@code --child}, which generates the same graph from the same seed, measures with
+ * the parent's warm-ups, runs, mesh and iterations, verifies its answer itself and replies through
+ * {@link ForkProtocol}. Without forking, the kernels of the apps measured earlier make the worklist's call sites
+ * megamorphic for the later ones. Immutable; thread-safe (each call starts its own process).
+ */
+final class ForkedMeasurement {
+    private final int warmups;
+    private final int runs;
+    private final long seed;
+    private final int devices;
+    private final int threads;
+    private final int prIterations;
+
+    ForkedMeasurement(final int warmups, final int runs, final long seed, final int devices, final int threads,
+        final int prIterations) {
+        this.warmups = warmups;
+        this.runs = runs;
+        this.seed = seed;
+        this.devices = devices;
+        this.threads = threads;
+        this.prIterations = prIterations;
+    }
+
+    /**
+     * @param weights whether the parent generated the graph with weights (they change the edge set)
+     * @param notes   where the child's notes go
+     * @return its row, or null when the child skipped it (its note is added)
+     * @throws IllegalStateException when the child fails
+     */
+    ComparisonRow measure(final GraphSpec gs, final String name, final GraphApp app, final String mode,
+        final boolean weights, final Set<String> notes) throws IOException {
+        final List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), GraphComparison.class.getName(), "--child",
+            "--quiet", "--graphs", gs.toString(), "--apps", app.id(), "--impls", mode, "--warmups",
+            Integer.toString(warmups), "--runs", Integer.toString(runs), "--seed", Long.toString(seed), "--devices",
+            Integer.toString(devices), "--threads", Integer.toString(threads), "--pr-iterations",
+            Integer.toString(prIterations)));
+        if (weights) {
+            cmd.add("--child-weights");
+        }
+        final Process child = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        final List<String> lines = new ArrayList<>();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(),
+            StandardCharsets.UTF_8))) {
+            for (String line; (line = in.readLine()) != null; ) {
+                lines.add(line);
+            }
+        }
+        final int exit;
+        try {
+            exit = child.waitFor();
+        } catch (final InterruptedException e) {
+            child.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while measuring " + mode + " " + app + " on " + name);
+        }
+        final ForkProtocol.Reply reply = ForkProtocol.read(lines, name, app);
+        notes.addAll(reply.notes);
+        if (reply.error != null) {
+            throw new IllegalStateException(reply.error + " (in the forked measurement of " + mode + " " + app + " on "
+                + name + ")");
+        }
+        if (reply.row == null && (exit != 0 || reply.notes.isEmpty())) {
+            throw new IllegalStateException("the forked measurement of " + mode + " " + app + " on " + name
+                + " exited with " + exit + " and no result (its errors are above)");
+        }
+        return reply.row;
+    }
+}

@@ -1,0 +1,67 @@
+package dev.overlap.bench.graph;
+
+import dev.overlap.graph.app.GraphApp;
+import dev.overlap.graph.ref.Verification;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What a forked measurement prints is what its parent reads back. */
+class ForkProtocolTest {
+    private static List<String> lines(final List<ComparisonRow> rows, final Set<String> notes, final int exit) {
+        final StringWriter w = new StringWriter();
+        assertEquals(exit, ForkProtocol.print(rows, notes, new PrintWriter(w)));
+        return w.toString().lines().toList();
+    }
+
+    @Test
+    void aRowAndItsNotesSurviveTheRoundTrip() {
+        final double[] times = {1.0 / 3, 2.5, 1e-7};
+        final ComparisonRow row = new ComparisonRow("kron:8", GraphApp.SSSP, "overlap async", "2x1", times, 4321,
+            Verification.pass("distances\tmatch\nexactly"));
+        final List<String> lines = lines(List.of(row), Set.of("a\tnote"), 0);
+        assertEquals(List.of("NOTE\ta note", "ROW\toverlap async\t2x1\t0.3333333333333333 2.5 1.0E-7\t4321\tpassed\t"
+            + "distances match exactly"), lines);
+        final ForkProtocol.Reply reply = ForkProtocol.read(lines, "kron:8", GraphApp.SSSP);
+        assertNull(reply.error);
+        assertEquals(List.of("a note"), reply.notes);
+        assertEquals("overlap async", reply.row.impl);
+        assertEquals("2x1", reply.row.threads);
+        assertArrayEquals(times, reply.row.runMillis(), "full precision");
+        assertEquals(4321, reply.row.edgesTraversed);
+        assertTrue(reply.row.verification.passed());
+        assertEquals("distances match exactly", reply.row.verification.detail());
+        assertTrue(Double.isNaN(reply.row.javaMillis), "the parent compares it with its own Java run");
+    }
+
+    @Test
+    void aFailedVerificationExitsOneAndReadsBackAsFailed() {
+        final ComparisonRow row = new ComparisonRow("g", GraphApp.BFS, "overlap bsp", "2x1", new double[] {3}, 10,
+            Verification.fail("vertex 3 has depth 2"));
+        final ForkProtocol.Reply reply = ForkProtocol.read(lines(List.of(row), Set.of(), 1), "g", GraphApp.BFS);
+        assertFalse(reply.row.verification.passed());
+        assertEquals("vertex 3 has depth 2", reply.row.verification.detail());
+    }
+
+    @Test
+    void anErrorOrASkipReadsBackWithoutARow() {
+        final ForkProtocol.Reply error = ForkProtocol.read(List.of("some JVM warning",
+            ForkProtocol.errorLine("out of heap\tmemory")), "g", GraphApp.PAGERANK);
+        assertEquals("out of heap memory", error.error);
+        assertNull(error.row);
+        final ForkProtocol.Reply skipped = ForkProtocol.read(lines(List.of(), Set.of("async pr skipped"), 0), "g",
+            GraphApp.PAGERANK);
+        assertNull(skipped.row);
+        assertNull(skipped.error);
+        assertEquals(List.of("async pr skipped"), skipped.notes);
+    }
+}
