@@ -264,7 +264,8 @@ final class ComparisonReport {
         if (hasGap()) {
             sb.append(" GAP: its own `-v` on every trial (BFS parent tree depths against a serial BFS, SSSP distances "
                 + "against a serial Dijkstra, PageRank's residual below its tolerance), plus: the graph it built has "
-                + "Overlap's vertex and undirected edge counts, its BFS tree has the reference's vertices and edges, "
+                + "Overlap's vertex and undirected edge counts and (when GAP's converter is built) is Overlap's edge "
+                + "for edge and weight for weight as the converter writes it back, its BFS tree has the reference's vertices and edges, "
                 + "its SSSP reaches the reference's vertices, its top PageRank scores match the reference.");
         }
         sb.append('\n');

@@ -73,6 +73,12 @@ final class ComparisonRow {
             peakRssKib, error, settings);
     }
 
+    /** @return this row with another verification outcome */
+    ComparisonRow withVerification(final Verification v) {
+        return new ComparisonRow(graph, app, impl, threads, runMillis, edgesTraversed, v, javaMillis, peakRssKib,
+            prError, settings);
+    }
+
     /** @return this row with the settings it ran with */
     ComparisonRow withSettings(final String text) {
         return new ComparisonRow(graph, app, impl, threads, runMillis, edgesTraversed, verification, javaMillis,

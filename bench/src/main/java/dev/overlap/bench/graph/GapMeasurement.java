@@ -1,10 +1,12 @@
 package dev.overlap.bench.graph;
 
 import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.Progress;
 import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.ref.Verification;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,8 +34,10 @@ import java.util.function.Consumer;
  *     {@code --pr-error} of the converged reference, with {@code -i 1000} and {@code -l}, whose per-iteration lines
  *     tell how many iterations each trial ran (the row's error is the replay's after that many);</li>
  * <li>beyond GAP's own verdicts, the row checks that GAP built the same graph (its vertex and undirected edge counts
- *     equal Overlap's), that its BFS tree has the reference's vertices and edges, that its SSSP reaches the
- *     reference's vertices, and that its printed top PageRank scores match the reference (scaled to GAP's model);</li>
+ *     equal Overlap's; and, when GAP's {@code converter} is built, that the graph GAP builds from the file, written
+ *     back by {@code converter -f FILE -s [-w] -e OUT}, is Overlap's edge for edge and weight for weight), that its
+ *     BFS tree has the reference's vertices and edges, that its SSSP reaches the reference's vertices, and that its
+ *     printed top PageRank scores match the reference (scaled to GAP's model);</li>
  * <li>the row's peak RSS is the GAP process's ({@link ExternalRun}).</li>
  * </ul>
  *
@@ -93,23 +97,104 @@ final class GapMeasurement {
      * @return the rows, app by app
      */
     List<ComparisonRow> measure(final Graph g, final Set<GraphApp> apps, final Set<String> notes) throws IOException {
-        final List<ComparisonRow> rows = new ArrayList<>();
+        final List<GraphApp> runnable = new ArrayList<>();
         for (final GraphApp app : apps) {
             final String missing = build.missing(app);
             if (missing != null) {
                 notes.add(missing);
-                continue;
-            }
-            if (app == GraphApp.SSSP && !g.fileWeighted()) {
+            } else if (app == GraphApp.SSSP && !g.fileWeighted()) {
                 notes.add("gap sssp skipped on " + g.name() + ": " + g.file().getFileName() + " has no weights and GAP "
                     + "would give it random ones (give a .wel file, e.g. converter -g 20 -w -e kron20.wel)");
-                continue;
+            } else {
+                runnable.add(app);
             }
-            final ComparisonRow row = measure(g, app);
+        }
+        final List<ComparisonRow> rows = new ArrayList<>();
+        if (runnable.isEmpty()) {
+            return rows;
+        }
+        final Verification sameGraph = sameGraph(g, notes);
+        for (final GraphApp app : runnable) {
+            ComparisonRow row = measure(g, app);
+            if (sameGraph != null) {
+                row = row.withVerification(!sameGraph.passed() ? sameGraph : !row.verification.passed()
+                    ? row.verification : Verification.pass(row.verification.detail() + "; " + sameGraph.detail()));
+            }
             status.accept(ComparisonReport.statusLine(row));
             rows.add(row);
         }
         return rows;
+    }
+
+    /**
+     * The graph GAP builds from the file, written back by its {@code converter} and read by Overlap, against
+     * Overlap's graph: vertex for vertex, edge for edge, weight for weight.
+     *
+     * @return the outcome, or null when the converter is not built (a note says the check is the counts only)
+     */
+    Verification sameGraph(final Graph g, final Set<String> notes) throws IOException {
+        final Path converter = build.dir().resolve("converter");
+        if (!Files.isExecutable(converter)) {
+            notes.add("gap's converter is not built in " + build.dir() + ": the graph GAP builds is checked by its "
+                + "vertex and edge counts only");
+            return null;
+        }
+        final Path dir = g.file().toAbsolutePath().getParent();
+        final Path back = Files.createTempFile(dir, "gap-view", g.fileWeighted() ? ".wel" : ".el");
+        try {
+            final List<String> cmd = new ArrayList<>(List.of(converter.toString(), "-f", g.file().toString(), "-s"));
+            if (g.fileWeighted()) {
+                cmd.add("-w");
+            }
+            cmd.addAll(List.of("-e", back.toString()));
+            final ExternalRun.Result r = runner.run(cmd, Map.of("OMP_NUM_THREADS", Integer.toString(threads)));
+            if (r.exit != 0) {
+                return Verification.fail(String.join(" ", cmd) + " exited with " + r.exit + ": "
+                    + String.join(" / ", r.lines.subList(Math.max(0, r.lines.size() - 3), r.lines.size())));
+            }
+            final CsrGraph gap = ComparisonInput.file(back).load(0, true, Progress.none());
+            final CsrGraph mine = g.fileWeighted() ? g.graph() : g.graph().withoutWeights();
+            if (!sameEdges(gap, mine)) {
+                return Verification.fail(String.format(Locale.ROOT, "the graph GAP builds from %s (written back by "
+                    + "its converter: %d vertices, %d directed edges%s) is not Overlap's (%d vertices, %d directed "
+                    + "edges)", g.file().getFileName(), gap.vertexCount(), gap.edgeCount(), gap.isWeighted()
+                    ? ", weighted" : "", mine.vertexCount(), mine.edgeCount()));
+            }
+            return Verification.pass("GAP's converter writes back the same " + (g.fileWeighted()
+                ? "edges and weights" : "edges"));
+        } finally {
+            Files.deleteIfExists(back);
+        }
+    }
+
+    /**
+     * @return whether both graphs have the same edges (targets in the same order, the same weights when both have
+     *         them) on every vertex; vertices past the smaller vertex count must have no edges (an edge list cannot
+     *         show isolated vertices at its end: the vertex counts are checked apart, from GAP's own statistics)
+     */
+    static boolean sameEdges(final CsrGraph a, final CsrGraph b) {
+        if (a.isWeighted() != b.isWeighted() || a.edgeCount() != b.edgeCount()) {
+            return false;
+        }
+        final int n = Math.min(a.vertexCount(), b.vertexCount());
+        for (int v = 0; v < n; v++) {
+            if (a.degree(v) != b.degree(v)) {
+                return false;
+            }
+            for (long i = a.edgeStart(v), j = b.edgeStart(v); i < a.edgeEnd(v); i++, j++) {
+                if (a.target(i) != b.target(j) || a.weight(i) != b.weight(j)) {
+                    return false;
+                }
+            }
+        }
+        for (final CsrGraph g : new CsrGraph[] {a, b}) {
+            for (int v = n; v < g.vertexCount(); v++) {
+                if (g.degree(v) != 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private ComparisonRow measure(final Graph g, final GraphApp app) throws IOException {

@@ -84,9 +84,23 @@ class GapPeerTest {
         Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 
+    /**
+     * A stand-in converter: writes the graph it read back as an edge list, as GAP's does (here a copy of the file, or
+     * with every weight turned into 1 to play a GAP that read the weights wrong).
+     */
+    private static void converter(final Path gap, final boolean wrongWeights) throws IOException {
+        final String sb = "#!/bin/sh\nin=\nout=\nprev=\nfor a in \"$@\"; do\n"
+            + "  if [ \"$prev\" = \"-f\" ]; then in=$a; fi\n  if [ \"$prev\" = \"-e\" ]; then out=$a; fi\n  prev=$a\n"
+            + "done\necho \"$*\" >> \"$(dirname \"$0\")/args-converter.txt\"\n"
+            + (wrongWeights ? "sed 's/ [0-9]*$/ 1/' \"$in\" > \"$out\"\n" : "cp \"$in\" \"$out\"\n");
+        final Path p = Files.writeString(gap.resolve("converter"), sb);
+        Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
     /** Stand-ins whose figures match the graph: what GAP prints when it computed the right answers. */
     private Path fakeGap(final String name, final String bfsVerdict, final double scoreOffset) throws IOException {
         final Path gap = Files.createDirectories(dir.resolve(name));
+        converter(gap, false);
         final CsrGraph w = GraphSpec.parse(GRAPH).build(1, true, Progress.none());
         final CsrGraph g = w.withoutWeights();
         final int source = GraphApp.defaultSource(g, 1);
@@ -144,6 +158,10 @@ class GapPeerTest {
         assertTrue(Files.readString(gap.resolve("args-pr.txt")).strip().matches(java.util.regex.Pattern.quote(common)
             + " -t \\S+ -i 1000 -l"));
         assertFalse(Files.exists(Path.of(file)), "the graph file is deleted after its graph");
+        assertTrue(Files.readString(gap.resolve("args-converter.txt")).startsWith("-f " + file + " -s -w -e "),
+            "GAP's view of the file, written back");
+        assertTrue(gapRows.get(0).get("verification").toString().endsWith("; GAP's converter writes back the same "
+            + "edges and weights"), gapRows.get(0).toString());
         final String md = Files.readString(dir.resolve("out").resolve("comparison.md"));
         assertTrue(md.startsWith("# Graph apps: Overlap vs plain Java vs JGraphT vs GAP"), md);
         assertTrue(md.contains("| time / gap | rss-idle / gap |"), md);
@@ -160,6 +178,31 @@ class GapPeerTest {
             + "PASS (3 verdicts printed)\n"), r.err);
         assertTrue(r.err.contains("verification FAILED: kron:8 pr gap: GAP's score of vertex"), r.err);
         assertTrue(Files.exists(dir.resolve("out").resolve("graphs").resolve("kron-8-seed1.wel")), "kept");
+    }
+
+    @Test
+    void aGraphGapReadsDifferentlyFailsEveryGapRow() throws IOException {
+        final Path gap = fakeGap("misread", "PASS", 0);
+        converter(gap, true);
+        final Run r = run(null, "--gap", gap.toString(), "--impls", "gap", "--apps", "bfs,sssp");
+        assertEquals(1, r.exit, r.out);
+        assertTrue(r.err.contains("verification FAILED: kron:8 bfs gap: the graph GAP builds from kron-8-seed1.wel "
+            + "(written back by its converter: "), r.err);
+        assertTrue(r.err.contains("verification FAILED: kron:8 sssp gap: the graph GAP builds"), r.err);
+    }
+
+    @Test
+    void edgesAreComparedVertexByVertexAndTrailingIsolatedVerticesDoNotCount() {
+        final CsrGraph a = CsrGraph.wrap(new long[] {0, 1, 2, 2}, new int[] {1, 0}, new int[] {5, 5}, true);
+        final CsrGraph sameWithoutTheLastVertex = CsrGraph.wrap(new long[] {0, 1, 2}, new int[] {1, 0},
+            new int[] {5, 5}, true);
+        final CsrGraph otherWeight = CsrGraph.wrap(new long[] {0, 1, 2, 2}, new int[] {1, 0}, new int[] {5, 6}, true);
+        final CsrGraph otherTarget = CsrGraph.wrap(new long[] {0, 1, 2, 2}, new int[] {2, 0}, new int[] {5, 5}, false);
+        assertTrue(GapMeasurement.sameEdges(a, sameWithoutTheLastVertex));
+        assertTrue(GapMeasurement.sameEdges(sameWithoutTheLastVertex, a));
+        assertFalse(GapMeasurement.sameEdges(a, otherWeight));
+        assertFalse(GapMeasurement.sameEdges(a, otherTarget));
+        assertFalse(GapMeasurement.sameEdges(a, a.withoutWeights()));
     }
 
     @Test
@@ -180,6 +223,7 @@ class GapPeerTest {
         assertTrue(unbuilt.out.contains("note: gap bfs skipped: " + empty.resolve("bfs") + " is missing or not "
             + "executable (run make in " + empty + ")"), unbuilt.out);
         assertTrue(unbuilt.out.contains("note: gap sssp skipped: " + empty.resolve("sssp")), unbuilt.out);
+        assertFalse(unbuilt.out.contains("converter"), "no kernel to run: the graph is not checked either");
         // not asked for: no note
         final Run notAsked = run(null, "--impls", "java", "--apps", "bfs");
         assertFalse(notAsked.out.contains("gap"), notAsked.out);
@@ -188,6 +232,7 @@ class GapPeerTest {
     @Test
     void aFileWithoutWeightsSkipsGapsSssp() throws IOException {
         final Path gap = fakeGap("gap2", "PASS", 0);
+        Files.delete(gap.resolve("converter"));
         final CsrGraph g = GraphSpec.parse(GRAPH).build(1, true, Progress.none());
         final Path el = dir.resolve("k8.el");
         dev.overlap.graph.io.EdgeListWriter.write(g.withoutWeights(), el, Progress.none());
@@ -202,5 +247,7 @@ class GapPeerTest {
         assertTrue(o.toString().contains("note: gap sssp skipped on k8.el: k8.el has no weights and GAP would give it "
             + "random ones"), o.toString());
         assertTrue(Files.readString(gap.resolve("args-bfs.txt")).contains("-f " + el + " -s"), "the file itself");
+        assertTrue(o.toString().contains("note: gap's converter is not built in " + gap + ": the graph GAP builds is "
+            + "checked by its vertex and edge counts only"), o.toString());
     }
 }
