@@ -12,6 +12,7 @@ import dev.overlap.graph.ref.PowerIteration;
 import dev.overlap.graph.ref.Verification;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -172,7 +173,7 @@ final class ComparisonRun {
                     + "fixed-iteration runs do %d", name, ref.iterations(), (System.nanoTime() - t0) / 1e6,
                     iterations));
                 if (forker != null) {
-                    refFile = java.nio.file.Files.createTempFile(graphDir(), "pr-reference", ".bin");
+                    refFile = Files.createTempFile(graphDir(), "pr-reference", ".bin");
                     ref.write(refFile);
                 }
             }
@@ -183,16 +184,16 @@ final class ComparisonRun {
                 childInput, needWeights && shared == null, shared, weighted.isWeighted());
         } finally {
             if (refFile != null) {
-                java.nio.file.Files.deleteIfExists(refFile);
+                Files.deleteIfExists(refFile);
             }
             if (written && !keepGraphFiles) {
-                java.nio.file.Files.deleteIfExists(shared);
+                Files.deleteIfExists(shared);
             }
         }
     }
 
     private Path graphDir() throws IOException {
-        java.nio.file.Files.createDirectories(graphDir);
+        Files.createDirectories(graphDir);
         return graphDir;
     }
 
