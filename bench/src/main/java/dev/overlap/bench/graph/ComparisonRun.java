@@ -189,6 +189,13 @@ final class ComparisonRun {
             if (written && !keepGraphFiles) {
                 Files.deleteIfExists(shared);
             }
+            if (!keepGraphFiles && (written || refFile != null)) {
+                try {
+                    Files.deleteIfExists(graphDir);
+                } catch (final java.nio.file.DirectoryNotEmptyException e) {
+                    // files someone else put there, or kept ones: the directory stays
+                }
+            }
         }
     }
 

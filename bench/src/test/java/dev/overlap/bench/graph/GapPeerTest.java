@@ -158,6 +158,7 @@ class GapPeerTest {
         assertTrue(Files.readString(gap.resolve("args-pr.txt")).strip().matches(java.util.regex.Pattern.quote(common)
             + " -t \\S+ -i 1000 -l"));
         assertFalse(Files.exists(Path.of(file)), "the graph file is deleted after its graph");
+        assertFalse(Files.exists(dir.resolve("out").resolve("graphs")), "and its directory, left empty");
         assertTrue(Files.readString(gap.resolve("args-converter.txt")).startsWith("-f " + file + " -s -w -e "),
             "GAP's view of the file, written back");
         assertTrue(gapRows.get(0).get("verification").toString().endsWith("; GAP's converter writes back the same "
