@@ -186,9 +186,22 @@ public final class CliErrors {
 
     private static String fileSystem(final FileSystemException e) {
         final String file = e.getFile() != null ? e.getFile() : "?";
+        return file + (e.getOtherFile() != null ? " -> " + e.getOtherFile() : "") + ": " + reason(e);
+    }
+
+    /**
+     * @param e an I/O failure
+     * @return what went wrong without the file, starting in lower case: {@code permission denied},
+     * {@code no space left on device}
+     */
+    static String reason(final IOException e) {
+        if (!(e instanceof FileSystemException)) {
+            return lowerFirst(messageOrName(e));
+        }
         final String what;
-        if (e.getReason() != null && !e.getReason().isEmpty()) {
-            what = lowerFirst(e.getReason());
+        final FileSystemException f = (FileSystemException)e;
+        if (f.getReason() != null && !f.getReason().isEmpty()) {
+            what = lowerFirst(f.getReason());
         } else if (e instanceof NoSuchFileException) {
             what = "no such file or directory";
         } else if (e instanceof AccessDeniedException) {
@@ -202,7 +215,7 @@ public final class CliErrors {
         } else {
             what = "file system error (" + e.getClass().getSimpleName() + ")";
         }
-        return file + (e.getOtherFile() != null ? " -> " + e.getOtherFile() : "") + ": " + what;
+        return what;
     }
 
     private static String outOfMemory(final OutOfMemoryError e) {
