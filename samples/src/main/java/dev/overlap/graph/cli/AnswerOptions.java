@@ -6,6 +6,8 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * Where a command writes its answer: {@code --output FILE} ({@code -} for standard output) and
@@ -43,11 +45,12 @@ public final class AnswerOptions {
     /**
      * Checks and opens the destination before any work, so a bad path fails at once.
      *
-     * @param cl the command line, for usage errors
+     * @param cl    the command line, for usage errors
+     * @param input the file the command reads, which the answer must not replace, or null
      * @return the destination, or null without {@code --output}
      * @throws IOException naming the path when it cannot be written
      */
-    AnswerDestination open(final CommandLine cl) throws IOException {
+    AnswerDestination open(final CommandLine cl, final Path input) throws IOException {
         if (output == null) {
             if (cl.getParseResult().hasMatchedOption("--output-format")) {
                 throw new CommandLine.ParameterException(cl, "--output-format needs --output FILE");
@@ -58,6 +61,11 @@ public final class AnswerOptions {
             throw new CommandLine.ParameterException(cl, "--output needs a file name, or '-' for standard output");
         }
         try {
+            if (input != null && !toStdout() && Files.exists(Path.of(output)) && Files.exists(input)
+                && Files.isSameFile(Path.of(output), input)) {
+                throw new CommandLine.ParameterException(cl, "--output " + output + " is the input graph file: the "
+                    + "answer would replace it");
+            }
             return AnswerDestination.open(output);
         } catch (final java.nio.file.InvalidPathException e) {
             throw new CommandLine.ParameterException(cl, "--output '" + output + "' is not a valid path: "

@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
 /**
  * How the command-line tools report a failure: one line on standard error, {@code <command>: <what went wrong>},
  * and exit code 1, whatever failed (a bad file, a full heap or direct memory, a failed kernel, a bug), never a stack
- * trace. Wrong arguments stay picocli's business (its message, the usage, exit code 2).
+ * trace. Wrong arguments are {@link UsageErrors}' business (one line too, exit code 2).
  *
  * <p>An {@link OutOfMemoryError} anywhere in the cause chain names what ran out, the heap or direct memory (where
  * device memory lives), with the setting that raises it, as {@code OVERLAP_JAVA_OPTS=-Xmx4g}. File problems name the
@@ -323,8 +323,11 @@ public final class CliErrors {
             : Character.toLowerCase(s.charAt(0)) + s.substring(1);
     }
 
-    /** @return the text on one line: line breaks (a multi-line message) become "; " */
+    /**
+     * @return the text on one line: line breaks (a multi-line message) become "; ", and other control characters
+     * (a binary file's bytes quoted in a parser's message) become '?', so the line cannot garble the terminal
+     */
     static String oneLine(final String s) {
-        return s.replaceAll("\\s*\\R\\s*", "; ").trim();
+        return s.replaceAll("\\s*\\R\\s*", "; ").trim().replace('\t', ' ').replaceAll("\\p{Cntrl}", "?");
     }
 }

@@ -108,7 +108,7 @@ abstract class GraphAppCommand implements Callable<Integer> {
                 }
             }
         }
-        try (AnswerDestination destination = answers.open(cl)) {
+        try (AnswerDestination destination = answers.open(cl, input.file())) {
             return run(cl, app, algorithms, settings, destination);
         }
     }

@@ -137,7 +137,7 @@ public final class JacobiCommand implements Callable<Integer> {
                 + devices + " devices, more than a device holds (2 GiB): use more --devices or a smaller --size");
         }
         final int threads = meshOptions.threads();
-        try (AnswerDestination destination = answers.open(cl)) {
+        try (AnswerDestination destination = answers.open(cl, null)) {
             return solve(cl, system, given, profiling, bytes, threads, destination);
         }
     }

@@ -195,6 +195,27 @@ class CliErrorsTest {
     }
 
     @Test
+    void binaryInputIsOneLineWithoutControlCharacters() throws IOException {
+        final Path bin = dir.resolve("binary.el");
+        Files.write(bin, new byte[] {0x7f, 'E', 'L', 'F', 1, 2, 0, '\t', 27, '[', '2', 'J', '\r', '\n', 0, 0});
+        final CliRun run = new CliRun("bfs", "--graph", bin.toString(), "--quiet");
+        assertOneLine("bfs", run.exit, run.err, bin + ":1: ");
+        assertTrue(run.err.strip().chars().noneMatch(Character::isISOControl), run.err);
+    }
+
+    @Test
+    void anOutputThatIsTheInputIsRefused() throws IOException {
+        final Path el = write("g.el", "0 1\n1 2\n");
+        for (final String output : new String[] {el.toString(), dir.resolve(".").resolve("g.el").toString()}) {
+            final CliRun run = new CliRun("bfs", "--graph", el.toString(), "--output", output, "--quiet");
+            assertEquals(2, run.exit, run.err);
+            assertEquals("overlap bfs: --output " + output + " is the input graph file: the answer would replace it "
+                + "(try 'overlap bfs --help')", run.err.strip());
+        }
+        assertEquals("0 1\n1 2\n", Files.readString(el));
+    }
+
+    @Test
     void emptyInputNamesThePathAndExitsOne() throws IOException {
         final Path empty = write("empty.el", "# nothing but a comment\n");
         final CliRun run = new CliRun("bfs", "--graph", empty.toString(), "--quiet");
