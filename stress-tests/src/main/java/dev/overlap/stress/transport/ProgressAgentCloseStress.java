@@ -24,7 +24,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * {@link Transport#close()} against a progress agent of {@link Transport#newProgressAgent()} that a user drives in
  * their own duty cycle (the Dekker handshake of {@code ProgressAgent.inDutyCycle} and the transport's
- * {@code closing}): once close has returned, the agent must never touch the inboxes again, since their memory then
+ * {@code closing}, which {@code ProgressAgents.awaitIdle} waits out): once close has returned, the agent must never touch the inboxes again, since their memory then
  * belongs to someone else. The inbox here lives in a buffer the test owns, holding one remote add of 1; after the
  * close returns, the closing actor puts the inbox's bytes back as they were before that message was applied,
  * standing in for the next owner of the memory writing something that parses as a message. An agent still inside a
