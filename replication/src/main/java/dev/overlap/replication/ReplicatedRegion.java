@@ -2,7 +2,6 @@ package dev.overlap.replication;
 
 import dev.overlap.core.BlockMapping;
 import dev.overlap.core.ChunkTracker;
-import dev.overlap.core.Device;
 import dev.overlap.core.IdleStrategies;
 import dev.overlap.core.Kernel;
 import dev.overlap.core.KernelFailedException;
@@ -58,9 +57,8 @@ public final class ReplicatedRegion implements AutoCloseable {
     private final long[] sliceLength;
     private final boolean[] producer;
     private final ChunkTracker[] trackers;
-    private final ReadyBitmap[] bitmaps;
-    private final TransferAgents agents;
-    private final TransferAgents.ChunkJob[][] jobs;
+    /** How kernels run and ready chunks travel in this region's mode: chosen once, here. */
+    private final TransferStrategy strategy;
     /** Per device, the launches of the iteration in progress (BULK launches two: compute, then copy). */
     private final KernelLaunch[] launched;
     private final List<KernelLaunch> inFlight = new ArrayList<>();
@@ -83,7 +81,6 @@ public final class ReplicatedRegion implements AutoCloseable {
         this.length = b.elements;
         this.chunkBytes = b.chunkBytes;
         this.gridSize = b.gridSize;
-        this.inline = mode == TransferMode.INLINE;
         final int devices = mesh.deviceCount();
         this.producer = new boolean[devices];
         final int[] producers = b.producers != null ? b.producers : allDevices(devices);
@@ -108,8 +105,6 @@ public final class ReplicatedRegion implements AutoCloseable {
             replicas[d] = storage.on(d);
         }
         this.trackers = new ChunkTracker[devices];
-        this.bitmaps = new ReadyBitmap[devices];
-        this.jobs = new TransferAgents.ChunkJob[devices][];
         this.launched = new KernelLaunch[devices];
         int chunks = 0;
         try {
@@ -125,23 +120,12 @@ public final class ReplicatedRegion implements AutoCloseable {
                     .gridSize(gridSize).mapping(mapping).onReady((chunk, epoch) -> onReady(device, chunk)).build();
                 trackers[d] = tracker;
                 chunks += tracker.chunkCount();
-                if (mode == TransferMode.POLLING) {
-                    bitmaps[d] = new ReadyBitmap(tracker.chunkCount());
-                }
-                if (mode == TransferMode.TRIGGERED) {
-                    jobs[d] = new TransferAgents.ChunkJob[tracker.chunkCount()];
-                    for (int c = 0; c < jobs[d].length; c++) {
-                        jobs[d][c] = new TransferAgents.ChunkJob(d, c);
-                    }
-                }
             }
             this.totalChunks = chunks;
-            final boolean needAgents = mode == TransferMode.POLLING
-                || (mode == TransferMode.TRIGGERED && b.transferThreads > 0);
-            this.agents = needAgents ? new TransferAgents(this, mode, b.transferThreads, bitmaps,
-                Math.max(2, Integer.highestOneBit(Math.max(1, chunks - 1)) << 1),
+            this.strategy = TransferStrategy.of(mode, this, trackers, gridSize, b.transferThreads, chunks,
                 b.idle != null ? b.idle : IdleStrategies.defaultFor(devices * mesh.device(0).workerCount()
-                    + b.transferThreads + 1), mesh.name()) : null;
+                    + b.transferThreads + 1), mesh.name());
+            this.inline = strategy.storesToEveryReplica();
         } catch (final RuntimeException | Error e) {
             for (final ChunkTracker t : trackers) {
                 if (t != null) {
@@ -170,22 +154,9 @@ public final class ReplicatedRegion implements AutoCloseable {
         return new Builder(mesh);
     }
 
+    /** The trackers' listener: the strategy moves the ready chunk (the field is set once the trackers exist). */
     private void onReady(final int device, final int chunk) {
-        switch (mode) {
-            case POLLING:
-                bitmaps[device].set(chunk);
-                break;
-            case TRIGGERED:
-                if (agents != null) {
-                    agents.submit(jobs[device][chunk]);
-                } else {
-                    copyChunk(device, chunk);
-                }
-                break;
-            default:
-                chunkDone();
-                break;
-        }
+        strategy.chunkReady(device, chunk);
     }
 
     /** Copies chunk {@code chunk} of {@code device}'s slice to every other replica. */
@@ -207,7 +178,8 @@ public final class ReplicatedRegion implements AutoCloseable {
         chunkDone();
     }
 
-    private void chunkDone() {
+    /** One chunk of this iteration is done (copied, or counted ready where nothing is copied). */
+    void chunkDone() {
         if (copiedChunks.incrementAndGet() == (iterationTarget())) {
             final Thread w = waiter;
             if (w != null) {
@@ -239,16 +211,7 @@ public final class ReplicatedRegion implements AutoCloseable {
             throw new IllegalStateException("dev" + device + " already launched in iteration " + iteration
                 + ": call awaitTransfers() first");
         }
-        final Device dev = mesh.device(device);
-        final KernelLaunch launch;
-        if (mode.tracks()) {
-            launch = dev.launch(gridSize, trackers[device].track(kernel));
-        } else if (mode == TransferMode.BULK) {
-            inFlight.add(dev.launch(gridSize, kernel));
-            launch = dev.launch(trackers[device].chunkCount(), (ctx, chunk) -> copyChunk(device, chunk));
-        } else {
-            launch = dev.launch(gridSize, kernel);
-        }
+        final KernelLaunch launch = strategy.launch(mesh.device(device), device, kernel, inFlight);
         inFlight.add(launch);
         launched[device] = launch;
         return launch;
@@ -315,7 +278,7 @@ public final class ReplicatedRegion implements AutoCloseable {
             endIteration();
             throw failure;
         }
-        if (mode.tracks() && !waitForCopies(deadline)) {
+        if (strategy.tracks() && !waitForCopies(deadline)) {
             return false;
         }
         endIteration();
@@ -323,7 +286,7 @@ public final class ReplicatedRegion implements AutoCloseable {
         if (copyFailure != null) {
             throw new IllegalStateException("a chunk copy failed in iteration " + iteration, copyFailure);
         }
-        if (mode.tracks()) {
+        if (strategy.tracks()) {
             for (final ChunkTracker t : trackers) {
                 if (t != null) {
                     t.rearm();
@@ -505,9 +468,7 @@ public final class ReplicatedRegion implements AutoCloseable {
                 }
             }
             endIteration();
-            if (agents != null) {
-                agents.close();
-            }
+            strategy.close();
             for (final ChunkTracker t : trackers) {
                 if (t != null) {
                     t.close();

@@ -2,42 +2,18 @@ package dev.overlap.transport;
 
 import dev.overlap.core.GlobalAddress;
 import dev.overlap.core.InterruptedWaitException;
-import dev.overlap.core.Waits;
-import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import static dev.overlap.transport.MessageFormat.ADDRESS_OFFSET;
-import static dev.overlap.transport.MessageFormat.ATOMIC_LENGTH;
 import static dev.overlap.transport.MessageFormat.BATCH_HEADER_LENGTH;
-import static dev.overlap.transport.MessageFormat.EXPECTED_OFFSET;
-import static dev.overlap.transport.MessageFormat.FETCH_LENGTH;
-import static dev.overlap.transport.MessageFormat.FETCH_SEQ_OFFSET;
-import static dev.overlap.transport.MessageFormat.FETCH_SLOT_OFFSET;
-import static dev.overlap.transport.MessageFormat.GET_ADDRESS_OFFSET;
-import static dev.overlap.transport.MessageFormat.GET_LENGTH;
-import static dev.overlap.transport.MessageFormat.GET_LENGTH_OFFSET;
-import static dev.overlap.transport.MessageFormat.GET_SEQ_OFFSET;
-import static dev.overlap.transport.MessageFormat.GET_SLOT_OFFSET;
-import static dev.overlap.transport.MessageFormat.ITEMS_OFFSET;
-import static dev.overlap.transport.MessageFormat.OPERAND_OFFSET;
-import static dev.overlap.transport.MessageFormat.OP_OFFSET;
-import static dev.overlap.transport.MessageFormat.PUT_ADDRESS_OFFSET;
-import static dev.overlap.transport.MessageFormat.PUT_DATA_OFFSET;
 import static dev.overlap.transport.MessageFormat.PUT_HEADER_LENGTH;
-import static dev.overlap.transport.MessageFormat.PUT_LENGTH_OFFSET;
-import static dev.overlap.transport.MessageFormat.QUEUE_ID_OFFSET;
-import static dev.overlap.transport.MessageFormat.SENDER_OFFSET;
 
 /**
  * A sending context bound to one thread and one home device: it owns aggregators (one per destination and queue),
@@ -81,81 +57,25 @@ import static dev.overlap.transport.MessageFormat.SENDER_OFFSET;
  * Neither loses anything: a request already sent still takes effect (a get's bytes may still arrive in its
  * destination buffer: {@link #quiet()} waits for that), and an item already handed to an aggregator stays there.
  */
-public final class Endpoint extends EndpointPadding implements AutoCloseable {
-    static final int SLOT_BYTES = 64;
-    /** Messages sent between two publications of the sender counters, at most. */
-    static final int PUBLISH_EVERY = 64;
-    private static final int ENQUEUED_SLOT = TransportCounter.ITEMS_ENQUEUED.slot();
-
-    private final Transport transport;
-    private final int id;
-    private final int device;
+public final class Endpoint extends EndpointRingSender implements AutoCloseable {
+    // This class is the public API and the choice between the ring and the direct path. The fields the send paths
+    // touch live in its superclasses (EndpointCounters, EndpointFence, EndpointRingSender: the JCTools field-layout
+    // idiom, final methods only), so a direct put/get/atomic or a batch send loads nothing beyond this object and the
+    // destination; waits (EndpointWaits), reply slots (ReplySlots) and the aggregators (AggregatorSet) are objects of
+    // their own, reached only off those paths.
     private final Inbox home;
-    private final Inbox[] inboxes;
-    private final long[] sent;
-    private final long[] appliedSeen;
-    private final IdleStrategy idle;
-    private final AtomicBuffer counters;
-    private final int countersBase;
-    /** The owner's values of its sender counters; published to {@link #counters} in batches. */
-    private final long[] local = new long[TransportCounter.BLOCK_BYTES / 8];
-    private boolean dirty;
-    private int unpublishedMessages;
     private final DirectPolicy policy;
     private final int rendezvousThreshold;
-    private final int directBatchThreshold;
-    /**
-     * The caller's buffer while a bulk offer has batches out by reference (else null). Written by the owner before
-     * it commits the first descriptor (the commit's release store publishes it) and cleared after the last one has
-     * been applied; read by the drainer that applies a descriptor.
-     */
-    private DirectBuffer directSource;
-
-    private Aggregator[] aggregators = new Aggregator[4];
-    private int aggregatorCount;
-
-    private final int slotMask;
-    private final AtomicBuffer replies;
-    private final MutableDirectBuffer[] replyTargets;
-    private final int[] replyOffsets;
-    private final long[] slotSeq;
-    /** The device each slot's latest request went to (whose inbox a waiter for that slot helps). */
-    private final int[] slotDest;
-    private final CompletableFuture<?>[] futures;
-    private long lastSeq;
-    private int outstandingAsync;
-    private boolean closed;
-    /** When the blocking call in progress gives up ({@link System#nanoTime()}), or {@link Waits#NO_DEADLINE}. */
-    private long deadline = Waits.NO_DEADLINE;
-    private final long helpAfterNanos;
-    /** The wait in progress: the destination's consumer position last seen, and since when it stood still. */
-    private long lastDestPosition;
-    private long stalledSince;
+    private final AggregatorSet aggregators = new AggregatorSet();
+    private final ReplySlots slots;
 
     Endpoint(final Transport transport, final int id, final int device, final IdleStrategy idle,
-        final AtomicBuffer counters, final int countersBase, final int replySlots) {
-        this.transport = transport;
-        this.id = id;
-        this.device = device;
-        this.inboxes = transport.inboxes();
+        final AtomicBuffer counters, final int countersBase, final AtomicBuffer replies, final int replySlots) {
+        super(transport, id, device, idle, counters, countersBase);
         this.home = inboxes[device];
-        this.sent = new long[inboxes.length];
-        this.appliedSeen = new long[inboxes.length];
-        this.idle = idle;
-        this.counters = counters;
-        this.countersBase = countersBase;
         this.policy = transport.directPolicy();
         this.rendezvousThreshold = transport.rendezvousThreshold();
-        this.directBatchThreshold = policy == DirectPolicy.NEVER ? Integer.MAX_VALUE
-            : transport.directBatchThreshold();
-        this.slotMask = replySlots - 1;
-        this.replies = new UnsafeBuffer(BufferUtil.allocateDirectAligned(replySlots * SLOT_BYTES, SLOT_BYTES));
-        this.replyTargets = new MutableDirectBuffer[replySlots];
-        this.replyOffsets = new int[replySlots];
-        this.slotSeq = new long[replySlots];
-        this.slotDest = new int[replySlots];
-        this.futures = new CompletableFuture<?>[replySlots];
-        this.helpAfterNanos = transport.helpAfterNanos();
+        this.slots = new ReplySlots(waits, replies, replySlots);
     }
 
     /** @return this endpoint's id (carried in every message it sends) */
@@ -184,14 +104,14 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
      */
     public IntAggregator intAggregator(final int destination, final int queueId, final AggregatorConfig config) {
         checkOpen();
-        return register(new IntAggregator(this, destination, queueId, checkAggregator(destination, queueId,
+        return aggregators.add(new IntAggregator(this, destination, queueId, checkAggregator(destination, queueId,
             ItemType.INT, config), config));
     }
 
     /** @see #intAggregator(int, int, AggregatorConfig) */
     public LongAggregator longAggregator(final int destination, final int queueId, final AggregatorConfig config) {
         checkOpen();
-        return register(new LongAggregator(this, destination, queueId, checkAggregator(destination, queueId,
+        return aggregators.add(new LongAggregator(this, destination, queueId, checkAggregator(destination, queueId,
             ItemType.LONG, config), config));
     }
 
@@ -221,256 +141,9 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
         return MessageFormat.itemsPerBatch(batchBytes, type);
     }
 
-    private <A extends Aggregator> A register(final A aggregator) {
-        if (aggregatorCount == aggregators.length) {
-            aggregators = Arrays.copyOf(aggregators, aggregatorCount * 2);
-        }
-        aggregators[aggregatorCount++] = aggregator;
-        return aggregator;
-    }
-
+    /** A closed aggregator leaves the endpoint. */
     void unregister(final Aggregator aggregator) {
-        for (int i = 0; i < aggregatorCount; i++) {
-            if (aggregators[i] == aggregator) {
-                aggregators[i] = aggregators[--aggregatorCount];
-                aggregators[aggregatorCount] = null;
-                return;
-            }
-        }
-    }
-
-    /** Sends the pending items of {@code a} as one batch (blocking on back-pressure). */
-    void sendBatch(final Aggregator a, final FlushCause cause) {
-        checkOpen();
-        final int n = a.count;
-        if (n == 0) {
-            return;
-        }
-        if (a.sending) {
-            throw new IllegalStateException("aggregator to dev" + a.destination + " queue " + a.queueId + " was used"
-                + " to send from a handler that ran while it waited to send; handlers must not block on sends");
-        }
-        a.sending = true;
-        try {
-            final int bytes = n << a.shift;
-            final int dest = a.destination;
-            final Inbox inbox = inboxes[dest];
-            final int index = claim(inbox, a.msgTypeId, BATCH_HEADER_LENGTH + bytes);
-            final AtomicBuffer rb = inbox.ringBuffer();
-            rb.putInt(index + SENDER_OFFSET, id);
-            rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
-            a.copyStaged(rb, index + ITEMS_OFFSET, n);
-            addEnqueued(n - a.publishedPending); // counted before it can be delivered
-            inbox.ring().commit(index);
-            batchSent(dest, BATCH_HEADER_LENGTH + bytes, n, cause);
-            a.batchSent(n);
-        } finally {
-            a.sending = false;
-        }
-    }
-
-    /**
-     * Non-blocking flush: false when the destination ring has no room now, or when {@code a} is in the middle of a
-     * blocking send on this thread (a handler running during that send's wait): nothing changes then.
-     */
-    boolean trySendBatch(final Aggregator a, final FlushCause cause) {
-        checkOpen();
-        final int n = a.count;
-        if (n == 0) {
-            return true;
-        }
-        if (a.sending) {
-            return false;
-        }
-        final int bytes = n << a.shift;
-        final int dest = a.destination;
-        final Inbox inbox = inboxes[dest];
-        final int index = inbox.ring().tryClaim(a.msgTypeId, BATCH_HEADER_LENGTH + bytes);
-        if (index <= 0) {
-            add(TransportCounter.BACK_PRESSURE_RETRIES, 1);
-            return false;
-        }
-        final AtomicBuffer rb = inbox.ringBuffer();
-        rb.putInt(index + SENDER_OFFSET, id);
-        rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
-        a.copyStaged(rb, index + ITEMS_OFFSET, n);
-        addEnqueued(n - a.publishedPending); // counted before it can be delivered
-        inbox.ring().commit(index);
-        batchSent(dest, BATCH_HEADER_LENGTH + bytes, n, cause);
-        a.batchSent(n);
-        return true;
-    }
-
-    /**
-     * Sends the items staged in {@code a} followed by {@code count} items straight from {@code src} as one batch (a
-     * size flush: callers complete a batch): the source items are copied once, into the ring, never into the
-     * staging buffer.
-     */
-    void sendBatchFrom(final Aggregator a, final DirectBuffer src, final int offset, final int count) {
-        checkOpen();
-        if (a.sending) {
-            throw new IllegalStateException("aggregator to dev" + a.destination + " queue " + a.queueId + " was used"
-                + " to send from a handler that ran while it waited to send; handlers must not block on sends");
-        }
-        a.sending = true;
-        try {
-            final int n = a.count;
-            final int items = n + count;
-            final int bytes = items << a.shift;
-            final int dest = a.destination;
-            final Inbox inbox = inboxes[dest];
-            final int index = claim(inbox, a.msgTypeId, BATCH_HEADER_LENGTH + bytes);
-            final AtomicBuffer rb = inbox.ringBuffer();
-            rb.putInt(index + SENDER_OFFSET, id);
-            rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
-            if (n > 0) {
-                a.copyStaged(rb, index + ITEMS_OFFSET, n);
-            }
-            rb.putBytes(index + ITEMS_OFFSET + (n << a.shift), src, offset, count << a.shift);
-            addEnqueued(items - a.publishedPending); // counted before the items can be delivered
-            inbox.ring().commit(index);
-            batchSent(dest, BATCH_HEADER_LENGTH + bytes, items, FlushCause.SIZE);
-            a.batchSent(n);
-        } finally {
-            a.sending = false;
-        }
-    }
-
-    /** @return true if whole batches of {@code batchBytes} (header included) may be delivered by reference */
-    boolean byReference(final int batchBytes) {
-        return batchBytes >= directBatchThreshold;
-    }
-
-    /** @return true if this thread may wait here now (it is not running a handler of its home inbox) */
-    boolean mayWait() {
-        return !transport.isDrainingOnCurrentThread();
-    }
-
-    /** @return the buffer that batches by reference of this endpoint point into (for the drainer applying them) */
-    DirectBuffer directSource() {
-        return directSource;
-    }
-
-    /**
-     * Sends {@code count} items of {@code src} (a multiple of the batch capacity) as whole batches by reference, in one
-     * descriptor message, then waits until the destination has applied it, draining the home inbox meanwhile: on return the handler has read
-     * every item and {@code src} may be reused. Ring order is kept: these batches are applied after everything this
-     * endpoint sent to the destination before, and before anything it sends later.
-     */
-    void sendBatchesByReference(final Aggregator a, final DirectBuffer src, final int offset, final int count) {
-        checkOpen();
-        if (a.sending) {
-            throw new IllegalStateException("aggregator to dev" + a.destination + " queue " + a.queueId + " was used"
-                + " to send from a handler that ran while it waited to send; handlers must not block on sends");
-        }
-        final int dest = a.destination;
-        checkMayWait(WAIT_BY_REFERENCE, dest);
-        final Inbox inbox = inboxes[dest];
-        final ManyToOneRingBuffer ring = inbox.ring();
-        final AtomicBuffer rb = inbox.ringBuffer();
-        final int batch = a.capacity;
-        final int batches = count / batch;
-        a.sending = true;
-        directSource = src;
-        try {
-            final int index = claim(inbox, a.type.refMsgTypeId(), MessageFormat.BATCH_REF_LENGTH);
-            rb.putInt(index + SENDER_OFFSET, id);
-            rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
-            rb.putInt(index + MessageFormat.REF_COUNT_OFFSET, count);
-            rb.putInt(index + MessageFormat.REF_BATCH_OFFSET, batch);
-            rb.putLong(index + MessageFormat.REF_OFFSET_OFFSET, offset);
-            addEnqueued(count); // counted before the items can be delivered
-            ring.commit(index);
-            local[TransportCounter.DIRECT_BATCHES.slot()] += batches;
-            final long[] l = local;
-            sent[dest]++;
-            l[TransportCounter.MESSAGES_SENT.slot()]++;
-            l[TransportCounter.BYTES_SENT.slot()] += (long)batches * BATCH_HEADER_LENGTH + ((long)count << a.shift);
-            l[TransportCounter.ITEMS_FLUSHED.slot()] += count;
-            l[TransportCounter.FLUSHES_SIZE.slot()] += batches;
-            messageCounted();
-            awaitAppliedUninterruptibly(dest);
-        } finally {
-            a.sending = false;
-        }
-        directSource = null; // only once applied: a failed wait leaves it for a drainer that may still apply them
-    }
-
-    /** Eager mode: one message for one item. */
-    void sendEager(final Aggregator a, final long item) {
-        checkOpen();
-        final int dest = a.destination;
-        final Inbox inbox = inboxes[dest];
-        final int length = BATCH_HEADER_LENGTH + a.type.bytes();
-        final int index = claim(inbox, a.msgTypeId, length);
-        addEnqueued(1); // counted before the item can be delivered
-        final AtomicBuffer rb = inbox.ringBuffer();
-        rb.putInt(index + SENDER_OFFSET, id);
-        rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
-        if (a.type == ItemType.INT) {
-            rb.putInt(index + ITEMS_OFFSET, (int)item);
-        } else {
-            rb.putLong(index + ITEMS_OFFSET, item);
-        }
-        inbox.ring().commit(index);
-        batchSent(dest, length, 1, FlushCause.EAGER);
-    }
-
-    /** Eager mode, non-blocking. */
-    boolean trySendEager(final Aggregator a, final long item) {
-        checkOpen();
-        final int dest = a.destination;
-        final Inbox inbox = inboxes[dest];
-        final int length = BATCH_HEADER_LENGTH + a.type.bytes();
-        final int index = inbox.ring().tryClaim(a.msgTypeId, length);
-        if (index <= 0) {
-            add(TransportCounter.BACK_PRESSURE_RETRIES, 1);
-            return false;
-        }
-        addEnqueued(1); // counted before the item can be delivered
-        final AtomicBuffer rb = inbox.ringBuffer();
-        rb.putInt(index + SENDER_OFFSET, id);
-        rb.putInt(index + QUEUE_ID_OFFSET, a.queueId);
-        if (a.type == ItemType.INT) {
-            rb.putInt(index + ITEMS_OFFSET, (int)item);
-        } else {
-            rb.putLong(index + ITEMS_OFFSET, item);
-        }
-        inbox.ring().commit(index);
-        batchSent(dest, length, 1, FlushCause.EAGER);
-        return true;
-    }
-
-    private void batchSent(final int dest, final int length, final int items, final FlushCause cause) {
-        sent[dest]++;
-        final long[] l = local;
-        l[TransportCounter.MESSAGES_SENT.slot()]++;
-        l[TransportCounter.BYTES_SENT.slot()] += length;
-        l[TransportCounter.ITEMS_FLUSHED.slot()] += items;
-        l[causeCounter(cause).slot()]++;
-        messageCounted();
-    }
-
-    private void messageCounted() {
-        dirty = true;
-        if (++unpublishedMessages >= PUBLISH_EVERY) {
-            publishCounters();
-        }
-    }
-
-    private static TransportCounter causeCounter(final FlushCause cause) {
-        switch (cause) {
-            case SIZE:
-                return TransportCounter.FLUSHES_SIZE;
-            case WAIT:
-                return TransportCounter.FLUSHES_WAIT;
-            case EAGER:
-                return TransportCounter.FLUSHES_EAGER;
-            case EXPLICIT:
-                return TransportCounter.FLUSHES_EXPLICIT;
-            default:
-                return TransportCounter.FLUSHES_CLOSE;
-        }
+        aggregators.remove(aggregator);
     }
 
     // ---------------------------------------------------------------------------------------------- remote ops
@@ -490,22 +163,14 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
         if (length == 0) {
             return;
         }
-        final Inbox inbox = inboxes[dest];
-        if (length >= rendezvousThreshold || length > inbox.maxMessageLength() - PUT_HEADER_LENGTH
+        if (length >= rendezvousThreshold || length > inboxes[dest].maxMessageLength() - PUT_HEADER_LENGTH
             || goDirect(dest)) {
             fence(dest);
             transport.memory(dest).putBytes((int)GlobalAddress.offset(dstAddress), src, srcOffset, length);
             add(TransportCounter.DIRECT_OPS, 1);
             return;
         }
-        final int index = claim(inbox, MessageFormat.PUT, PUT_HEADER_LENGTH + length);
-        final AtomicBuffer rb = inbox.ringBuffer();
-        rb.putInt(index + SENDER_OFFSET, id);
-        rb.putInt(index + PUT_LENGTH_OFFSET, length);
-        rb.putLong(index + PUT_ADDRESS_OFFSET, dstAddress);
-        rb.putBytes(index + PUT_DATA_OFFSET, src, srcOffset, length);
-        inbox.ring().commit(index);
-        opSent(dest, PUT_HEADER_LENGTH + length);
+        sendPut(dest, dstAddress, src, srcOffset, length);
     }
 
     /**
@@ -539,15 +204,7 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
             add(TransportCounter.DIRECT_OPS, 1);
             return;
         }
-        final Inbox inbox = inboxes[dest];
-        final int index = claim(inbox, MessageFormat.PUT, PUT_HEADER_LENGTH + 8);
-        final AtomicBuffer rb = inbox.ringBuffer();
-        rb.putInt(index + SENDER_OFFSET, id);
-        rb.putInt(index + PUT_LENGTH_OFFSET, 8);
-        rb.putLong(index + PUT_ADDRESS_OFFSET, dstAddress);
-        rb.putLong(index + PUT_DATA_OFFSET, value);
-        inbox.ring().commit(index);
-        opSent(dest, PUT_HEADER_LENGTH + 8);
+        sendPutLong(dest, dstAddress, value);
     }
 
     /**
@@ -569,13 +226,11 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
             add(TransportCounter.DIRECT_OPS, 1);
             return;
         }
-        final int slot = acquireSlot();
-        final long seq = lastSeq + 1;
-        replyTargets[slot] = dst;
-        replyOffsets[slot] = dstOffset;
-        sendGet(dest, srcAddress, length, slot, seq);
-        awaitSlot(slot, seq, dest);
-        replyTargets[slot] = null;
+        final int slot = slots.acquire();
+        slots.expect(slot, dst, dstOffset);
+        requestGet(dest, srcAddress, length, slot);
+        slots.await(slot);
+        slots.release(slot);
     }
 
     /**
@@ -588,13 +243,13 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
      */
     public void get(final long srcAddress, final MutableDirectBuffer dst, final int dstOffset, final int length,
         final long timeout, final TimeUnit unit) throws TimeoutException {
-        final long saved = startTimed(timeout, unit);
+        final long saved = waits.startTimed(timeout, unit);
         try {
             get(srcAddress, dst, dstOffset, length);
         } catch (final WaitTimedOutException e) {
             throw timeout(e);
         } finally {
-            deadline = saved;
+            waits.restoreDeadline(saved);
         }
     }
 
@@ -606,13 +261,13 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
      * @throws InterruptedWaitException if the thread is interrupted while waiting
      */
     public long getLong(final long srcAddress, final long timeout, final TimeUnit unit) throws TimeoutException {
-        final long saved = startTimed(timeout, unit);
+        final long saved = waits.startTimed(timeout, unit);
         try {
             return getLong(srcAddress);
         } catch (final WaitTimedOutException e) {
             throw timeout(e);
         } finally {
-            deadline = saved;
+            waits.restoreDeadline(saved);
         }
     }
 
@@ -625,39 +280,19 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
      */
     public long fetch(final RemoteAtomic op, final long address, final long operand, final long timeout,
         final TimeUnit unit) throws TimeoutException {
-        final long saved = startTimed(timeout, unit);
+        final long saved = waits.startTimed(timeout, unit);
         try {
             return fetch(op, address, operand);
         } catch (final WaitTimedOutException e) {
             throw timeout(e);
         } finally {
-            deadline = saved;
+            waits.restoreDeadline(saved);
         }
-    }
-
-    /**
-     * Sets the deadline of a timed call; nested timed calls (from a handler run during the wait) keep the earlier one.
-     *
-     * @return the deadline to restore afterwards
-     */
-    private long startTimed(final long timeout, final TimeUnit unit) {
-        final long saved = deadline;
-        final long mine = Waits.deadline(timeout, unit);
-        deadline = saved == Waits.NO_DEADLINE || mine - saved < 0 ? mine : saved;
-        return saved;
     }
 
     /** Runs {@code call} with a deadline; @return false if it timed out. For the aggregators' timed forms. */
     boolean withDeadline(final long timeout, final TimeUnit unit, final Runnable call) {
-        final long saved = startTimed(timeout, unit);
-        try {
-            call.run();
-            return true;
-        } catch (final WaitTimedOutException e) {
-            return false;
-        } finally {
-            deadline = saved;
-        }
+        return waits.withDeadline(timeout, unit, call);
     }
 
     private static TimeoutException timeout(final WaitTimedOutException e) {
@@ -673,14 +308,12 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
             add(TransportCounter.DIRECT_OPS, 1);
             return transport.memory(dest).getLongVolatile((int)GlobalAddress.offset(srcAddress));
         }
-        final int slot = acquireSlot();
-        final long seq = lastSeq + 1;
-        replyTargets[slot] = replies;
-        replyOffsets[slot] = slot * SLOT_BYTES + 8;
-        sendGet(dest, srcAddress, 8, slot, seq);
-        awaitSlot(slot, seq, dest);
-        replyTargets[slot] = null;
-        return replies.getLong(slot * SLOT_BYTES + 8);
+        final int slot = slots.acquire();
+        slots.expectValue(slot);
+        requestGet(dest, srcAddress, 8, slot);
+        slots.await(slot);
+        slots.release(slot);
+        return slots.value(slot);
     }
 
     /**
@@ -702,31 +335,19 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
             add(TransportCounter.DIRECT_OPS, 1);
             return CompletableFuture.completedFuture(null);
         }
-        final int slot = acquireSlot();
-        final long seq = lastSeq + 1;
+        final int slot = slots.acquire();
         final CompletableFuture<Void> future = new CompletableFuture<>();
-        replyTargets[slot] = dst;
-        replyOffsets[slot] = dstOffset;
-        sendGet(dest, srcAddress, length, slot, seq);
-        futures[slot] = future;
-        outstandingAsync++;
+        slots.expect(slot, dst, dstOffset);
+        requestGet(dest, srcAddress, length, slot);
+        slots.async(slot, future);
         return future;
     }
 
-    private void sendGet(final int dest, final long srcAddress, final int length, final int slot, final long seq) {
-        slotDest[slot] = dest;
-        final Inbox inbox = inboxes[dest];
-        final int index = claim(inbox, MessageFormat.GET, GET_LENGTH);
-        final AtomicBuffer rb = inbox.ringBuffer();
-        rb.putInt(index + SENDER_OFFSET, id);
-        rb.putInt(index + GET_SLOT_OFFSET, slot);
-        rb.putLong(index + GET_ADDRESS_OFFSET, srcAddress);
-        rb.putInt(index + GET_LENGTH_OFFSET, length);
-        rb.putInt(index + GET_LENGTH_OFFSET + 4, 0);
-        rb.putLong(index + GET_SEQ_OFFSET, seq);
-        inbox.ring().commit(index);
-        slotSent(slot, seq);
-        opSent(dest, GET_LENGTH);
+    /** Sends a get through the ring whose reply goes to {@code slot} (its target set). */
+    private void requestGet(final int dest, final long srcAddress, final int length, final int slot) {
+        final long seq = slots.nextSeq();
+        sendGet(dest, srcAddress, length, slot, seq);
+        slots.sent(slot, seq, dest);
     }
 
     /**
@@ -744,15 +365,7 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
             add(TransportCounter.DIRECT_OPS, 1);
             return;
         }
-        final Inbox inbox = inboxes[dest];
-        final int index = claim(inbox, MessageFormat.ATOMIC, ATOMIC_LENGTH);
-        final AtomicBuffer rb = inbox.ringBuffer();
-        rb.putInt(index + SENDER_OFFSET, id);
-        rb.putInt(index + OP_OFFSET, op.code());
-        rb.putLong(index + ADDRESS_OFFSET, address);
-        rb.putLong(index + OPERAND_OFFSET, operand);
-        inbox.ring().commit(index);
-        opSent(dest, ATOMIC_LENGTH);
+        sendAtomic(dest, op.code(), address, operand);
     }
 
     /**
@@ -797,94 +410,18 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
             return RemoteAtomic.apply(code, transport.memory(dest), (int)GlobalAddress.offset(address), operand,
                 expected);
         }
-        final int slot = acquireSlot();
-        final long seq = lastSeq + 1;
-        slotDest[slot] = dest;
-        final Inbox inbox = inboxes[dest];
-        final int index = claim(inbox, MessageFormat.FETCH, FETCH_LENGTH);
-        final AtomicBuffer rb = inbox.ringBuffer();
-        rb.putInt(index + SENDER_OFFSET, id);
-        rb.putInt(index + OP_OFFSET, code);
-        rb.putLong(index + ADDRESS_OFFSET, address);
-        rb.putLong(index + OPERAND_OFFSET, operand);
-        rb.putLong(index + EXPECTED_OFFSET, expected);
-        rb.putInt(index + FETCH_SLOT_OFFSET, slot);
-        rb.putInt(index + FETCH_SLOT_OFFSET + 4, 0);
-        rb.putLong(index + FETCH_SEQ_OFFSET, seq);
-        inbox.ring().commit(index);
-        slotSent(slot, seq);
-        opSent(dest, FETCH_LENGTH);
-        awaitSlot(slot, seq, dest);
-        return replies.getLong(slot * SLOT_BYTES + 8);
+        final int slot = slots.acquire();
+        final long seq = slots.nextSeq();
+        sendFetch(dest, code, address, operand, expected, slot, seq);
+        slots.sent(slot, seq, dest);
+        slots.await(slot);
+        return slots.value(slot);
     }
 
-    private void opSent(final int dest, final int length) {
-        sent[dest]++;
-        final long[] l = local;
-        l[TransportCounter.MESSAGES_SENT.slot()]++;
-        l[TransportCounter.BYTES_SENT.slot()] += length;
-        l[TransportCounter.RING_OPS.slot()]++;
-        messageCounted();
+    /** The reply slots, which the drainer applying this endpoint's gets and fetches completes. */
+    ReplySlots replySlots() {
+        return slots;
     }
-
-    /** Called by the receiver (under its drain lock): copy the requested bytes, then release the slot's sequence. */
-    void completeGet(final int slot, final long seq, final AtomicBuffer src, final int srcOffset, final int length) {
-        final int s = slot & slotMask;
-        replyTargets[s].putBytes(replyOffsets[s], src, srcOffset, length);
-        replies.putLongRelease(s * SLOT_BYTES, seq);
-    }
-
-    /** Called by the receiver: store the previous value, then release the slot's sequence. */
-    void completeFetch(final int slot, final long seq, final long previous) {
-        final int s = slot & slotMask;
-        replies.putLong(s * SLOT_BYTES + 8, previous);
-        replies.putLongRelease(s * SLOT_BYTES, seq);
-    }
-
-    /**
-     * @return the slot of request {@code lastSeq + 1}, once its previous request's reply is in; the slot is taken
-     *         only when the request is sent ({@link #slotSent}), so a send that fails (interrupt, timeout, closed
-     *         transport) leaves no slot waiting for a reply that will never come
-     */
-    private int acquireSlot() {
-        final long seq = lastSeq + 1;
-        final int slot = (int)seq & slotMask;
-        final long previous = slotSeq[slot];
-        if (previous != 0 && replies.getLongAcquire(slot * SLOT_BYTES) != previous) {
-            awaitSlot(slot, previous, slotDest[slot]);
-        }
-        if (futures[slot] != null) {
-            completeAsync(slot);
-        }
-        return slot;
-    }
-
-    /** The request {@code seq} is in the ring: its slot now waits for that reply. */
-    private void slotSent(final int slot, final long seq) {
-        lastSeq = seq;
-        slotSeq[slot] = seq;
-    }
-
-    private void completeAsync(final int slot) {
-        final CompletableFuture<?> future = futures[slot];
-        futures[slot] = null;
-        replyTargets[slot] = null;
-        outstandingAsync--;
-        future.complete(null);
-    }
-
-    private int pollReplies() {
-        int done = 0;
-        for (int slot = 0; slot <= slotMask && outstandingAsync > 0; slot++) {
-            if (futures[slot] != null && replies.getLongAcquire(slot * SLOT_BYTES) == slotSeq[slot]) {
-                completeAsync(slot);
-                done++;
-            }
-        }
-        return done;
-    }
-
-    // ---------------------------------------------------------------------------------------------- waiting
 
     private boolean goDirect(final int dest) {
         switch (policy) {
@@ -894,166 +431,6 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
                 return true;
             default:
                 return !pending(dest);
-        }
-    }
-
-    /** @return true if this endpoint has ring messages to {@code dest} that are not applied yet */
-    private boolean pending(final int dest) {
-        final long s = sent[dest];
-        if (appliedSeen[dest] == s) {
-            return false;
-        }
-        final long applied = inboxes[dest].appliedBy(id);
-        appliedSeen[dest] = applied;
-        return applied != s;
-    }
-
-    /** Waits until every ring message this endpoint sent to {@code dest} has been applied. */
-    private void fence(final int dest) {
-        if (!pending(dest)) {
-            return;
-        }
-        add(TransportCounter.FENCE_WAITS, 1);
-        checkMayWait(WAIT_APPLIED, dest);
-        idle.reset();
-        startWait(dest);
-        while (pending(dest)) {
-            idle.idle(waitWork(WAIT_APPLIED, dest));
-        }
-    }
-
-    /**
-     * Waits until {@code dest} applied everything this endpoint sent, ignoring interrupts and deadlines (they are
-     * noted and the interrupt status set again at the end): for batches sent by reference, whose source buffer the
-     * caller may reuse only once they are applied. The wait always ends: the waiter applies them itself if nobody
-     * else does.
-     */
-    private void awaitAppliedUninterruptibly(final int dest) {
-        if (!pending(dest)) {
-            return;
-        }
-        final long saved = deadline;
-        deadline = Waits.NO_DEADLINE;
-        boolean interrupted = false;
-        try {
-            idle.reset();
-            startWait(dest);
-            while (pending(dest)) {
-                try {
-                    idle.idle(waitWork(WAIT_BY_REFERENCE, dest));
-                } catch (final InterruptedWaitException e) {
-                    Thread.interrupted();
-                    interrupted = true;
-                }
-            }
-        } finally {
-            deadline = saved;
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private int claim(final Inbox inbox, final int msgTypeId, final int length) {
-        final ManyToOneRingBuffer ring = inbox.ring();
-        final int index = ring.tryClaim(msgTypeId, length);
-        return index > 0 ? index : claimSlow(inbox, msgTypeId, length);
-    }
-
-    private int claimSlow(final Inbox inbox, final int msgTypeId, final int length) {
-        final ManyToOneRingBuffer ring = inbox.ring();
-        final int dest = inbox.device();
-        checkMayWait(WAIT_SPACE, dest);
-        idle.reset();
-        startWait(dest);
-        while (true) {
-            add(TransportCounter.BACK_PRESSURE_RETRIES, 1);
-            idle.idle(waitWork(WAIT_SPACE, dest));
-            final int index = ring.tryClaim(msgTypeId, length);
-            if (index > 0) {
-                return index;
-            }
-        }
-    }
-
-    private void awaitSlot(final int slot, final long seq, final int dest) {
-        if (replies.getLongAcquire(slot * SLOT_BYTES) == seq) {
-            return;
-        }
-        checkMayWait(WAIT_REPLY, dest);
-        idle.reset();
-        startWait(dest);
-        while (replies.getLongAcquire(slot * SLOT_BYTES) != seq) {
-            idle.idle(waitWork(WAIT_REPLY, dest));
-        }
-    }
-
-    /** What a wait waits for, for its messages (built only when one is thrown). */
-    private static final int WAIT_APPLIED = 0;
-    private static final int WAIT_BY_REFERENCE = 1;
-    private static final int WAIT_SPACE = 2;
-    private static final int WAIT_REPLY = 3;
-
-    private String describe(final int what, final int dest) {
-        switch (what) {
-            case WAIT_APPLIED:
-                return "dev" + dest + " to apply the messages of endpoint " + id;
-            case WAIT_BY_REFERENCE:
-                return "dev" + dest + " to apply batches that reference the caller's buffer (endpoint " + id + ")";
-            case WAIT_SPACE:
-                return "space in dev" + dest + "'s inbox (endpoint " + id + ")";
-            default:
-                return "a reply from dev" + dest + " (endpoint " + id + ")";
-        }
-    }
-
-    /** Starts the clock of a wait for {@code dest}: see {@link #waitWork}. */
-    private void startWait(final int dest) {
-        stalledSince = System.nanoTime();
-        lastDestPosition = inboxes[dest].ring().consumerPosition();
-    }
-
-    /**
-     * One round of useful work while waiting for {@code dest}: drain the home inbox, and, once the destination's
-     * inbox has had no consumer progress for the help-after time (its owner and the progress thread, if any, are not
-     * draining it), the destination's inbox too, as the UPC helper would; all inboxes while the transport closes.
-     * Then check the transport, the interrupt status and the deadline. While the destination's own threads drain,
-     * the waiter never competes with them for its inbox.
-     */
-    private int waitWork(final int what, final int dest) {
-        publishCounters();
-        int work = home.drain();
-        if (transport.isClosing()) {
-            work += transport.drainAll();
-        } else if (dest != device && work == 0) {
-            final long position = inboxes[dest].ring().consumerPosition();
-            final long now = System.nanoTime();
-            if (position != lastDestPosition) {
-                lastDestPosition = position;
-                stalledSince = now;
-            } else if (now - stalledSince >= helpAfterNanos) {
-                work += inboxes[dest].drain(Inbox.DEFAULT_DRAIN_LIMIT, true);
-                lastDestPosition = inboxes[dest].ring().consumerPosition(); // our progress is no sign of the owner's
-            }
-        }
-        if (transport.isClosed()) {
-            throw new IllegalStateException("transport closed while endpoint " + id + " waited for "
-                + describe(what, dest));
-        }
-        if (Thread.interrupted()) {
-            throw Waits.interrupted(describe(what, dest));
-        }
-        if (deadline != Waits.NO_DEADLINE && System.nanoTime() - deadline >= 0) {
-            throw new WaitTimedOutException(describe(what, dest));
-        }
-        return work;
-    }
-
-    private void checkMayWait(final int what, final int dest) {
-        if (transport.isDrainingOnCurrentThread()) {
-            throw new IllegalStateException("endpoint " + id + " on dev" + device + " would wait for "
-                + describe(what, dest) + " from inside a handler (this thread is applying an inbox's messages): "
-                + "handlers must not block on sends (use tryOffer), or the devices could deadlock");
         }
     }
 
@@ -1077,12 +454,9 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
     public int poll() {
         checkOpen();
         int work = home.drain();
-        final Aggregator[] as = aggregators;
-        for (int i = 0, n = aggregatorCount; i < n; i++) {
-            work += as[i].poll();
-        }
-        if (outstandingAsync > 0) {
-            work += pollReplies();
+        work += aggregators.poll();
+        if (slots.hasAsync()) {
+            work += slots.pollAsync();
         }
         publishCounters();
         return work;
@@ -1101,10 +475,7 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
     /** Sends every aggregator's pending items now (blocking on back-pressure). */
     public void flush() {
         checkOpen();
-        final Aggregator[] as = aggregators;
-        for (int i = 0; i < aggregatorCount; i++) {
-            sendBatch(as[i], FlushCause.EXPLICIT);
-        }
+        aggregators.flush(this);
         publishCounters();
     }
 
@@ -1118,8 +489,8 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
         for (int dest = 0; dest < inboxes.length; dest++) {
             fence(dest);
         }
-        if (outstandingAsync > 0) {
-            pollReplies();
+        if (slots.hasAsync()) {
+            slots.pollAsync();
         }
         publishCounters();
     }
@@ -1146,76 +517,40 @@ public final class Endpoint extends EndpointPadding implements AutoCloseable {
 
     /**
      * @param counter a sender counter
-     * @return this endpoint's value as last published (acquire load; may be read from any thread): see
+     * @return this endpoint's value as last published (acquire load; may be read from any thread, also after the
+     *         transport closed: the counters' memory is never freed while the endpoint is reachable): see
      *         {@link TransportCounter} for when the owner publishes
      */
     public long counter(final TransportCounter counter) {
         if (!counter.isSenderCounter()) {
             throw new IllegalArgumentException(counter + " is a receiver counter: read it from an Inbox");
         }
-        return counters.getLongAcquire(countersBase + counter.offset());
-    }
-
-    void add(final TransportCounter counter, final long delta) {
-        local[counter.slot()] += delta;
-        dirty = true;
-    }
-
-    /** Counts enqueued items and publishes the count at once (release): before the items can be delivered. */
-    void addEnqueued(final long delta) {
-        final long value = local[ENQUEUED_SLOT] + delta;
-        local[ENQUEUED_SLOT] = value;
-        counters.putLongRelease(countersBase + (ENQUEUED_SLOT << 3), value);
-    }
-
-    /** Publishes the sender counters (release stores) if any changed since the last publication. */
-    void publishCounters() {
-        if (!dirty) {
-            return;
-        }
-        dirty = false;
-        unpublishedMessages = 0;
-        final long[] l = local;
-        for (int slot = 0; slot < l.length; slot++) {
-            if (slot != ENQUEUED_SLOT) {
-                counters.putLongRelease(countersBase + (slot << 3), l[slot]);
-            }
-        }
+        return published(counter);
     }
 
     /** Flushes and closes every aggregator; later operations throw. Idempotent. Call from the owning thread. */
     @Override
     public void close() {
-        if (closed) {
+        if (closed()) {
             return;
         }
         flushForClose();
-        closed = true;
+        markClosed();
     }
 
+    /** Closes every aggregator (flushing it) and publishes the counters: the endpoint's part of a close. */
     void flushForClose() {
-        while (aggregatorCount > 0) {
-            aggregators[aggregatorCount - 1].close();
-        }
+        aggregators.closeAll();
         publishCounters();
     }
 
     /** @return true once closed */
     public boolean isClosed() {
-        return closed;
-    }
-
-    private void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("endpoint " + id + " on dev" + device + " is closed");
-        }
-        if (transport.isClosed()) {
-            throw new IllegalStateException("transport is closed (endpoint " + id + " on dev" + device + ")");
-        }
+        return closed();
     }
 
     @Override
     public String toString() {
-        return "Endpoint{" + id + " on dev" + device + ", " + aggregatorCount + " aggregators}";
+        return "Endpoint{" + id + " on dev" + device + ", " + aggregators.size() + " aggregators}";
     }
 }

@@ -223,13 +223,32 @@ public final class Inbox {
     /**
      * @param counter a receiver counter
      * @return its current value (acquire load)
+     * @throws IllegalStateException naming the transport once it is closed (a read that races the close returns the
+     *                               value or throws this; it never reads freed memory): read the final values with
+     *                               {@link Transport#counter(int, TransportCounter)}
      */
     public long counter(final TransportCounter counter) {
         if (counter.isSenderCounter()) {
             throw new IllegalArgumentException(counter + " is a sender counter: read it from an Endpoint or "
                 + "Transport.counter(device, counter)");
         }
+        if (transport == null) {
+            return counterValue(counter);
+        }
         checkNotClosed();
+        final TransportMemory memory = transport.ownMemory();
+        if (!memory.enterRead()) { // the close freed the memory since the check
+            throw transport.closedError();
+        }
+        try {
+            return counterValue(counter);
+        } finally {
+            memory.exitRead();
+        }
+    }
+
+    /** {@link #counter} without the checks, for readers that hold the inbox memory (acquire load). */
+    long counterValue(final TransportCounter counter) {
         return buffer.getLongAcquire(countersIndex + counter.offset());
     }
 
@@ -287,7 +306,8 @@ public final class Inbox {
     @Override
     public String toString() {
         return "Inbox{dev" + device + ", ring " + capacity + " bytes"
-            + (transport != null && transport.isClosed() ? ", closed" : ", " + ring.size() + " bytes pending") + "}";
+            + (transport == null ? ", " + ring.size() + " bytes pending" : transport.isClosed() ? ", closed"
+            : ", " + transport.ownMemory().pendingBytes(device) + " bytes pending") + "}";
     }
 
     /** 128 bytes in front of the drain state's fields (the int fills the gap after the object header). */

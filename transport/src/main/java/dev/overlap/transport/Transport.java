@@ -1,11 +1,9 @@
 package dev.overlap.transport;
 
-import dev.overlap.core.DeviceRegion;
 import dev.overlap.core.GlobalAddress;
 import dev.overlap.core.IdleStrategies;
 import dev.overlap.core.Mesh;
 import dev.overlap.core.WorkerContext;
-import org.agrona.BufferUtil;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
@@ -14,7 +12,6 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -56,35 +53,28 @@ import java.util.function.Supplier;
  * {@link #close()} stops the progress thread (and waits for every agent of {@link #newProgressAgent()} that is inside
  * a duty cycle), flushes every aggregator, applies everything left in the inboxes and frees the inbox memory.
  * Afterwards every method of the transport, its inboxes, endpoints, aggregators and progress agents that touches an
- * inbox throws {@link IllegalStateException} (a progress agent ends its runner with Agrona's
- * {@code AgentTerminationException}). An endpoint used by another thread while the transport closes races with the
- * close (endpoints are single-threaded), which is the caller's error.
+ * inbox or would send throws an {@link IllegalStateException} that names the closed transport (a progress agent ends
+ * its runner with Agrona's {@code AgentTerminationException}). Counters are the exception: {@link #counter},
+ * {@link #countersReport()} and {@link Endpoint#counter} stay readable, with their final values, and a counter read
+ * that races the close (from any thread) returns the value before or after it: it never fails because of the close
+ * and never reads freed memory ({@link Inbox#counter} answers with the value or that exception). An endpoint used by
+ * another thread while the transport closes races with the close (endpoints are single-threaded), which is the
+ * caller's error, and so is a drain of an inbox started on another thread while the transport closes.
  */
 public final class Transport implements AutoCloseable {
     private final Mesh mesh;
     private final int devices;
+    /** Each device's memory, the target of remote operations (null entries: a standalone transport without). */
     private final AtomicBuffer[] memories;
-    private final Inbox[] inboxes;
-    private final long inboxOffset;
     private final int maxEndpoints;
     private final int maxQueues;
-    private final int replySlots;
     private final int rendezvousThreshold;
     private final int directBatchThreshold;
     private final DirectPolicy directPolicy;
-    private final Supplier<IdleStrategy> idleStrategy;
-    private final AtomicBuffer endpointCounters;
-    private final Endpoint[] endpoints;
-    private final Endpoint[][] workerEndpoints;
     private final long helpAfterNanos;
-    private final AgentRunner progressRunner;
-    /** The inbox memory when the transport lives on a mesh (closed with the transport). */
-    private final DeviceRegion inboxRegion;
-    /** Progress agents handed out by {@link #newProgressAgent()}, which close() waits out; guarded by itself. */
-    private final java.util.List<ProgressAgent> externalAgents = new java.util.ArrayList<>();
-    private int endpointCount;
-    /** The receiver counters as the close left them (the inboxes they live in are freed); null while open. */
-    private volatile long[][] finalReceiverCounters;
+    private final TransportEndpoints endpoints;
+    private final TransportMemory memory;
+    private final ProgressAgents agents;
     private volatile boolean closing;
     private volatile boolean closed;
 
@@ -93,7 +83,6 @@ public final class Transport implements AutoCloseable {
         this.mesh = b.mesh;
         this.devices = mesh != null ? mesh.deviceCount() : b.devices;
         this.maxQueues = b.maxQueues;
-        this.replySlots = b.replySlots;
         this.directPolicy = b.directPolicy;
         this.helpAfterNanos = b.helpAfterNanos;
         int workers = 0;
@@ -107,62 +96,21 @@ public final class Transport implements AutoCloseable {
             throw new IllegalArgumentException("maxEndpoints " + maxEndpoints + " is less than the mesh's " + workers
                 + " workers (each gets an endpoint)");
         }
-        final int inboxBytes = Inbox.requiredBytes(b.ringCapacity, maxEndpoints);
-        this.inboxes = new Inbox[devices];
         this.memories = new AtomicBuffer[devices];
-        if (mesh != null) {
-            this.inboxRegion = mesh.allocateSymmetric(inboxBytes, 4096);
-            this.inboxOffset = inboxRegion.offset();
-            for (int d = 0; d < devices; d++) {
-                memories[d] = mesh.memory(d).buffer();
-            }
-        } else {
-            this.inboxRegion = null;
-            this.inboxOffset = -1;
-            for (int d = 0; d < devices; d++) {
-                memories[d] = b.memories != null ? b.memories[d] : null;
-            }
+        for (int d = 0; d < devices; d++) {
+            memories[d] = mesh != null ? mesh.memory(d).buffer() : b.memories != null ? b.memories[d] : null;
         }
         final int maxPut = AggregatorConfig.largestBatch(b.ringCapacity) - MessageFormat.PUT_HEADER_LENGTH;
         this.rendezvousThreshold = Math.min(b.rendezvousThreshold, maxPut + 1);
         this.directBatchThreshold = b.directBatchThreshold;
-        this.endpointCounters = new UnsafeBuffer(allocate(maxEndpoints * TransportCounter.BLOCK_BYTES));
-        this.endpoints = new Endpoint[maxEndpoints];
-        this.idleStrategy = b.idleStrategy != null ? b.idleStrategy
-            : IdleStrategies.defaultFor(workers + (b.progressThread ? 2 : 1));
-        for (int d = 0; d < devices; d++) {
-            final AtomicBuffer buffer;
-            if (mesh != null) {
-                buffer = inboxRegion.buffer(d);
-            } else if (b.inboxBuffers != null) {
-                buffer = b.inboxBuffers[d];
-            } else {
-                buffer = new UnsafeBuffer(allocate(inboxBytes));
-            }
-            inboxes[d] = new Inbox(this, d, buffer, b.ringCapacity, maxEndpoints);
-        }
-        this.workerEndpoints = new Endpoint[devices][];
-        if (mesh != null) {
-            for (int d = 0; d < devices; d++) {
-                workerEndpoints[d] = new Endpoint[mesh.device(d).workerCount()];
-                for (int w = 0; w < workerEndpoints[d].length; w++) {
-                    workerEndpoints[d][w] = newEndpoint(d);
-                }
-            }
-        }
-        if (b.progressThread) {
-            final IdleStrategy idle = b.progressIdle != null ? b.progressIdle.get()
-                : new BackoffIdleStrategy(64, 64, 1_000, 50_000);
-            final String name = (mesh != null ? mesh.name() : "transport") + "-progress";
-            this.progressRunner = new AgentRunner(idle, b.errorHandler, null, newProgressAgent(name));
-            AgentRunner.startOnThread(progressRunner, r -> {
-                final Thread t = new Thread(r, name);
-                t.setDaemon(true);
-                return t;
-            });
-        } else {
-            this.progressRunner = null;
-        }
+        this.endpoints = new TransportEndpoints(maxEndpoints, mesh, b.idleStrategy != null ? b.idleStrategy
+            : IdleStrategies.defaultFor(workers + (b.progressThread ? 2 : 1)), b.replySlots);
+        this.memory = new TransportMemory(this, mesh, devices, b.inboxBuffers, b.ringCapacity, maxEndpoints);
+        endpoints.createWorkerEndpoints(this);
+        final IdleStrategy progressIdle = !b.progressThread ? null : b.progressIdle != null ? b.progressIdle.get()
+            : new BackoffIdleStrategy(64, 64, 1_000, 50_000);
+        this.agents = new ProgressAgents(this, memory.inboxes(), helpAfterNanos, progressIdle, b.errorHandler,
+            (mesh != null ? mesh.name() : "transport") + "-progress");
         if (mesh != null) {
             try {
                 mesh.addDependent(this);
@@ -171,10 +119,6 @@ public final class Transport implements AutoCloseable {
                 throw meshClosedMeanwhile;
             }
         }
-    }
-
-    private static ByteBuffer allocate(final int bytes) {
-        return BufferUtil.allocateDirectAligned(bytes, TransportCounter.BLOCK_BYTES);
     }
 
     private static void requireAgrona() {
@@ -205,7 +149,7 @@ public final class Transport implements AutoCloseable {
 
     /** @return device {@code device}'s inbox */
     public Inbox inbox(final int device) {
-        return inboxes[checkDevice(device)];
+        return memory.inboxes()[checkDevice(device)];
     }
 
     /** @return the policy for small remote operations */
@@ -239,19 +183,29 @@ public final class Transport implements AutoCloseable {
 
     /** @return true if a progress thread runs */
     public boolean hasProgressThread() {
-        return progressRunner != null;
+        return agents.hasThread();
     }
 
     Inbox[] inboxes() {
-        return inboxes;
+        return memory.inboxes();
+    }
+
+    /** @return the transport's own memory: inboxes, counter blocks, reply areas */
+    TransportMemory ownMemory() {
+        return memory;
+    }
+
+    /** @return the transport's endpoints */
+    TransportEndpoints endpoints() {
+        return endpoints;
     }
 
     AtomicBuffer memory(final int device) {
         return memories[device];
     }
 
-    Endpoint endpoint(final int id) {
-        return endpoints[id];
+    long helpAfterNanos() {
+        return helpAfterNanos;
     }
 
     int checkDevice(final int device) {
@@ -310,7 +264,7 @@ public final class Transport implements AutoCloseable {
         checkQueueId(queueId);
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(handler, "handler");
-        inboxes[device].dispatcher.bind(queueId, type, handler);
+        memory.inboxes()[device].dispatcher.bind(queueId, type, handler);
     }
 
     /**
@@ -321,17 +275,9 @@ public final class Transport implements AutoCloseable {
      * @throws IllegalStateException when {@link Builder#maxEndpoints(int)} endpoints exist
      */
     public synchronized Endpoint newEndpoint(final int homeDevice) {
-        checkOpen();
+        checkOpen(); // under the lock the close takes to start closing: no endpoint is created after that
         checkDevice(homeDevice);
-        if (endpointCount == maxEndpoints) {
-            throw new IllegalStateException("all " + maxEndpoints + " endpoints are in use: raise Builder.maxEndpoints");
-        }
-        final int id = endpointCount;
-        final Endpoint endpoint = new Endpoint(this, id, homeDevice, idleStrategy.get(), endpointCounters,
-            id * TransportCounter.BLOCK_BYTES, replySlots);
-        endpoints[id] = endpoint;
-        endpointCount = id + 1;
-        return endpoint;
+        return endpoints.create(this, homeDevice);
     }
 
     /**
@@ -342,7 +288,7 @@ public final class Transport implements AutoCloseable {
         if (ctx.mesh() != mesh) {
             throw new IllegalArgumentException("the worker belongs to another mesh than this transport's");
         }
-        return workerEndpoints[ctx.deviceId()][ctx.workerIndex()];
+        return endpoints.worker(ctx);
     }
 
     /**
@@ -354,29 +300,17 @@ public final class Transport implements AutoCloseable {
      */
     public Agent newProgressAgent() {
         checkOpen();
-        final ProgressAgent agent = newProgressAgent("overlap-progress");
-        synchronized (externalAgents) {
-            externalAgents.add(agent);
-        }
-        return agent;
-    }
-
-    private ProgressAgent newProgressAgent(final String roleName) {
-        return new ProgressAgent(this, inboxes, helpAfterNanos, Inbox.DEFAULT_DRAIN_LIMIT, roleName);
+        return agents.newAgent();
     }
 
     /** @return true if the calling thread is applying messages of one of this transport's inboxes */
     boolean isDrainingOnCurrentThread() {
-        for (final Inbox inbox : inboxes) {
+        for (final Inbox inbox : memory.inboxes()) {
             if (inbox.isDrainingOnCurrentThread()) {
                 return true;
             }
         }
         return false;
-    }
-
-    long helpAfterNanos() {
-        return helpAfterNanos;
     }
 
     // ---------------------------------------------------------------------------------------------- progress
@@ -389,7 +323,7 @@ public final class Transport implements AutoCloseable {
     public int drainAll() {
         checkNotClosed();
         int work = 0;
-        for (final Inbox inbox : inboxes) {
+        for (final Inbox inbox : memory.inboxes()) {
             work += inbox.drain();
         }
         return work;
@@ -399,28 +333,22 @@ public final class Transport implements AutoCloseable {
      * @param device  a device
      * @param counter any counter
      * @return for a sender counter, the sum over the endpoints homed on {@code device}; for a receiver counter, the
-     *         value of the device's inbox. Counters stay readable after {@link #close()}, with their final values.
+     *         value of the device's inbox. Counters stay readable after {@link #close()}, with their final values,
+     *         and a read that races the close returns the value before or after it: it never fails because of the
+     *         close and never reads freed memory. Thread-safe; acquire loads.
      */
     public long counter(final int device, final TransportCounter counter) {
         checkDevice(device);
         if (!counter.isSenderCounter()) {
-            final long[][] last = finalReceiverCounters;
-            return last != null ? last[device][counter.ordinal()] : inboxes[device].counter(counter);
+            return memory.receiverCounter(device, counter);
         }
-        final int n;
-        synchronized (this) {
-            n = endpointCount;
-        }
-        long sum = 0;
-        for (int i = 0; i < n; i++) {
-            if (endpoints[i].device() == device) {
-                sum += endpoints[i].counter(counter);
-            }
-        }
-        return sum;
+        return endpoints.senderCounter(device, counter);
     }
 
-    /** @return every counter of every device, one line per device (for logs and dashboards) */
+    /**
+     * @return every counter of every device, one line per device (for logs and dashboards); readable after
+     *         {@link #close()} like {@link #counter}, with 0 bytes pending once the inboxes are freed
+     */
     public String countersReport() {
         final StringBuilder sb = new StringBuilder();
         for (int d = 0; d < devices; d++) {
@@ -429,7 +357,7 @@ public final class Transport implements AutoCloseable {
                 sb.append(' ').append(c.label()).append('=').append(counter(d, c)).append(',');
             }
             sb.setLength(sb.length() - 1);
-            sb.append(" | inbox pending bytes=").append(closed ? 0 : inboxes[d].size()).append('\n');
+            sb.append(" | inbox pending bytes=").append(memory.pendingBytes(d)).append('\n');
         }
         return sb.toString();
     }
@@ -452,14 +380,24 @@ public final class Transport implements AutoCloseable {
     /** Allows the close's own drains; refuses everything once the inbox memory may be gone. */
     void checkNotClosed() {
         if (closed) {
-            throw new IllegalStateException(this + " is closed: its inboxes are freed");
+            throw closedError();
         }
+    }
+
+    /** @return the error for a use of inbox memory once the transport is closed: it names the transport */
+    IllegalStateException closedError() {
+        return new IllegalStateException(this + " is closed: its inboxes are freed");
     }
 
     /**
      * Stops the progress thread, flushes every endpoint's aggregators, applies every message left in the inboxes,
      * and frees the inbox memory. Call it after the threads using endpoints have stopped and before closing the mesh.
      * Idempotent.
+     *
+     * <p>The order: {@code closing} (new endpoints, handlers and progress agents are refused; agents end), the
+     * progress thread stopped and the agents' duty cycles waited out, every endpoint flushed, every inbox drained
+     * until empty; then {@code closed} (every drain is refused), the agents waited out again, and the memory released:
+     * counter reads racing the release read the values it recorded (see {@link TransportMemory}).
      *
      * @throws IllegalStateException if an inbox keeps a message that never becomes readable (a sender still running)
      */
@@ -472,56 +410,16 @@ public final class Transport implements AutoCloseable {
             closing = true;
         }
         try {
-            if (progressRunner != null) {
-                progressRunner.close();
-            }
-            awaitExternalAgents();
-            final int n;
-            synchronized (this) {
-                n = endpointCount;
-            }
-            for (int i = 0; i < n; i++) {
-                endpoints[i].flushForClose();
-            }
+            agents.stopThread();
+            agents.awaitIdle();
+            endpoints.flushForClose();
             drainUntilEmpty();
         } finally {
-            snapshotReceiverCounters();
             closed = true;
-            awaitExternalAgents();
-            if (inboxRegion != null) {
-                inboxRegion.close();
+            agents.awaitIdle();
+            memory.release();
+            if (mesh != null) {
                 mesh.removeDependent(this);
-            }
-        }
-    }
-
-    private void snapshotReceiverCounters() {
-        final TransportCounter[] all = TransportCounter.values();
-        final long[][] last = new long[devices][all.length];
-        for (int d = 0; d < devices; d++) {
-            for (final TransportCounter c : all) {
-                if (!c.isSenderCounter()) {
-                    last[d][c.ordinal()] = inboxes[d].counter(c);
-                }
-            }
-        }
-        finalReceiverCounters = last;
-    }
-
-    /**
-     * Waits until no agent of {@link #newProgressAgent()} is inside {@code doWork()} (Dekker with the agents: an
-     * agent announces itself, then reads {@code closing}/{@code closed}; the closer sets them, then reads the
-     * announcements; both volatile, so one sees the other).
-     */
-    private void awaitExternalAgents() {
-        final ProgressAgent[] agents;
-        synchronized (externalAgents) {
-            agents = externalAgents.toArray(new ProgressAgent[0]);
-        }
-        for (final ProgressAgent a : agents) {
-            while (a.isInDutyCycle()) {
-                Thread.onSpinWait();
-                Thread.yield();
             }
         }
     }
@@ -532,7 +430,7 @@ public final class Transport implements AutoCloseable {
         while (true) {
             final int work = drainAll();
             boolean empty = true;
-            for (final Inbox inbox : inboxes) {
+            for (final Inbox inbox : memory.inboxes()) {
                 empty &= inbox.size() == 0;
             }
             if (empty) {
@@ -551,10 +449,10 @@ public final class Transport implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "Transport{" + devices + " devices, ring " + inboxes[0].ringCapacity() + " bytes, " + directPolicy
-            + ", rendezvous >= " + rendezvousThreshold + " bytes"
+        return "Transport{" + devices + " devices, ring " + memory.inboxes()[0].ringCapacity() + " bytes, "
+            + directPolicy + ", rendezvous >= " + rendezvousThreshold + " bytes"
             + (directBatchThreshold == Integer.MAX_VALUE ? "" : ", batches by reference >= " + directBatchThreshold
-            + " bytes") + (progressRunner != null ? ", progress thread" : "")
+            + " bytes") + (agents.hasThread() ? ", progress thread" : "")
             + "}";
     }
 

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Timeout;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -181,5 +182,69 @@ class TransportMisuseTest {
         mesh.close();
         runner.close();
         assertThrows(IllegalStateException.class, t::newProgressAgent);
+    }
+
+    /**
+     * A counter read racing the close, in a loop of rounds (the contract in {@link Transport}'s class comment): the
+     * transport's counters answer the value before or after the close (equal here: nothing moves once the items are
+     * delivered) and never fail; an inbox's counter answers it or, once the transport is closed, the
+     * {@link IllegalStateException} that names it; the report keeps its figures. Over a mesh the close frees the
+     * inbox region and zeroes it, so a read of freed memory shows as a 0. The reader reads throughout the close and
+     * once more after it returned.
+     */
+    @Test
+    void aCounterReadRacingCloseAnswersTheValueOrTheDocumentedException() throws Exception {
+        final int rounds = Integer.getInteger("overlap.test.closeRaceRounds", 300);
+        final int items = 20;
+        try (Mesh mesh = mesh("counter-race")) {
+            for (int round = 0; round < rounds; round++) {
+                final Transport t = Transport.builder().mesh(mesh).ringCapacity(1 << 12).build();
+                t.registerHandler(1, Q, ItemType.INT, (queue, sender, buffer, offset, count) -> { });
+                final Endpoint ep = t.newEndpoint(0);
+                final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.batched(64, 1_000_000));
+                for (int i = 0; i < items; i++) {
+                    agg.offer(i);
+                }
+                ep.quiet(); // applied (the waiting endpoint helps dev1's undrained inbox), counters published
+                final long messages = t.counter(0, TransportCounter.MESSAGES_SENT);
+                final String figures = "items delivered=" + items + ",";
+                final AtomicBoolean closeReturned = new AtomicBoolean();
+                final AtomicReference<String> wrong = new AtomicReference<>();
+                final CountDownLatch reading = new CountDownLatch(1);
+                final Thread reader = new Thread(() -> {
+                    boolean last;
+                    do {
+                        last = closeReturned.get();
+                        try {
+                            check(wrong, t.counter(1, TransportCounter.ITEMS_DELIVERED) == items, "items delivered");
+                            check(wrong, t.counter(0, TransportCounter.MESSAGES_SENT) == messages, "messages sent");
+                            check(wrong, t.countersReport().contains(figures), "the report");
+                        } catch (final RuntimeException e) {
+                            check(wrong, false, "a transport counter read threw " + e);
+                        }
+                        try {
+                            check(wrong, t.inbox(1).counter(TransportCounter.ITEMS_DELIVERED) == items, "inbox");
+                        } catch (final IllegalStateException e) {
+                            check(wrong, t.isClosed() && e.getMessage().startsWith(t.toString()),
+                                "an inbox counter read threw " + e);
+                        }
+                        reading.countDown();
+                    } while (!last);
+                }, "counter-reader");
+                reader.start();
+                reading.await();
+                t.close();
+                closeReturned.set(true);
+                reader.join();
+                assertEquals(null, wrong.get(), "round " + round);
+                assertEquals(items, t.counter(1, TransportCounter.ITEMS_DELIVERED), "the final value stays readable");
+            }
+        }
+    }
+
+    private static void check(final AtomicReference<String> wrong, final boolean ok, final String what) {
+        if (!ok) {
+            wrong.compareAndSet(null, what);
+        }
     }
 }

@@ -19,8 +19,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * Two senders (two endpoints of one device, each with its own aggregator) race to fill that device's tiny inbox
  * (a 512-byte ring, less than the 24 batch records they write). Each sender that finds the ring full drains it itself
  * (it is also its home inbox) while the other keeps claiming and draining, so claims, commits, drains and the drain
- * lock all race. Every item must arrive exactly once, in per-sender order. (jcstress may also run each actor alone:
- * self-draining lets it finish then too.)
+ * lock all race ({@code EndpointRingSender}: items written, then the commit). Every item must arrive exactly once, in
+ * per-sender order. (jcstress may also run each actor alone: self-draining lets it finish then too.)
  */
 @JCStressTest
 @Description("aggregator + ring + drain with racing senders: no loss, no duplication, per-sender order")

@@ -22,7 +22,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * ({@code Transport.Builder.directBatchThreshold}) into that device's tiny inbox, and each rewrites its one source
  * buffer with the next items as soon as its offer returns. Each offer waits for its batches by draining the inbox,
  * so either thread may apply the other's descriptors and read the other's buffer while that one waits; the drain
- * lock and the rendezvous race. Every item must arrive exactly once, in per-sender order: an item read after its
+ * lock and the rendezvous race ({@code EndpointRingSender.sendBatchesByReference}). Every item must arrive exactly once, in per-sender order: an item read after its
  * sender reused the buffer (an offer that returned too early, or a stale source) shows up as a duplicate or a gap.
  */
 @JCStressTest

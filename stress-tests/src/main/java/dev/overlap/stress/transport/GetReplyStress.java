@@ -20,7 +20,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * A get through the ring: the requester sends the request and waits on its reply slot while the owner drains the
  * target device's inbox; whoever applies the request copies 16 bytes straight into the requester's buffer and then
- * releases the slot's sequence. When the blocking get returns, both copied words must be visible. (The requester's
+ * releases the slot's sequence ({@code ReplySlots.completeGet}: a plain copy, then a release store the requester's
+ * acquire load pairs with). When the blocking get returns, both copied words must be visible. (The requester's
  * home is the target device, so it can also serve itself: jcstress may run an actor alone.)
  */
 @JCStressTest
