@@ -36,6 +36,7 @@ import java.util.stream.Stream;
  * <li>string literals get only the name renames ({@code "IntCounterRing of capacity "}); an
  * {@code import dev.overlap.core.Specialized;} and lines starting with {@code // template:} are left out.</li>
  * </ul>
+ * The twin's class javadoc ends with a paragraph that names its template.
  * A template's file name starts with {@code Int}; its twin must not exist as a hand-written source.
  *
  * <p>Run by the library modules at {@code generate-sources} with the JDK's source launcher (no build of this module
@@ -167,11 +168,25 @@ public final class Specializer {
                     out.append(s.text);
             }
         }
-        final String result = out.toString();
+        final String result = noteOrigin(out.toString(), template);
         if (result.contains(MARKER)) {
             throw new IllegalArgumentException(template + ": " + MARKER + " must stand right before an int");
         }
         return result;
+    }
+
+    /** Ends the twin's class javadoc (if it has one) with a paragraph naming its template. */
+    private static String noteOrigin(final String twin, final String template) {
+        final Matcher declaration = Pattern.compile("\\bclass\\s+" + twinName(template) + "\\b").matcher(twin);
+        final int close = declaration.find() ? twin.lastIndexOf("*/", declaration.start()) : -1;
+        final int lineStart = twin.lastIndexOf('\n', close) + 1;
+        if (close < 0 || !twin.substring(lineStart, close).isBlank()
+            || !twin.substring(close + 2, declaration.start()).matches("\\s*(public\\s+)?(final\\s+)?")) {
+            return twin;
+        }
+        final String indent = twin.substring(lineStart, close);
+        return twin.substring(0, lineStart) + indent + "*\n" + indent + "* <p>Generated at build time from {@link "
+            + template + "}: the same code with {@code long} elements.\n" + twin.substring(lineStart);
     }
 
     private static String code(final String text, final Names names) {

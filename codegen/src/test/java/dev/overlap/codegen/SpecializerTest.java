@@ -91,6 +91,14 @@ class SpecializerTest {
     }
 
     @Test
+    void theTwinsJavadocNamesItsTemplate() {
+        assertEquals("/**\n * A box of {@code long}s.\n *\n * <p>Generated at build time from {@link IntBox}: the same code with"
+            + " {@code long} elements.\n */\npublic final class LongBox { }\n",
+            twin("/**\n * A box of {@code int}s.\n */\npublic final class IntBox { }\n"));
+        assertEquals("final class LongBox { } /** not the class's */", twin("final class IntBox { } /** not the class's */"));
+    }
+
+    @Test
     void aLinkToNoMethodOfTheTemplateIsAnError() {
         final String source = "/** {@link #offer(long)} */\nclass IntBox { void offer(final @Specialized int x) { } }";
         assertTrue(assertThrows(IllegalArgumentException.class, () -> twin(source)).getMessage()
