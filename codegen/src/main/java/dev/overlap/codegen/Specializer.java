@@ -57,8 +57,9 @@ public final class Specializer {
     private static final Pattern NAME_TOKEN = Pattern.compile("([0-9][\\w.]*)|([A-Za-z_$][\\w$]*)");
     private static final Pattern DECLARATION = Pattern.compile(
         "(?<![\\w.])([A-Za-z_$][\\w$]*)\\s*\\(([^()]*)\\)\\s*(?:throws\\s+[\\w.,\\s]+)?\\{");
+    /** Keywords that look like a declaration before a block; any other false match only adds a name no link uses. */
     private static final Set<String> NOT_DECLARATIONS =
-        Set.of("if", "for", "while", "switch", "catch", "synchronized", "try", "return", "new");
+        Set.of("if", "for", "while", "switch", "catch", "try", "return", "new");
 
     private Specializer() {
     }
