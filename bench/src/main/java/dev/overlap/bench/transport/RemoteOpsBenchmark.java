@@ -45,7 +45,7 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
 @State(Scope.Benchmark)
-@Quick(warmupTime = "500ms", time = "500ms")
+@Quick(warmupTime = "300ms", time = "300ms")
 public class RemoteOpsBenchmark {
     /** Whether small operations may bypass the ring. */
     @Param({"NEVER", "WHEN_ORDERED"})
