@@ -169,7 +169,7 @@ public class IntPriorityWorklistTest {
             t.start();
         }
         for (final Thread t : threads) {
-            t.join(300_000); // a hang guard, not a time budget: on a 2-core machine shared with other builds it ran 2 min
+            t.join(300_000); // a hang guard, not a time budget: on a loaded 2-core machine the run takes minutes
             assertFalse(t.isAlive(), "stuck");
         }
         final long n = (long)threads.length * perThread;
