@@ -7,7 +7,10 @@ import dev.overlap.graph.ref.Verification;
 /**
  * One implementation's measurement of one app on one graph: every timed run, the edges the answer traversed, its
  * verification, and the single-threaded Java CSR median of the same app and graph it is compared with (known once the
- * graph is done: a forked measurement reports its row without it). Immutable; thread-safe.
+ * graph is done: a forked measurement reports its row without it). Optional figures: the peak RSS of the process that
+ * measured it (forked Overlap measurements and GAP; not the rows measured inside the parent JVM), the L1 error of a
+ * PageRank answer against the converged reference, and the settings the implementation ran with. Immutable;
+ * thread-safe.
  */
 final class ComparisonRow {
     final String graph;
@@ -20,14 +23,22 @@ final class ComparisonRow {
     final Verification verification;
     /** The Java CSR median of the same app and graph; NaN until {@link #withJavaMillis}. */
     final double javaMillis;
+    /** Peak RSS in KiB of the process that measured the row, {@link PeakRss#UNKNOWN} when not measured. */
+    final long peakRssKib;
+    /** L1 error of a PageRank answer against the converged reference; NaN for other apps or when not measured. */
+    final double prError;
+    /** The settings it ran with (iterations, tolerance, delta), or empty. */
+    final String settings;
 
     ComparisonRow(final String graph, final GraphApp app, final String impl, final String threads,
         final double[] runMillis, final long edgesTraversed, final Verification verification) {
-        this(graph, app, impl, threads, runMillis, edgesTraversed, verification, Double.NaN);
+        this(graph, app, impl, threads, runMillis, edgesTraversed, verification, Double.NaN, PeakRss.UNKNOWN,
+            Double.NaN, "");
     }
 
     private ComparisonRow(final String graph, final GraphApp app, final String impl, final String threads,
-        final double[] runMillis, final long edgesTraversed, final Verification verification, final double javaMillis) {
+        final double[] runMillis, final long edgesTraversed, final Verification verification, final double javaMillis,
+        final long peakRssKib, final double prError, final String settings) {
         if (runMillis.length == 0) {
             throw new IllegalArgumentException("no runs");
         }
@@ -39,11 +50,39 @@ final class ComparisonRow {
         this.edgesTraversed = edgesTraversed;
         this.verification = verification;
         this.javaMillis = javaMillis;
+        this.peakRssKib = peakRssKib;
+        this.prError = prError;
+        this.settings = settings;
     }
 
     /** @return this row compared with a Java CSR median of {@code millis} */
     ComparisonRow withJavaMillis(final double millis) {
-        return new ComparisonRow(graph, app, impl, threads, runMillis, edgesTraversed, verification, millis);
+        return new ComparisonRow(graph, app, impl, threads, runMillis, edgesTraversed, verification, millis,
+            peakRssKib, prError, settings);
+    }
+
+    /** @return this row with the peak RSS of the process that measured it */
+    ComparisonRow withPeakRss(final long kib) {
+        return new ComparisonRow(graph, app, impl, threads, runMillis, edgesTraversed, verification, javaMillis, kib,
+            prError, settings);
+    }
+
+    /** @return this row with the L1 error of its PageRank answer */
+    ComparisonRow withPrError(final double error) {
+        return new ComparisonRow(graph, app, impl, threads, runMillis, edgesTraversed, verification, javaMillis,
+            peakRssKib, error, settings);
+    }
+
+    /** @return this row with another verification outcome */
+    ComparisonRow withVerification(final Verification v) {
+        return new ComparisonRow(graph, app, impl, threads, runMillis, edgesTraversed, v, javaMillis, peakRssKib,
+            prError, settings);
+    }
+
+    /** @return this row with the settings it ran with */
+    ComparisonRow withSettings(final String text) {
+        return new ComparisonRow(graph, app, impl, threads, runMillis, edgesTraversed, verification, javaMillis,
+            peakRssKib, prError, text);
     }
 
     /** @return every timed run's milliseconds, in run order (a copy) */

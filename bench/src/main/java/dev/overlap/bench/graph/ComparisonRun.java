@@ -7,10 +7,13 @@ import dev.overlap.graph.app.AppRunner;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.app.GraphApp;
-import dev.overlap.graph.gen.GraphSpec;
+import dev.overlap.graph.io.EdgeListWriter;
+import dev.overlap.graph.ref.PowerIteration;
 import dev.overlap.graph.ref.Verification;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -23,20 +26,24 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
- * Runs the comparison graph by graph: generates the graph, measures the single-threaded Java CSR references first
- * (their answers are what every other row is checked against), then each Overlap mode (in a forked JVM unless told
- * otherwise), then JGraphT on a copy when it fits in the heap. Every implementation gets the same warm-ups and timed
- * runs, and every answer is verified. Rendering is {@link ComparisonReport}'s job. Not thread-safe; one run per
- * instance.
+ * Runs the comparison graph by graph: generates the graph (or loads the file), and when GAP is a peer writes it to
+ * the edge-list file both systems then load (checking that it reads back as the same graph); measures the
+ * single-threaded Java CSR references first (their answers are what every other row is checked against), then each
+ * Overlap mode (in a forked JVM unless told otherwise), then JGraphT on a copy when it fits in the heap, then GAP's
+ * kernels on the file. Every implementation gets the same warm-ups and timed runs, and every answer is verified.
+ *
+ * <p>PageRank is compared at equal accuracy: a converged reference ({@link PageRankReference}) is computed once per
+ * graph, the fixed-iteration implementations (Java CSR, BSP, JGraphT) run the fewest power-iteration steps that get
+ * within {@code --pr-error} of it (unless {@code --pr-iterations} fixes them), async PageRank (which has no iterations)
+ * runs to a tolerance calibrated by untimed runs so that its error is about {@code --pr-error}, GAP to a tolerance
+ * chosen likewise ({@link GapMeasurement}), and every PageRank row carries its answer's L1 error against the reference.
+ * Rendering is {@link ComparisonReport}'s job. Not thread-safe; one run per instance.
  */
 final class ComparisonRun {
     static final String JGRAPHT = "jgrapht 1.5.3";
     static final String JAVA = "java csr";
-    /**
-     * Async PageRank has no iterations (Atos: push residuals until every one is below a threshold): it runs to this L1
-     * tolerance and is verified against power iteration to it.
-     */
-    static final double ASYNC_PR_TOLERANCE = 1e-4;
+    /** Calibration runs of async PageRank's tolerance at most, before its warm-ups. */
+    static final int CALIBRATION_RUNS = 4;
 
     private final long seed;
     private final boolean quiet;
@@ -46,23 +53,39 @@ final class ComparisonRun {
     private final int warmups;
     private final int runs;
     private final int prIterations;
+    private final double prError;
+    private final Path prReferenceFile;
+    private final GapMeasurement gap;
+    private final Path graphDir;
+    private final boolean keepGraphFiles;
     private final LongSupplier heapAvailable;
     private final Consumer<String> status;
     private final List<ComparisonRow> rows = new ArrayList<>();
     private final List<ComparisonGraph> graphs = new ArrayList<>();
     private final Set<String> notes;
 
+    /** Where a run's graph files go and what PageRank accuracy it compares at. */
+    record GraphFiles(Path graphDir, boolean keep, Path prReference) {
+    }
+
     /**
      * @param child         whether this JVM is a forked measurement (one mode and app; the references run once)
      * @param childWeights  a forked measurement whose parent generated the graphs with weights
      * @param forker        measures each Overlap mode and app in a JVM of its own, or null to measure here
+     * @param prIterations  PageRank iterations of the fixed-iteration implementations, or 0 to choose them per graph
+     *                      for {@code prError}
+     * @param prError       the L1 error every PageRank answer aims for
+     * @param gap           GAP's kernels, or null when GAP is not a peer of this run
+     * @param files         where the graph files go (used when GAP is a peer), whether they stay, and a child's
+     *                      PageRank reference from its parent (or null)
      * @param heapAvailable heap bytes free for the JGraphT copy
      * @param status        where progress lines go
      * @param notes         notes so far (modes without a provider)
      */
     ComparisonRun(final long seed, final boolean quiet, final boolean child, final boolean childWeights,
         final ForkedMeasurement forker, final int warmups, final int runs, final int prIterations,
-        final LongSupplier heapAvailable, final Consumer<String> status, final Set<String> notes) {
+        final double prError, final GapMeasurement gap, final GraphFiles files, final LongSupplier heapAvailable,
+        final Consumer<String> status, final Set<String> notes) {
         this.seed = seed;
         this.quiet = quiet;
         this.child = child;
@@ -71,6 +94,11 @@ final class ComparisonRun {
         this.warmups = warmups;
         this.runs = runs;
         this.prIterations = prIterations;
+        this.prError = prError;
+        this.prReferenceFile = files.prReference();
+        this.gap = gap;
+        this.graphDir = files.graphDir();
+        this.keepGraphFiles = files.keep();
         this.heapAvailable = heapAvailable;
         this.status = status;
         this.notes = new LinkedHashSet<>(notes);
@@ -96,27 +124,112 @@ final class ComparisonRun {
      *
      * @param providers Overlap's available modes
      * @param runner    the Overlap mesh, warm-ups and runs
-     * @param settings  the settings every fixed-iteration run uses
      */
-    void measureGraph(final GraphSpec gs, final Set<GraphApp> apps, final Set<String> impls,
-        final Map<String, GraphAlgorithms> providers, final AppRunner runner, final AppSettings settings)
-        throws IOException {
+    void measureGraph(final ComparisonInput input, final Set<GraphApp> apps, final Set<String> impls,
+        final Map<String, GraphAlgorithms> providers, final AppRunner runner) throws IOException {
         boolean needWeights = childWeights;
         for (final GraphApp a : apps) {
             needWeights |= a.weighted();
         }
         final long genStart = System.nanoTime();
-        final CsrGraph weighted = gs.build(seed, needWeights, ConsoleProgress.forConsole(quiet));
+        final CsrGraph weighted = input.load(seed, needWeights, ConsoleProgress.forConsole(quiet));
         final double genMillis = (System.nanoTime() - genStart) / 1e6;
         final CsrGraph plain = weighted.withoutWeights();
-        final String name = gs.toString();
+        final String name = input.name();
         final int source = GraphApp.defaultSource(plain, seed);
-        graphs.add(new ComparisonGraph(name, plain.vertexCount(), plain.edgeCount(), source, genMillis));
-        status.accept(String.format(Locale.ROOT, "%s: %,d vertices, %,d edges, source %d, generated in %.0f ms", name,
-            plain.vertexCount(), plain.edgeCount(), source, genMillis));
+        // The file both systems load when GAP is a peer: a generated graph is written out and read back here.
+        Path shared = null;
+        boolean written = false;
+        if (gap != null && !child && impls.contains(GapMeasurement.GAP)) {
+            if (!input.isFile()) {
+                shared = writeShared(input, weighted);
+                written = true;
+            } else if (input.gapReadable()) {
+                shared = input.path();
+            } else {
+                notes.add("gap skipped on " + name + ": GAP reads .el, .wel, .gr and .mtx files (uncompressed), not "
+                    + input.path().getFileName());
+            }
+        }
+        final String childInput = shared != null ? shared.toString() : input.toString();
+        graphs.add(new ComparisonGraph(name, plain.vertexCount(), plain.edgeCount(), source, genMillis,
+            shared != null ? shared.toString() : input.isFile() ? input.toString() : null, input.family()));
+        status.accept(String.format(Locale.ROOT, "%s: %,d vertices, %,d edges, source %d, %s in %.0f ms%s", name,
+            plain.vertexCount(), plain.edgeCount(), source, input.isFile() ? "loaded" : "generated", genMillis,
+            written ? "; written to " + shared + " for both systems" : ""));
+        // PageRank at equal accuracy: the converged reference, and the iterations that reach the target.
+        PageRankReference ref = null;
+        Path refFile = null;
+        int iterations = prIterations;
+        if (apps.contains(GraphApp.PAGERANK)) {
+            final long t0 = System.nanoTime();
+            ref = child && prReferenceFile != null ? PageRankReference.read(prReferenceFile, plain)
+                : PageRankReference.compute(plain, PowerIteration.DAMPING);
+            if (iterations == 0) {
+                iterations = ref.powerIterationsFor(plain, PowerIteration.DAMPING, prError);
+            }
+            if (!child) {
+                status.accept(String.format(Locale.ROOT, "%s: PageRank reference converged in %d iterations, %.0f ms; "
+                    + "fixed-iteration runs do %d", name, ref.iterations(), (System.nanoTime() - t0) / 1e6,
+                    iterations));
+                if (forker != null) {
+                    refFile = Files.createTempFile(graphDir(), "pr-reference", ".bin");
+                    ref.write(refFile);
+                }
+            }
+        }
+        final AppSettings settings = AppSettings.builder().fixedIterations(Math.max(1, iterations)).build();
+        try {
+            measureAll(name, weighted, plain, source, apps, impls, providers, runner, settings, ref, refFile,
+                childInput, needWeights && shared == null, shared, weighted.isWeighted());
+        } finally {
+            if (refFile != null) {
+                Files.deleteIfExists(refFile);
+            }
+            if (written && !keepGraphFiles) {
+                Files.deleteIfExists(shared);
+            }
+            if (!keepGraphFiles && (written || refFile != null)) {
+                try {
+                    Files.deleteIfExists(graphDir);
+                } catch (final java.nio.file.DirectoryNotEmptyException e) {
+                    // files someone else put there, or kept ones: the directory stays
+                }
+            }
+        }
+    }
+
+    private Path graphDir() throws IOException {
+        Files.createDirectories(graphDir);
+        return graphDir;
+    }
+
+    /**
+     * Writes a generated graph as the edge list both systems load ({@code .wel} when weighted) and checks that
+     * Overlap's reader gives the same graph back.
+     */
+    private Path writeShared(final ComparisonInput input, final CsrGraph g) throws IOException {
+        final Path file = graphDir().resolve(input.name().replace(':', '-') + "-seed" + seed
+            + (g.isWeighted() ? ".wel" : ".el"));
+        EdgeListWriter.write(g, file, ConsoleProgress.forConsole(quiet));
+        final CsrGraph back = ComparisonInput.file(file).load(seed, false, ConsoleProgress.forConsole(quiet));
+        if (!back.sameAs(g)) {
+            throw new IllegalStateException(file + " does not read back as the generated " + input.name() + " ("
+                + back.vertexCount() + " vertices and " + back.edgeCount() + " edges, generated " + g.vertexCount()
+                + " and " + g.edgeCount() + ")");
+        }
+        return file;
+    }
+
+    private void measureAll(final String name, final CsrGraph weighted, final CsrGraph plain, final int source,
+        final Set<GraphApp> apps, final Set<String> impls, final Map<String, GraphAlgorithms> providers,
+        final AppRunner runner, final AppSettings settings, final PageRankReference ref, final Path refFile,
+        final String childInput, final boolean childWeighted, final Path shared, final boolean sharedWeighted)
+        throws IOException {
         // The sequential runs come first: their answers are the references of every other row.
         final Map<GraphApp, GraphApp.Expected> expected = new LinkedHashMap<>();
         final Map<GraphApp, Double> javaMillis = new LinkedHashMap<>();
+        final Map<GraphApp, Long> traversed = new LinkedHashMap<>();
         final int firstRow = rows.size();
         for (final GraphApp app : apps) {
             final CsrGraph g = app.weighted() ? weighted : plain;
@@ -132,8 +245,12 @@ final class ComparisonRun {
                 }
             }
             expected.put(app, app.expected(g, source, settings, seq));
-            final ComparisonRow row = new ComparisonRow(name, app, JAVA, "1", times, app.edgesTraversed(g, seq),
+            traversed.put(app, app.edgesTraversed(g, seq));
+            ComparisonRow row = new ComparisonRow(name, app, JAVA, "1", times, app.edgesTraversed(g, seq),
                 Verification.pass("the reference (checked against itself: its answer is the expected one)"));
+            if (app == GraphApp.PAGERANK) {
+                row = row.withPrError(ref.error(seq.ranks())).withSettings(settings.fixedIterations() + " iterations");
+            }
             javaMillis.put(app, row.median());
             if (impls.contains("java")) {
                 add(row);
@@ -142,18 +259,25 @@ final class ComparisonRun {
         for (final Map.Entry<String, GraphAlgorithms> p : providers.entrySet()) {
             for (final GraphApp app : apps) {
                 if (forker != null) {
-                    final ComparisonRow row = forker.measure(gs, name, app, p.getKey(), needWeights, notes);
+                    final ComparisonRow row = forker.measure(childInput, name, app, p.getKey(), childWeighted,
+                        settings.fixedIterations(), refFile, notes);
                     if (row != null) {
                         add(row);
                     }
                     continue;
                 }
                 measureOverlap(name, app.weighted() ? weighted : plain, source, app, p.getKey(), p.getValue(), runner,
-                    expected.get(app));
+                    expected.get(app), settings, ref);
             }
         }
         if (impls.contains("jgrapht")) {
-            measureJGraphT(name, weighted, plain, source, apps, settings, expected);
+            measureJGraphT(name, weighted, plain, source, apps, settings, expected, ref);
+        }
+        if (shared != null) {
+            for (final ComparisonRow row : gap.measure(new GapMeasurement.Graph(name, shared, sharedWeighted, weighted,
+                source, expected, traversed, ref), apps, notes)) {
+                rows.add(row);
+            }
         }
         // Measured implementation by implementation (one JGraphT copy at a time); shown app by app.
         final List<ComparisonRow> mine = new ArrayList<>();
@@ -171,20 +295,18 @@ final class ComparisonRun {
     }
 
     private void measureOverlap(final String name, final CsrGraph g, final int source, final GraphApp app,
-        final String mode, final GraphAlgorithms provider, final AppRunner runner, final GraphApp.Expected expected) {
+        final String mode, final GraphAlgorithms provider, final AppRunner runner, final GraphApp.Expected expected,
+        final AppSettings fixed, final PageRankReference ref) {
         System.gc();
         final boolean toTolerance = app == GraphApp.PAGERANK && "async".equals(mode);
-        // the app's own worklist, as `--queue auto` picks it: priority for SSSP, FIFO for BFS and PageRank
-        final AppSettings s = toTolerance
-            ? AppSettings.builder().tolerance(ASYNC_PR_TOLERANCE).queue(app.autoQueue()).build()
-            : AppSettings.builder().fixedIterations(prIterations).queue(app.autoQueue()).build();
-        if (toTolerance) {
-            notes.add("async pr has no iterations: it runs to an L1 tolerance of " + ASYNC_PR_TOLERANCE
-                + " and is verified against power iteration to that tolerance (the others run " + prIterations
-                + " iterations)");
-        }
         final AppRunner.Measurement m;
+        AppSettings s;
         try {
+            // the app's own worklist, as `--queue auto` picks it: priority for SSSP, FIFO for BFS and PageRank
+            s = AppSettings.builder().fixedIterations(fixed.fixedIterations()).queue(app.autoQueue()).build();
+            if (toTolerance) {
+                s = calibratedTolerance(name, g, app, provider, runner, ref);
+            }
             m = runner.measure(g, app, provider, source, s);
         } catch (final UnsupportedOperationException e) {
             notes.add(mode + " " + app + " skipped: the provider does not support it (" + e.getMessage() + ")");
@@ -193,13 +315,63 @@ final class ComparisonRun {
             notes.add(mode + " " + app + " on " + name + " skipped: " + e.getMessage());
             return;
         }
-        add(new ComparisonRow(name, app, "overlap " + mode, runner.devices() + "x" + runner.threadsPerDevice(),
-            m.runMillis(), app.edgesTraversed(g, m.result()),
-            (toTolerance ? app.expected(g, source, s, null) : expected).check(m.result())));
+        ComparisonRow row = new ComparisonRow(name, app, "overlap " + mode, runner.devices() + "x"
+            + runner.threadsPerDevice(), m.runMillis(), app.edgesTraversed(g, m.result()), toTolerance
+            ? Verification.ranks(ref.ranks(), m.result().ranks(), s.tolerance() + PageRankReference.TOLERANCE)
+            : expected.check(m.result()));
+        if (app == GraphApp.PAGERANK) {
+            row = row.withPrError(ref.error(m.result().ranks())).withSettings(toTolerance
+                ? String.format(Locale.ROOT, "tolerance %.3g", s.tolerance())
+                : s.fixedIterations() + " iterations");
+        }
+        add(row);
+    }
+
+    /**
+     * Async PageRank has no iterations (Atos: push residuals until every one is below a threshold); its tolerance is
+     * an upper bound on the error, often well above the error it gets. Untimed runs look for the largest tolerance
+     * whose error stays within {@code prError}: starting at {@code prError}, the tolerance grows by the error's
+     * shortfall (at most 10x) until a run's error exceeds {@code prError}, then the search bisects (geometrically)
+     * between the largest tolerance within and the smallest beyond; it stops once an error is at least half of
+     * {@code prError} or after {@value #CALIBRATION_RUNS} runs, and keeps the largest tolerance that was within. Async
+     * then does the work of that accuracy and no more. The runs are not timed (extra warm-ups, in effect).
+     */
+    private AppSettings calibratedTolerance(final String name, final CsrGraph g, final GraphApp app,
+        final GraphAlgorithms provider, final AppRunner runner, final PageRankReference ref) {
+        final AppRunner once = AppRunner.builder().devices(runner.devices()).threadsPerDevice(
+            runner.threadsPerDevice()).warmups(0).runs(1).build();
+        double good = 0;
+        double goodError = Double.NaN;
+        double bad = Double.POSITIVE_INFINITY;
+        double tolerance = prError;
+        for (int i = 0; i < CALIBRATION_RUNS; i++) {
+            final AppSettings s = AppSettings.builder().tolerance(tolerance).queue(app.autoQueue()).build();
+            final double error = ref.error(once.measure(g, app, provider, 0, s).result().ranks());
+            if (error > prError) {
+                bad = tolerance;
+            } else {
+                good = tolerance;
+                goodError = error;
+                if (error >= prError / 2 || error == 0) {
+                    break;
+                }
+            }
+            tolerance = good == 0 ? tolerance / 10 : bad == Double.POSITIVE_INFINITY
+                ? good * Math.min(10, 0.8 * prError / goodError) : Math.sqrt(good * bad);
+        }
+        final double chosen = good > 0 ? good : tolerance;
+        notes.add(String.format(Locale.ROOT, "async pr has no iterations: it runs to an L1 tolerance calibrated by up "
+            + "to %d untimed runs so that its error is close to --pr-error %.3g (the tolerance is a bound, usually "
+            + "well above the error it gets), and is verified against the converged reference to that tolerance",
+            CALIBRATION_RUNS, prError));
+        status.accept(String.format(Locale.ROOT, "%s: async pr tolerance %.3g (calibration error %.3g)", name,
+            chosen, goodError));
+        return AppSettings.builder().tolerance(chosen).queue(app.autoQueue()).build();
     }
 
     private void measureJGraphT(final String name, final CsrGraph weighted, final CsrGraph plain, final int source,
-        final Set<GraphApp> apps, final AppSettings settings, final Map<GraphApp, GraphApp.Expected> expected) {
+        final Set<GraphApp> apps, final AppSettings settings, final Map<GraphApp, GraphApp.Expected> expected,
+        final PageRankReference ref) {
         System.gc();
         final long need = JGraphTPeer.estimateBytes(weighted);
         final long free = heapAvailable.getAsLong();
@@ -226,6 +398,7 @@ final class ComparisonRun {
                 final double[] times = new double[runs];
                 Verification v = null;
                 long traversed = 0;
+                double error = Double.NaN;
                 for (int i = -warmups; i < runs; i++) {
                     final long t0 = System.nanoTime();
                     switch (app) {
@@ -258,13 +431,16 @@ final class ComparisonRun {
                             final long t1 = System.nanoTime();
                             if (i == runs - 1) {
                                 v = ex.check(AppResult.pageRank(ranks, 0, null));
+                                error = ref.error(ranks);
                             }
                             record(times, i, t0, t1);
                             break;
                         }
                     }
                 }
-                add(new ComparisonRow(name, app, JGRAPHT, "1", times, traversed, v));
+                final ComparisonRow row = new ComparisonRow(name, app, JGRAPHT, "1", times, traversed, v);
+                add(app == GraphApp.PAGERANK ? row.withPrError(error).withSettings(settings.fixedIterations()
+                    + " iterations") : row);
             }
         } catch (final OutOfMemoryError e) {
             notes.add(JGRAPHT + " on " + name + " stopped: the heap ran out during a run (raise -Xmx)");

@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * What a forked measurement tells its parent, one tab-separated line each on standard output, and how the parent reads
- * it back: {@code ROW impl threads times edges verified detail} (times space-separated, full precision),
+ * it back: {@code ROW impl threads times edges verified detail peakRssKiB prError settings} (times space-separated,
+ * full precision; the peak RSS -1 when unknown, the PageRank error {@code NaN} when none),
  * {@code NOTE text}, or {@code ERROR description} (the child failed; the parent reports it as its own failure). Tabs
  * and line breaks inside a field become spaces. Both sides live here so that they cannot drift apart. Stateless;
  * thread-safe.
@@ -50,7 +51,8 @@ final class ForkProtocol {
                 times.append(times.length() == 0 ? "" : " ").append(t);
             }
             out.println(String.join("\t", "ROW", row.impl, row.threads, times, Long.toString(row.edgesTraversed),
-                row.verified(), field(row.verification.detail())));
+                row.verified(), field(row.verification.detail()), Long.toString(row.peakRssKib),
+                Double.toString(row.prError), field(row.settings)));
             failed += row.verification.passed() ? 0 : 1;
         }
         out.flush();
@@ -78,14 +80,15 @@ final class ForkProtocol {
                 error = f[1];
             } else if (f[0].equals("NOTE") && f.length == 2) {
                 notes.add(f[1]);
-            } else if (f[0].equals("ROW") && f.length == 7) {
+            } else if (f[0].equals("ROW") && f.length == 10) {
                 final String[] ts = f[3].trim().split(" ");
                 final double[] times = new double[ts.length];
                 for (int i = 0; i < ts.length; i++) {
                     times[i] = Double.parseDouble(ts[i]);
                 }
                 row = new ComparisonRow(graph, app, f[1], f[2], times, Long.parseLong(f[4]),
-                    "passed".equals(f[5]) ? Verification.pass(f[6]) : Verification.fail(f[6]));
+                    "passed".equals(f[5]) ? Verification.pass(f[6]) : Verification.fail(f[6]))
+                    .withPeakRss(Long.parseLong(f[7])).withPrError(Double.parseDouble(f[8])).withSettings(f[9]);
             }
         }
         return new Reply(row, notes, error);

@@ -1,7 +1,6 @@
 package dev.overlap.bench.graph;
 
 import dev.overlap.graph.app.GraphApp;
-import dev.overlap.graph.gen.GraphSpec;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -15,9 +14,11 @@ import java.util.Set;
 
 /**
  * Measures one Overlap mode on one app in a JVM of its own, as JMH forks: the same java, JVM options and class path
- * run {@link GraphComparison} with {@code --child}, which generates the same graph from the same seed, measures with
- * the parent's warm-ups, runs, mesh and iterations, verifies its answer itself and replies through
- * {@link ForkProtocol}. Without forking, the kernels of the apps measured earlier make the worklist's call sites
+ * run {@link GraphComparison} with {@code --child}, which generates the same graph from the same seed (or loads the
+ * same file), measures with the parent's warm-ups, runs, mesh and iterations, verifies its answer itself, measures
+ * its PageRank error against the parent's converged reference, and replies through {@link ForkProtocol} with its own
+ * peak RSS. {@link #idleJvmKib} starts a JVM the same way that does nothing ({@link IdleJvm}), the footprint every
+ * forked RSS includes. Without forking, the kernels of the apps measured earlier make the worklist's call sites
  * megamorphic for the later ones. Immutable; thread-safe (each call starts its own process).
  */
 final class ForkedMeasurement {
@@ -26,36 +27,51 @@ final class ForkedMeasurement {
     private final long seed;
     private final int devices;
     private final int threads;
-    private final int prIterations;
+    private final double prError;
 
+    /** @param prError the L1 error PageRank runs to a tolerance aim for ({@code --pr-error}) */
     ForkedMeasurement(final int warmups, final int runs, final long seed, final int devices, final int threads,
-        final int prIterations) {
+        final double prError) {
         this.warmups = warmups;
         this.runs = runs;
         this.seed = seed;
         this.devices = devices;
         this.threads = threads;
-        this.prIterations = prIterations;
+        this.prError = prError;
     }
 
-    /**
-     * @param weights whether the parent generated the graph with weights (they change the edge set)
-     * @param notes   where the child's notes go
-     * @return its row, or null when the child skipped it (its note is added)
-     * @throws IllegalStateException when the child fails
-     */
-    ComparisonRow measure(final GraphSpec gs, final String name, final GraphApp app, final String mode,
-        final boolean weights, final Set<String> notes) throws IOException {
+    /** @return the java, JVM options and class path of this JVM: how every forked JVM starts */
+    static List<String> javaCommand() {
         final List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), GraphComparison.class.getName(), "--child",
-            "--quiet", "--graphs", gs.toString(), "--apps", app.id(), "--impls", mode, "--warmups",
-            Integer.toString(warmups), "--runs", Integer.toString(runs), "--seed", Long.toString(seed), "--devices",
-            Integer.toString(devices), "--threads", Integer.toString(threads), "--pr-iterations",
-            Integer.toString(prIterations)));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path")));
+        return cmd;
+    }
+
+    /**
+     * @param input        the graph as the child gets it: the generator spec, or the file both systems load
+     * @param weights      whether the parent generated the graph with weights (they change the edge set)
+     * @param prIterations the fixed PageRank iterations of this graph
+     * @param prReference  the converged PageRank the child measures its error against, or null
+     * @param notes        where the child's notes go
+     * @return its row (with the child's peak RSS), or null when the child skipped it (its note is added)
+     * @throws IllegalStateException when the child fails
+     */
+    ComparisonRow measure(final String input, final String name, final GraphApp app, final String mode,
+        final boolean weights, final int prIterations, final Path prReference, final Set<String> notes)
+        throws IOException {
+        final List<String> cmd = javaCommand();
+        cmd.addAll(List.of(GraphComparison.class.getName(), "--child", "--quiet", "--graphs", input, "--apps",
+            app.id(), "--impls", mode, "--warmups", Integer.toString(warmups), "--runs", Integer.toString(runs),
+            "--seed", Long.toString(seed), "--devices", Integer.toString(devices), "--threads",
+            Integer.toString(threads), "--pr-iterations", Integer.toString(prIterations), "--pr-error",
+            Double.toString(prError)));
         if (weights) {
             cmd.add("--child-weights");
+        }
+        if (prReference != null) {
+            cmd.addAll(List.of("--pr-reference", prReference.toString()));
         }
         final Process child = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         final List<String> lines = new ArrayList<>();
@@ -84,5 +100,31 @@ final class ForkedMeasurement {
                 + " exited with " + exit + " and no result (its errors are above)");
         }
         return reply.row;
+    }
+
+    /**
+     * @return the peak RSS in KiB of a JVM started like the forked measurements that does nothing ({@link IdleJvm}),
+     *         or {@link PeakRss#UNKNOWN}
+     */
+    static long idleJvmKib() throws IOException {
+        final List<String> cmd = javaCommand();
+        cmd.add(IdleJvm.class.getName());
+        final Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        long kib = PeakRss.UNKNOWN;
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(),
+            StandardCharsets.UTF_8))) {
+            for (String line; (line = in.readLine()) != null; ) {
+                final long v = IdleJvm.parse(line);
+                kib = v != PeakRss.UNKNOWN ? v : kib;
+            }
+        }
+        try {
+            p.waitFor();
+        } catch (final InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while measuring an idle JVM");
+        }
+        return kib;
     }
 }

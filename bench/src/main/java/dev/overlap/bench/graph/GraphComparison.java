@@ -2,12 +2,10 @@ package dev.overlap.bench.graph;
 
 import dev.overlap.bench.report.RunInfo;
 import dev.overlap.graph.app.AppRunner;
-import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.Algorithms;
 import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.cli.CliErrors;
-import dev.overlap.graph.gen.GraphSpec;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,52 +26,62 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
- * {@code overlap bench-graphs}: BFS, PageRank and SSSP on the same generated graphs, measured for
- * Overlap's execution modes (each mode and app in a forked JVM of its own unless {@code --no-fork}) ({@code bsp}, and {@code async} once its provider is registered) on a mesh of
- * {@code --devices} x {@code threads / devices} workers, the plain single-threaded Java CSR implementations (the
- * reference classes {@link dev.overlap.graph.ref.SequentialBfs}, {@link dev.overlap.graph.ref.Dijkstra},
+ * {@code overlap bench-graphs}: BFS, PageRank and SSSP on the same graphs (generated, or files), measured for
+ * Overlap's execution modes (each mode and app in a forked JVM of its own unless {@code --no-fork}) ({@code bsp}, and
+ * {@code async} once its provider is registered) on a mesh of {@code --devices} x {@code threads / devices} workers,
+ * the plain single-threaded Java CSR implementations (the reference classes
+ * {@link dev.overlap.graph.ref.SequentialBfs}, {@link dev.overlap.graph.ref.Dijkstra},
  * {@link dev.overlap.graph.ref.PowerIteration}: array loops over the CSR, no boxing; the floor every parallel run must
- * beat), and JGraphT 1.5.3 ({@link JGraphTPeer}) where it fits in the heap. Every implementation gets
+ * beat), JGraphT 1.5.3 ({@link JGraphTPeer}) where it fits in the heap, and, when a build is given
+ * ({@code --gap DIR} or {@value GapBuild#ENV}), the GAP benchmark suite's C++ kernels ({@link GapMeasurement}) on the
+ * very file Overlap loads, with {@code OMP_NUM_THREADS} set to Overlap's threads. Every implementation gets
  * {@code --warmups} untimed runs, then {@code --runs} timed ones; the table shows the median (and MTEPS for BFS and
- * SSSP: edges out of the reached vertices per microsecond). PageRank runs a fixed {@code --pr-iterations} (20) for
- * every implementation. Every answer is verified: BFS depths and SSSP distances exactly against the sequential
- * references (JGraphT's BFS by its reached-set size and depths, its Dijkstra distances exactly), PageRank within
- * 1e-9 (L1) of power iteration. Writes {@code comparison.md}, {@code comparison.csv} and {@code comparison.json} to
- * {@code --out}.
+ * SSSP: edges out of the reached vertices per microsecond). PageRank is compared at equal accuracy, every answer's L1
+ * error against a converged reference shown ({@link ComparisonRun}). Every answer is verified: BFS depths and SSSP
+ * distances exactly against the sequential references (JGraphT's BFS by its reached-set size and depths, its Dijkstra
+ * distances exactly; GAP by its own {@code -v} and cross-checks), PageRank in the L1 norm. Forked Overlap measurements
+ * and GAP report their peak RSS, beside an idle JVM's. Writes {@code comparison.md}, {@code comparison.csv} and
+ * {@code comparison.json} to {@code --out}; {@code --sweep} runs a series of sizes and adds the time-per-edge charts
+ * ({@link SweepReport}).
  *
  * <p>Exit codes: 0 every answer verified, 1 a verification failed (the files are still written) or a runtime
  * problem, 2 wrong arguments. Not thread-safe (a command object runs once).
  *
- * <p>The command parses and checks its options, finds the modes' providers and writes the files; {@link ComparisonRun}
- * runs, times and verifies (forked measurements through {@link ForkedMeasurement} and {@link ForkProtocol}), and
- * {@link ComparisonReport} renders the Markdown, CSV, JSON and table.
+ * <p>The command parses and checks its options, finds the modes' providers and the GAP build, and writes the files;
+ * {@link ComparisonRun} runs, times and verifies (forked measurements through {@link ForkedMeasurement} and
+ * {@link ForkProtocol}), and {@link ComparisonReport} renders the Markdown, CSV, JSON and table.
  */
 @Command(name = "overlap bench-graphs", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Compare Overlap's graph apps (bsp, async) with plain single-threaded Java CSR loops and JGraphT "
-        + "1.5.3 on generated graphs: warm-up runs, then the median of R runs; every answer verified; writes "
-        + "comparison.md, .csv and .json.")
+    description = "Compare Overlap's graph apps (bsp, async) with plain single-threaded Java CSR loops, JGraphT 1.5.3 "
+        + "and, given a build, the GAP benchmark suite (C++/OpenMP) on the same graphs: warm-up runs, then the median "
+        + "of R runs; PageRank at equal accuracy; every answer verified; peak RSS; writes comparison.md, .csv and "
+        + ".json.")
 public final class GraphComparison implements Callable<Integer> {
-    private static final List<String> IMPLS = List.of("bsp", "async", "java", "jgrapht");
+    private static final List<String> IMPLS = List.of("bsp", "async", "java", "jgrapht", GapMeasurement.GAP);
     private static final String FULL_GRAPHS = "kron:20,grid:1000x1000";
     private static final String QUICK_GRAPHS = "kron:14,grid:200x200";
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--graphs", paramLabel = "SPEC", split = ",", splitSynopsisLabel = ",", description = "generated graphs: "
-        + "kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH (default: " + FULL_GRAPHS + "; with --quick: " + QUICK_GRAPHS
-        + ")")
+    @Option(names = "--graphs", paramLabel = "SPEC", split = ",", splitSynopsisLabel = ",", description = "generated graphs "
+        + "kron:SCALE[:EF], urand:SCALE[:EF], grid:WxH, road:N, or graph files (.el, .wel, .gr, .mtx, ...; read "
+        + "symmetrized, without self-loops and duplicates), e.g. an edge list GAP's converter wrote (default: "
+        + FULL_GRAPHS + "; with --quick: " + QUICK_GRAPHS + "; with --sweep: the sweep's sizes)")
     List<String> graphs;
 
     @Option(names = "--apps", paramLabel = "APP", split = ",", splitSynopsisLabel = ",", defaultValue = "bfs,pr,sssp",
         description = "apps: bfs, pr, sssp (default: ${DEFAULT-VALUE})")
     List<String> apps;
 
-    @Option(names = "--impls", paramLabel = "IMPL", split = ",", splitSynopsisLabel = ",", defaultValue = "bsp,async,java,jgrapht",
-        description = "implementations: bsp, async (Overlap's modes; one without a provider is skipped with a note), "
-            + "java (single-threaded CSR), jgrapht (default: ${DEFAULT-VALUE})")
+    @Option(names = "--impls", paramLabel = "IMPL", split = ",", splitSynopsisLabel = ",",
+        defaultValue = "bsp,async,java,jgrapht,gap", description = "implementations: bsp, async (Overlap's modes; one "
+            + "without a provider is skipped with a note), java (single-threaded CSR), jgrapht, gap (the GAP benchmark "
+            + "suite, when --gap or " + GapBuild.ENV + " names a build; skipped with a note otherwise) (default: "
+            + "${DEFAULT-VALUE})")
     List<String> impls;
 
     @Option(names = "--devices", paramLabel = "D", defaultValue = "2", description = "devices of the Overlap mesh "
@@ -92,9 +100,33 @@ public final class GraphComparison implements Callable<Integer> {
         + "--quick: 3)")
     Integer runs;
 
-    @Option(names = "--pr-iterations", paramLabel = "N", defaultValue = "20", description = "PageRank iterations, the "
-        + "same for every implementation (default: ${DEFAULT-VALUE})")
-    int prIterations;
+    @Option(names = "--pr-error", paramLabel = "E", defaultValue = "1e-5", description = "the L1 error against the "
+        + "converged PageRank every PageRank answer aims for: fixed-iteration implementations run the fewest "
+        + "iterations that reach it, async and GAP a tolerance chosen for it (default: ${DEFAULT-VALUE})")
+    double prError;
+
+    @Option(names = "--pr-iterations", paramLabel = "N", description = "fix the PageRank iterations of java csr, "
+        + "overlap bsp and JGraphT instead of choosing them for --pr-error (their L1 errors are still shown)")
+    Integer prIterations;
+
+    @Option(names = "--gap", paramLabel = "DIR", description = "a build of the GAP benchmark suite (github.com/sbeamer/"
+        + "gapbs, built with make outside this repository) to run as a peer: its bfs, sssp and pr on the same graph "
+        + "file (default: $" + GapBuild.ENV + ")")
+    Path gap;
+
+    @Option(names = "--gap-delta", paramLabel = "D", defaultValue = "0", description = "GAP's SSSP delta for every "
+        + "graph; 0 picks per graph: 2 when the mean degree is 8 or more (as GAP's scripts run kron), else 256 "
+        + "(default: ${DEFAULT-VALUE})")
+    int gapDelta;
+
+    @Option(names = "--keep-graph-files", description = "keep the edge-list files written for GAP in --out/graphs "
+        + "(default: deleted after each graph)")
+    boolean keepGraphFiles;
+
+    @Option(names = "--sweep", description = "a size sweep: time per edge against graph size for every implementation "
+        + "(default graphs: " + SweepReport.FULL + "; with --quick: " + SweepReport.QUICK + "), written as sweep.csv, "
+        + "sweep.json and sweep-FAMILY-APP.svg charts beside comparison.md")
+    boolean sweep;
 
     @Option(names = "--quick", description = "small graphs and few runs (" + QUICK_GRAPHS + ", 1 warm-up, 3 runs): a "
         + "smoke run for CI, not a measurement")
@@ -125,11 +157,21 @@ public final class GraphComparison implements Callable<Integer> {
     @Option(names = "--child-weights", hidden = true)
     boolean childWeights;
 
+    /** Set in a forked measurement: the parent's converged PageRank, to measure the answer's error against. */
+    @Option(names = "--pr-reference", hidden = true)
+    Path prReference;
+
     /** Finds Overlap's provider of a mode; tests replace it. */
     Function<String, GraphAlgorithms> lookup = Algorithms::forMode;
 
     /** Heap bytes free for the JGraphT copy; tests replace it. */
     LongSupplier heapAvailable = GraphComparison::freeHeap;
+
+    /** The value of {@value GapBuild#ENV}; tests replace it. */
+    Supplier<String> gapEnv = () -> System.getenv(GapBuild.ENV);
+
+    /** Runs GAP and measures its peak RSS; tests replace it. */
+    ExternalRun gapRunner = ExternalRun.onThisMachine();
 
     /** Runs the command and exits with its code. */
     public static void main(final String[] args) {
@@ -180,10 +222,12 @@ public final class GraphComparison implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         final CommandLine cl = spec.commandLine();
-        final List<GraphSpec> specs = new ArrayList<>();
-        for (final String s : graphs != null ? graphs : List.of((quick ? QUICK_GRAPHS : FULL_GRAPHS).split(","))) {
+        final List<ComparisonInput> inputs = new ArrayList<>();
+        final String defaults = sweep ? (quick ? SweepReport.QUICK : SweepReport.FULL) : quick ? QUICK_GRAPHS
+            : FULL_GRAPHS;
+        for (final String s : graphs != null ? graphs : List.of(defaults.split(","))) {
             try {
-                specs.add(GraphSpec.parse(s));
+                inputs.add(ComparisonInput.parse(s));
             } catch (final IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(cl, "--graphs: " + e.getMessage());
             }
@@ -201,7 +245,7 @@ public final class GraphComparison implements Callable<Integer> {
             final String v = i.trim().toLowerCase(Locale.ROOT);
             if (!IMPLS.contains(v)) {
                 throw new CommandLine.ParameterException(cl, "--impls: unknown implementation '" + i + "': expected "
-                    + "bsp, async, java or jgrapht");
+                    + "bsp, async, java, jgrapht or gap");
             }
             implSet.add(v);
         }
@@ -226,28 +270,54 @@ public final class GraphComparison implements Callable<Integer> {
                 }
             }
         }
+        GapMeasurement gapPeer = null;
+        GapBuild build = null;
+        if (!child && implSet.contains(GapMeasurement.GAP)) {
+            build = GapBuild.locate(gap, gapEnv.get(), notes);
+            if (build != null) {
+                gapPeer = new GapMeasurement(build, gapRunner, threads, w, r, gapDelta, prError, this::status);
+            }
+        }
         final RunInfo info = RunInfo.capture(Path.of(System.getenv().getOrDefault("OVERLAP_ROOT", ".")),
             "at run start");
         final AppRunner runner = AppRunner.builder().devices(devices).threadsPerDevice(threads / devices).warmups(w)
             .runs(r).build();
-        final AppSettings settings = AppSettings.builder().fixedIterations(prIterations).build();
         final ForkedMeasurement forker = fork && !child
-            ? new ForkedMeasurement(w, r, seed, devices, threads, prIterations) : null;
-        final ComparisonRun run = new ComparisonRun(seed, quiet, child, childWeights, forker, w, r, prIterations,
+            ? new ForkedMeasurement(w, r, seed, devices, threads, prError) : null;
+        final int fixedIterations = prIterations != null ? prIterations : 0;
+        final ComparisonRun run = new ComparisonRun(seed, quiet, child, childWeights, forker, w, r, fixedIterations,
+            prError, gapPeer, new ComparisonRun.GraphFiles(out.resolve("graphs"), keepGraphFiles, prReference),
             heapAvailable, this::status, notes);
+        final long idleJvm = forker != null && !providers.isEmpty() ? ForkedMeasurement.idleJvmKib() : PeakRss.UNKNOWN;
         final long start = System.nanoTime();
-        for (final GraphSpec gs : specs) {
-            run.measureGraph(gs, appSet, implSet, providers, runner, settings);
+        for (final ComparisonInput in : inputs) {
+            run.measureGraph(in, appSet, implSet, providers, runner);
         }
         final double wallSeconds = (System.nanoTime() - start) / 1e9;
         if (child) {
-            return ForkProtocol.print(run.rows(), run.notes(), cl.getOut());
+            final long rss = PeakRss.selfKib();
+            final List<ComparisonRow> mine = new ArrayList<>();
+            for (final ComparisonRow row : run.rows()) {
+                mine.add(row.impl.startsWith("overlap") ? row.withPeakRss(rss) : row);
+            }
+            return ForkProtocol.print(mine, run.notes(), cl.getOut());
         }
         final String loadAtEnd = RunInfo.capture(null, "at run end").asMap().getOrDefault("loadAverage", "?")
             .toString();
-        final ComparisonReport report = new ComparisonReport(info.asMap(), loadAtEnd, quick, devices, threads,
-            prIterations, w, r, commandLineText(), run.graphs(), run.rows(), run.notes(), wallSeconds);
-        write(out.resolve("comparison.md"), report.markdown());
+        final ComparisonReport report = new ComparisonReport(info.asMap(), loadAtEnd, new ComparisonReport.Settings(
+            quick, devices, threads, w, r, fixedIterations, prError, commandLineText(), idleJvm,
+            build != null ? build.dir().toString() : null), run.graphs(), run.rows(), run.notes(), wallSeconds);
+        String markdown = report.markdown();
+        if (sweep) {
+            final SweepReport sw = new SweepReport(run.graphs(), run.rows());
+            write(out.resolve("sweep.csv"), sw.csv());
+            write(out.resolve("sweep.json"), sw.json());
+            for (final Map.Entry<String, String> chart : sw.charts().entrySet()) {
+                write(out.resolve(chart.getKey()), chart.getValue());
+            }
+            markdown += sw.markdown();
+        }
+        write(out.resolve("comparison.md"), markdown);
         write(out.resolve("comparison.csv"), report.csv());
         write(out.resolve("comparison.json"), report.json());
         final PrintWriter pw = cl.getOut();
@@ -255,7 +325,8 @@ public final class GraphComparison implements Callable<Integer> {
         for (final String n : run.notes()) {
             pw.println("note: " + n);
         }
-        pw.printf(Locale.ROOT, "wrote %s/comparison.{md,csv,json} (%.1f s)%n", out, wallSeconds);
+        pw.printf(Locale.ROOT, "wrote %s/comparison.{md,csv,json}%s (%.1f s)%n", out,
+            sweep ? " and sweep.{csv,json}, sweep-*.svg" : "", wallSeconds);
         pw.flush();
         int failed = 0;
         for (final ComparisonRow row : run.rows()) {
@@ -286,8 +357,14 @@ public final class GraphComparison implements Callable<Integer> {
         if (r < 1 || r > 1000) {
             throw new CommandLine.ParameterException(cl, "--runs must be in 1..1000, was " + r);
         }
-        if (prIterations < 1 || prIterations > 10_000) {
+        if (prIterations != null && (prIterations < 1 || prIterations > 10_000)) {
             throw new CommandLine.ParameterException(cl, "--pr-iterations must be in 1..10000, was " + prIterations);
+        }
+        if (!(prError >= 1e-9 && prError < 1)) {
+            throw new CommandLine.ParameterException(cl, "--pr-error must be in [1e-9, 1), was " + prError);
+        }
+        if (gapDelta < 0) {
+            throw new CommandLine.ParameterException(cl, "--gap-delta must be >= 0 (0: per graph), was " + gapDelta);
         }
     }
 

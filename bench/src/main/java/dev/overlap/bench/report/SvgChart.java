@@ -10,8 +10,9 @@ import java.util.function.DoubleFunction;
  * A small SVG chart writer: line charts over a numeric x axis (linear or logarithmic) and grouped bar charts over
  * categories, with axes, grid, legend, error bars, an optional reference line and hollow markers (bars: pale,
  * dashed) for flagged points such as oversubscribed thread counts. The output is standalone, well-formed SVG 1.1.
+ * Public for the graph comparison's size sweep ({@code dev.overlap.bench.graph}); stateless, thread-safe.
  */
-final class SvgChart {
+public final class SvgChart {
     static final String[] COLORS = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1",
         "#ff9da7", "#9c755f", "#79706e"};
     static final int WIDTH = 820;
@@ -30,7 +31,7 @@ final class SvgChart {
      * @param flagged drawn hollow (lines) or pale and dashed (bars)
      * @param tooltip hover text
      */
-    record Point(double x, double y, double err, boolean flagged, String tooltip) {
+    public record Point(double x, double y, double err, boolean flagged, String tooltip) {
     }
 
     /**
@@ -39,7 +40,7 @@ final class SvgChart {
      * @param name legend text
      * @param points its points, in x order
      */
-    record Series(String name, List<Point> points) {
+    public record Series(String name, List<Point> points) {
     }
 
     /**
@@ -58,7 +59,7 @@ final class SvgChart {
      * @param flaggedLabel legend text of flagged points, shown when any point is flagged
      * @param shadeFromX x from which the plot background is shaded (e.g. oversubscribed thread counts), or null
      */
-    record Data(String title, String xLabel, String yLabel, List<String> categories, boolean logX, boolean logY,
+    public record Data(String title, String xLabel, String yLabel, List<String> categories, boolean logX, boolean logY,
                 DoubleFunction<String> xFormat, List<Series> series, Double reference, String referenceLabel,
                 String flaggedLabel, Double shadeFromX) {
     }
@@ -67,7 +68,7 @@ final class SvgChart {
     }
 
     /** @return the chart as an SVG document */
-    static String render(final Data d) {
+    public static String render(final Data d) {
         final StringBuilder sb = new StringBuilder(8192);
         sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
             .append("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"").append(WIDTH)

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -38,8 +39,9 @@ class ComparisonReportTest {
         final ComparisonRow pr = new ComparisonRow("kron:8", GraphApp.PAGERANK, "overlap bsp", "2x1",
             new double[] {2}, 0, Verification.pass("ok")).withJavaMillis(8);
         final LinkedHashSet<String> notes = new LinkedHashSet<>(List.of("first note", "second note"));
-        return new ComparisonReport(machine(load), "0.50 0.40 0.30", true, 2, 2, 20, 1, 3, " --quick",
-            List.of(new ComparisonGraph("kron:8", 256, 5000, 3, 12.3456)), List.of(java, bsp, pr), notes, 4.56);
+        return new ComparisonReport(machine(load), "0.50 0.40 0.30", new ComparisonReport.Settings(true, 2, 2, 1, 3,
+            20, 1e-5, " --quick", -1, null), List.of(new ComparisonGraph("kron:8", 256, 5000, 3, 12.3456)),
+            List.of(java, bsp, pr), notes, 4.56);
     }
 
     @Test
@@ -63,10 +65,10 @@ class ComparisonReportTest {
     void csvQuotesFieldsWithCommasAndLeavesPageRanksMtepsEmpty() {
         final String[] lines = report("0.1").csv().split("\n");
         assertEquals("graph,app,implementation,threads,warmups,runs,medianMs,minMs,maxMs,runTimesMs,mteps,vsJavaCsr,"
-            + "verified,verification", lines[0]);
-        assertEquals("kron:8,bfs,java csr,1,1,3,10,8,12,10 12 8,0.5,1,passed,the reference", lines[1]);
-        assertEquals("kron:8,bfs,overlap bsp,2x1,1,3,5,4,6,4 5 6,1,2,FAILED,\"vertex 1, wrong\"", lines[2]);
-        assertEquals("kron:8,pr,overlap bsp,2x1,1,3,2,2,2,2,,4,passed,ok", lines[3]);
+            + "prError,peakRssKiB,timeVsGap,rssLessIdleVsGap,settings,verified,verification", lines[0]);
+        assertEquals("kron:8,bfs,java csr,1,1,3,10,8,12,10 12 8,0.5,1,,,,,,passed,the reference", lines[1]);
+        assertEquals("kron:8,bfs,overlap bsp,2x1,1,3,5,4,6,4 5 6,1,2,,,,,,FAILED,\"vertex 1, wrong\"", lines[2]);
+        assertEquals("kron:8,pr,overlap bsp,2x1,1,3,2,2,2,2,,4,,,,,,passed,ok", lines[3]);
     }
 
     @Test
@@ -76,7 +78,7 @@ class ComparisonReportTest {
             + "\n\n2026-11-25T10:00:00Z, 2 cores (Test CPU), 8 GiB, Java 17 (Test); load average 0.20 0.10 0.00 at "
             + "the start, 0.50 0.40 0.30 at the end; commit abc123."), md);
         assertTrue(md.contains("Overlap runs on 2 devices x 1 worker = 2 threads"), md);
-        assertTrue(md.contains("exactly 20 iterations everywhere"), md);
+        assertTrue(md.contains("java csr, overlap bsp and JGraphT run exactly 20 iterations (--pr-iterations)"), md);
         assertTrue(md.contains("| kron:8 | 256 | 5,000 | 3 | 12 |"), md);
         assertTrue(md.contains("| FAILED |"), md);
         assertTrue(md.contains("- note: first note\n- note: second note\n"), md);
@@ -105,5 +107,54 @@ class ComparisonReportTest {
         assertEquals(2.0, ((Number)rows.get(1).get("vsJavaCsr")).doubleValue());
         assertFalse(rows.get(2).containsKey("mteps"));
         assertEquals("FAILED", rows.get(1).get("verified"));
+    }
+
+    /** With a GAP row: each other row's time and RSS (less the idle JVM) over GAP's, the error and RSS columns. */
+    @Test
+    void gapRatiosRssAndErrorsAreDerivedPerGraphAndApp() throws IOException {
+        final ComparisonRow gap = new ComparisonRow("g", GraphApp.PAGERANK, GapMeasurement.GAP, "2",
+            new double[] {10}, 0, Verification.pass("ok")).withPeakRss(100 << 10).withPrError(9e-6)
+            .withSettings("-t 1e-06 -i 1000: 7 iterations");
+        final ComparisonRow async = new ComparisonRow("g", GraphApp.PAGERANK, "overlap async", "2x1",
+            new double[] {15}, 0, Verification.pass("ok")).withPeakRss(190 << 10).withPrError(8e-6)
+            .withSettings("tolerance 3e-05").withJavaMillis(30);
+        final ComparisonRow java = new ComparisonRow("g", GraphApp.PAGERANK, ComparisonRun.JAVA, "1",
+            new double[] {30}, 0, Verification.pass("ref")).withPrError(9.5e-6).withJavaMillis(30);
+        final ComparisonRow otherGraph = new ComparisonRow("h", GraphApp.BFS, "overlap bsp", "2x1",
+            new double[] {1}, 10, Verification.pass("ok")).withPeakRss(50 << 10).withJavaMillis(2);
+        final ComparisonReport r = new ComparisonReport(machine("0.1"), "0.1", new ComparisonReport.Settings(false, 2,
+            2, 2, 5, 0, 1e-5, "", 40 << 10, "/opt/gapbs"), List.of(new ComparisonGraph("g", 10, 20, 0, 1, "/tmp/g.wel",
+            "file")), List.of(java, async, gap, otherGraph), Set.of(), 1);
+        assertEquals(1.5, ComparisonReport.timeVsGap(async, gap));
+        assertEquals(1.5, ComparisonReport.rssVsGap(async, gap, 40 << 10), "(190 - 40) / 100");
+        assertTrue(Double.isNaN(ComparisonReport.rssVsGap(java, gap, 40 << 10)), "measured in the parent: no RSS");
+        assertTrue(Double.isNaN(ComparisonReport.rssVsGap(async, gap, -1)), "no idle JVM figure");
+        final String md = r.markdown();
+        assertTrue(md.contains("| graph | app | implementation | threads | median ms | min ms | MTEPS | vs java csr | "
+            + "L1 error | peak RSS MiB | time / gap | rss-idle / gap | verified | settings |"), md);
+        assertTrue(md.contains("| g | pr | overlap async | 2x1 | 15.00 | 15.00 | - | 2.00x | 8.00e-06 | 190 | 1.50x | "
+            + "1.50x | passed | tolerance 3e-05 |"), md);
+        assertTrue(md.contains("| g | pr | gap | 2 | 10.00 | 10.00 | - | - | 9.00e-06 | 100 | - | - | passed | "
+            + "-t 1e-06 -i 1000: 7 iterations |"), md);
+        assertTrue(md.contains("| h | bfs | overlap bsp | 2x1 | 1.00 | 1.00 | 0.0 | 2.00x | - | 50 | - | - | passed"),
+            "no GAP row for h: no ratio");
+        assertTrue(md.contains("An idle JVM started with the same flags: 40 MiB."), md);
+        assertTrue(md.contains("| g | 10 | 20 | 0 | 1 | `/tmp/g.wel` |"), md);
+        assertTrue(md.contains("`OMP_NUM_THREADS=2 bfs -f FILE -s -r SOURCE -n 7 -v -a`"), md);
+        assertTrue(md.contains("PageRank at equal accuracy"), md);
+        final String[] csv = r.csv().split("\n");
+        assertEquals("g,pr,overlap async,2x1,2,5,15,15,15,15,,2,8.000e-06,194560,1.5,1.5,tolerance 3e-05,passed,ok",
+            csv[2]);
+        final Map<String, Object> json = JSON.std.mapFrom(r.json());
+        assertEquals("/opt/gapbs", json.get("gap"));
+        assertEquals(40960, ((Number)json.get("idleJvmRssKiB")).intValue());
+        assertEquals("per graph, for prError", json.get("prIterations"));
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> row = ((List<Map<String, Object>>)json.get("rows")).get(1);
+        assertEquals(1.5, ((Number)row.get("timeVsGap")).doubleValue());
+        assertEquals(1.5, ((Number)row.get("rssLessIdleVsGap")).doubleValue());
+        assertEquals(8e-6, ((Number)row.get("prError")).doubleValue());
+        assertTrue(r.text().contains("time / gap"), r.text());
+        assertFalse(r.text().contains("settings"), "the terminal table leaves the settings out");
     }
 }

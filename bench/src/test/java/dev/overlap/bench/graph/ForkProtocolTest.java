@@ -27,10 +27,10 @@ class ForkProtocolTest {
     void aRowAndItsNotesSurviveTheRoundTrip() {
         final double[] times = {1.0 / 3, 2.5, 1e-7};
         final ComparisonRow row = new ComparisonRow("kron:8", GraphApp.SSSP, "overlap async", "2x1", times, 4321,
-            Verification.pass("distances\tmatch\nexactly"));
+            Verification.pass("distances\tmatch\nexactly")).withPeakRss(123456).withSettings("tolerance\t1e-5");
         final List<String> lines = lines(List.of(row), Set.of("a\tnote"), 0);
         assertEquals(List.of("NOTE\ta note", "ROW\toverlap async\t2x1\t0.3333333333333333 2.5 1.0E-7\t4321\tpassed\t"
-            + "distances match exactly"), lines);
+            + "distances match exactly\t123456\tNaN\ttolerance 1e-5"), lines);
         final ForkProtocol.Reply reply = ForkProtocol.read(lines, "kron:8", GraphApp.SSSP);
         assertNull(reply.error);
         assertEquals(List.of("a note"), reply.notes);
@@ -41,6 +41,13 @@ class ForkProtocolTest {
         assertTrue(reply.row.verification.passed());
         assertEquals("distances match exactly", reply.row.verification.detail());
         assertTrue(Double.isNaN(reply.row.javaMillis), "the parent compares it with its own Java run");
+        assertEquals(123456, reply.row.peakRssKib, "the child's peak RSS");
+        assertTrue(Double.isNaN(reply.row.prError));
+        assertEquals("tolerance 1e-5", reply.row.settings);
+        final ComparisonRow pr = new ComparisonRow("g", GraphApp.PAGERANK, "overlap bsp", "2x1", new double[] {1}, 0,
+            Verification.pass("ok")).withPrError(1.2345678901234567e-6);
+        assertEquals(1.2345678901234567e-6, ForkProtocol.read(lines(List.of(pr), Set.of(), 0), "g",
+            GraphApp.PAGERANK).row.prError, "full precision");
     }
 
     @Test

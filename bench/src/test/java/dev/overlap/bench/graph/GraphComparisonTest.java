@@ -35,6 +35,8 @@ class GraphComparisonTest {
 
         Run(final Consumer<GraphComparison> setup, final String... args) {
             final CommandLine cl = GraphComparison.commandLine();
+            // the same whether or not the machine running the tests has OVERLAP_GAP_DIR set (GapPeerTest covers GAP)
+            ((GraphComparison)cl.getCommand()).gapEnv = () -> null;
             setup.accept(cl.getCommand());
             final StringWriter o = new StringWriter();
             final StringWriter e = new StringWriter();
@@ -113,8 +115,9 @@ class GraphComparisonTest {
         assertTrue(md.startsWith("# Graph apps: Overlap vs plain Java vs JGraphT (quick smoke run, not a measurement)"),
             md);
         assertTrue(md.contains("| graph | app | implementation | threads | median ms | min ms | MTEPS | vs java csr "
-            + "| verified |"), md);
-        assertTrue(md.contains("exactly 20 iterations everywhere"), md);
+            + "| L1 error | verified | settings |"), md);
+        assertTrue(md.contains("PageRank at equal accuracy: damping 0.85, every answer aims at an L1 error of 1.00e-05"),
+            md);
         final List<String> csv = Files.readAllLines(out.resolve("comparison.csv"));
         assertEquals(rows.size() + 1, csv.size());
         assertTrue(csv.get(0).startsWith("graph,app,implementation,threads,warmups,runs,medianMs"), csv.get(0));
@@ -187,6 +190,40 @@ class GraphComparisonTest {
         assertTrue(Files.readString(dir.resolve("wrong").resolve("comparison.md")).contains("| FAILED |"));
     }
 
+    /** The size sweep: a series of sizes per family, time per edge per implementation, CSV, JSON, charts. */
+    @Test
+    void aSweepWritesTimePerEdgeAndAChartPerFamilyAndApp() throws IOException {
+        final Run run = new Run(c -> { }, tiny("sweep", "--sweep", "--graphs", "kron:6,kron:7,road:100,road:400",
+            "--impls", "java,bsp", "--apps", "bfs,pr"));
+        assertEquals(0, run.exit, run.err + run.out);
+        final Path out = dir.resolve("sweep");
+        final List<String> csv = Files.readAllLines(out.resolve("sweep.csv"));
+        assertEquals("family,graph,vertices,edges,app,implementation,medianMs,nsPerEdge,verified", csv.get(0));
+        assertEquals(1 + 4 * 2 * 2, csv.size(), csv.toString());
+        assertTrue(csv.stream().anyMatch(l -> l.startsWith("road,road:400,400,")), csv.toString());
+        for (final String chart : new String[] {"sweep-kron-bfs.svg", "sweep-kron-pr.svg", "sweep-road-bfs.svg",
+            "sweep-road-pr.svg"}) {
+            final String svg = Files.readString(out.resolve(chart));
+            assertTrue(svg.startsWith("<?xml") && svg.contains("data-name=\"java csr\"")
+                && svg.contains("data-name=\"overlap bsp\""), chart);
+        }
+        final String md = Files.readString(out.resolve("comparison.md"));
+        assertTrue(md.contains("## Size sweep: time per edge against size"), md);
+        assertTrue(md.contains("![sweep-road-pr.svg](sweep-road-pr.svg)"), md);
+        assertTrue(md.contains("| family | app | graph | edges | java csr | overlap bsp |"), md);
+        @SuppressWarnings("unchecked")
+        final List<Map<String, Object>> points = (List<Map<String, Object>>)JSON.std.mapFrom(
+            Files.readString(out.resolve("sweep.json"))).get("points");
+        assertEquals(16, points.size());
+        for (final Map<String, Object> p : points) {
+            final double ns = ((Number)p.get("nsPerEdge")).doubleValue();
+            final double ms = ((Number)p.get("medianMs")).doubleValue();
+            final long edges = ((Number)p.get("edges")).longValue();
+            assertEquals(ms * 1e6 / edges, ns, 0.0005 * 1e6 / edges + 0.001, p.toString()); // both rounded to 3 decimals
+        }
+        assertTrue(run.out.contains("and sweep.{csv,json}, sweep-*.svg"), run.out);
+    }
+
     @Test
     void wrongArgumentsGiveTheReasonAndUsage() throws IOException {
         final Path file = dir.resolve("a-file");
@@ -205,7 +242,7 @@ class GraphComparisonTest {
         };
         final String[] reasons = {
             "--threads 3 is not a multiple of --devices 2", "--impls: unknown implementation 'networkx': expected bsp, "
-                + "async, java or jgrapht", "--apps: unknown app 'dfs': expected bfs, pr or sssp", "--graphs: unknown "
+                + "async, java, jgrapht or gap", "--apps: unknown app 'dfs': expected bfs, pr or sssp", "--graphs: unknown "
                 + "generator 'ring'", "--runs must be in 1..1000, was 0", "--warmups must be in 0..100, was -1",
             "--pr-iterations must be in 1..10000, was 0", "--devices must be in 1..64, was 0",
             "exists and is not a directory", "Unknown option: '--bogus'",

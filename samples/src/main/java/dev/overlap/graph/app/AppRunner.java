@@ -193,6 +193,15 @@ public final class AppRunner {
             return b;
         }
 
+        /** @return the slowest run */
+        public double worstMillis() {
+            double w = Double.NEGATIVE_INFINITY;
+            for (final double t : runMillis) {
+                w = Math.max(w, t);
+            }
+            return w;
+        }
+
         /** @return milliseconds to place the graph into device memory */
         public double placeMillis() {
             return placeMillis;

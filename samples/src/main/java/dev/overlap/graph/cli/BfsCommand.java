@@ -3,6 +3,7 @@ package dev.overlap.graph.cli;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.answer.Answer;
 import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.report.RunReport;
 import picocli.CommandLine.Command;
@@ -24,17 +25,29 @@ public final class BfsCommand extends GraphAppCommand {
 
     @Override
     void configure(final AppSettings.Builder settings) {
-        switch (direction) {
+        settings.direction(direction(spec.commandLine(), direction));
+    }
+
+    /**
+     * @param cl   the command line, for the usage error
+     * @param text a {@code --direction} value: {@code top-down} or {@code optimizing}, in any case
+     * @return the direction
+     */
+    static AppSettings.Direction direction(final picocli.CommandLine cl, final String text) {
+        switch (text.toLowerCase(java.util.Locale.ROOT)) {
             case "top-down":
-                settings.direction(AppSettings.Direction.TOP_DOWN);
-                break;
+                return AppSettings.Direction.TOP_DOWN;
             case "optimizing":
-                settings.direction(AppSettings.Direction.OPTIMIZING);
-                break;
+                return AppSettings.Direction.OPTIMIZING;
             default:
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--direction must be top-down or "
-                    + "optimizing, was '" + direction + "'");
+                throw new picocli.CommandLine.ParameterException(cl, "--direction must be top-down or optimizing, "
+                    + "was '" + text + "'");
         }
+    }
+
+    @Override
+    Answer answer(final AppResult result, final int source) {
+        return Answer.depths(result.depths(), source);
     }
 
     @Override
@@ -43,6 +56,6 @@ public final class BfsCommand extends GraphAppCommand {
         for (final int d : result.depths()) {
             max = Math.max(max, d);
         }
-        report.extra("reached", GraphApp.reached(result.depths())).extra("maxDepth", max).extra("direction", direction);
+        report.extra("reached", GraphApp.reached(result.depths())).extra("maxDepth", max).extra("direction", direction.toLowerCase(java.util.Locale.ROOT));
     }
 }

@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
 /**
  * How the command-line tools report a failure: one line on standard error, {@code <command>: <what went wrong>},
  * and exit code 1, whatever failed (a bad file, a full heap or direct memory, a failed kernel, a bug), never a stack
- * trace. Wrong arguments stay picocli's business (its message, the usage, exit code 2).
+ * trace. Wrong arguments are {@link UsageErrors}' business (one line too, exit code 2).
  *
  * <p>An {@link OutOfMemoryError} anywhere in the cause chain names what ran out, the heap or direct memory (where
  * device memory lives), with the setting that raises it, as {@code OVERLAP_JAVA_OPTS=-Xmx4g}. File problems name the
@@ -186,9 +186,22 @@ public final class CliErrors {
 
     private static String fileSystem(final FileSystemException e) {
         final String file = e.getFile() != null ? e.getFile() : "?";
+        return file + (e.getOtherFile() != null ? " -> " + e.getOtherFile() : "") + ": " + reason(e);
+    }
+
+    /**
+     * @param e an I/O failure
+     * @return what went wrong without the file, starting in lower case: {@code permission denied},
+     * {@code no space left on device}
+     */
+    static String reason(final IOException e) {
+        if (!(e instanceof FileSystemException)) {
+            return lowerFirst(messageOrName(e));
+        }
         final String what;
-        if (e.getReason() != null && !e.getReason().isEmpty()) {
-            what = lowerFirst(e.getReason());
+        final FileSystemException f = (FileSystemException)e;
+        if (f.getReason() != null && !f.getReason().isEmpty()) {
+            what = lowerFirst(f.getReason());
         } else if (e instanceof NoSuchFileException) {
             what = "no such file or directory";
         } else if (e instanceof AccessDeniedException) {
@@ -202,7 +215,7 @@ public final class CliErrors {
         } else {
             what = "file system error (" + e.getClass().getSimpleName() + ")";
         }
-        return file + (e.getOtherFile() != null ? " -> " + e.getOtherFile() : "") + ": " + what;
+        return what;
     }
 
     private static String outOfMemory(final OutOfMemoryError e) {
@@ -310,8 +323,11 @@ public final class CliErrors {
             : Character.toLowerCase(s.charAt(0)) + s.substring(1);
     }
 
-    /** @return the text on one line: line breaks (a multi-line message) become "; " */
+    /**
+     * @return the text on one line: line breaks (a multi-line message) become "; ", and other control characters
+     * (a binary file's bytes quoted in a parser's message) become '?', so the line cannot garble the terminal
+     */
     static String oneLine(final String s) {
-        return s.replaceAll("\\s*\\R\\s*", "; ").trim();
+        return s.replaceAll("\\s*\\R\\s*", "; ").trim().replace('\t', ' ').replaceAll("\\p{Cntrl}", "?");
     }
 }

@@ -3,6 +3,7 @@ package dev.overlap.graph.cli;
 import dev.overlap.graph.ConsoleProgress;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.Progress;
+import dev.overlap.graph.answer.Answer;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppRunner;
 import dev.overlap.graph.app.AppSettings;
@@ -19,10 +20,12 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 
 /**
- * The shared flow of {@code overlap bfs|pr|sssp}: validate, load or generate the graph, partition it, size and
- * build the mesh, place the graph, run the app in the chosen mode, verify against the sequential reference, print
- * the report. Exit codes: 0 verified (or not checked), 1 verification failed or a runtime problem (bad file:
- * file:line: reason), 2 wrong arguments (picocli usage with the reason).
+ * The shared flow of {@code overlap bfs|pr|sssp}: validate, open the {@code --output} file, load or generate the
+ * graph, partition it, size and build the mesh, place the graph, run the app in the chosen mode ({@code --warmups}
+ * untimed runs, then {@code --runs} timed ones), verify the last answer against the sequential reference, write the
+ * answer, print the report (the median time, and the fastest and slowest run). Exit codes: 0 verified (or not
+ * checked), 1 verification failed or a runtime problem (bad file: file:line: reason; the answer is written all the
+ * same), 2 wrong arguments (one line with the reason and a hint, {@link UsageErrors}).
  */
 abstract class GraphAppCommand implements Callable<Integer> {
     @CommandLine.Spec
@@ -40,12 +43,21 @@ abstract class GraphAppCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    @Mixin
+    AnswerOptions answers;
+
     @CommandLine.Option(names = "--source", paramLabel = "V", description = "source vertex (default: a random vertex "
         + "with edges, chosen by --seed)")
     Integer source;
 
-    @CommandLine.Option(names = "--runs", paramLabel = "N", defaultValue = "1", description = "run the app this many times on the placed "
-        + "graph; the report gives the median time, every run's time and verifies the last (default: ${DEFAULT-VALUE})")
+    @CommandLine.Option(names = "--warmups", paramLabel = "N", defaultValue = "1", description = "untimed runs on the "
+        + "placed graph before the timed ones, so the time is the steady state and not JIT compilation (default: "
+        + "${DEFAULT-VALUE})")
+    int warmups;
+
+    @CommandLine.Option(names = "--runs", paramLabel = "N", defaultValue = "1", description = "timed runs on the placed "
+        + "graph; the report gives their median (timeMs), the fastest and slowest and every run's time, and verifies "
+        + "the last (default: ${DEFAULT-VALUE})")
     int runs;
 
     /** @return the app */
@@ -59,6 +71,13 @@ abstract class GraphAppCommand implements Callable<Integer> {
     void extras(final RunReport.Builder report, final CsrGraph g, final AppResult result) {
     }
 
+    /**
+     * @param result the last run's result
+     * @param source the source vertex (ignored by PageRank)
+     * @return the answer {@code --output} writes
+     */
+    abstract Answer answer(AppResult result, int source);
+
     @Override
     public Integer call() throws IOException {
         final CommandLine cl = spec.commandLine();
@@ -66,6 +85,9 @@ abstract class GraphAppCommand implements Callable<Integer> {
         meshOptions.validate(cl);
         if (runs < 1 || runs > 1000) {
             throw new CommandLine.ParameterException(cl, "--runs must be in 1..1000, was " + runs);
+        }
+        if (warmups < 0 || warmups > 100) {
+            throw new CommandLine.ParameterException(cl, "--warmups must be in 0..100, was " + warmups);
         }
         final AppSettings.Builder sb = modeOptions.settings(cl, app.autoQueue());
         configure(sb);
@@ -86,15 +108,19 @@ abstract class GraphAppCommand implements Callable<Integer> {
                 }
             }
         }
+        try (AnswerDestination destination = answers.open(cl, input.file())) {
+            return run(cl, app, algorithms, settings, destination);
+        }
+    }
+
+    private int run(final CommandLine cl, final GraphApp app, final GraphAlgorithms algorithms,
+        final AppSettings settings, final AnswerDestination destination) throws IOException {
         final Progress progress = ConsoleProgress.forConsole(output.quiet);
         final GraphInputOptions.Loaded loaded = input.load(app.weighted(), progress);
         final CsrGraph g = loaded.graph;
-        if (g.vertexCount() == 0) {
-            throw new CommandLine.ParameterException(cl, "the graph has no vertices");
-        }
         final int src = app.hasSource() ? chooseSource(g, cl) : 0;
         final AppRunner runner = AppRunner.builder().devices(meshOptions.devices).threadsPerDevice(meshOptions.threads())
-            .partitioning(meshOptions.partitioning()).runs(runs).build();
+            .partitioning(meshOptions.partitioning()).warmups(warmups).runs(runs).build();
         final AppRunner.Measurement m = runner.measure(g, app, algorithms, src, settings);
         final AppResult result = m.result();
         final double[] times = m.runMillis();
@@ -102,7 +128,7 @@ abstract class GraphAppCommand implements Callable<Integer> {
         final Verification v = output.noVerify ? Verification.skipped()
             : app.expected(g, src, settings, null).check(result);
         final double referenceMillis = (System.nanoTime() - refStart) / 1e6;
-        final RunReport.Builder rb = RunReport.builder().app(app.id()).mode(modeOptions.mode)
+        final RunReport.Builder rb = RunReport.builder().app(app.id()).mode(algorithms.mode())
             .graph(loaded.name, g.vertexCount(), g.edgeCount())
             .mesh(runner.devices(), runner.threadsPerDevice(), meshOptions.partition.name())
             .times(loaded.millis, m.placeMillis(), m.medianMillis())
@@ -113,16 +139,24 @@ abstract class GraphAppCommand implements Callable<Integer> {
         if (!output.noVerify) {
             rb.extra("referenceMs", Math.round(referenceMillis * 1000) / 1000.0);
         }
+        rb.extra("warmups", warmups);
         if (runs > 1) {
             final StringBuilder list = new StringBuilder();
             for (final double t : times) {
                 list.append(list.length() == 0 ? "" : " ").append(String.format(java.util.Locale.ROOT, "%.1f", t));
             }
-            rb.extra("runs", runs).extra("runTimesMs", list.toString()).extra("bestMs", m.bestMillis());
+            rb.extra("runs", runs).extra("minMs", m.bestMillis()).extra("maxMs", m.worstMillis())
+                .extra("runTimesMs", list.toString());
         }
         extras(rb, g, result);
+        if (destination != null) {
+            // written whether or not the check passed: a wrong answer is worth looking at
+            destination.write(answer(result, src), answers.format);
+            rb.extra("output", destination.name() + " (" + answers.format.name().toLowerCase(java.util.Locale.ROOT)
+                + ")");
+        }
         final RunReport report = rb.build();
-        final PrintWriter out = cl.getOut();
+        final PrintWriter out = answers.reportTo(cl, cl.getOut());
         out.print(output.json ? report.toJson() + System.lineSeparator() : report.toTable());
         out.flush();
         if (!v.passed()) {

@@ -102,6 +102,11 @@ public final class GraphInputOptions {
         return new Loaded(g, name, (System.nanoTime() - start) / 1e6);
     }
 
+    /** @return the {@code --graph} file, or null for a generated graph */
+    Path file() {
+        return source.file;
+    }
+
     /** @return the format names for messages */
     static String formats() {
         final StringBuilder sb = new StringBuilder();

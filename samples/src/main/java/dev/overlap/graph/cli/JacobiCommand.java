@@ -1,6 +1,7 @@
 package dev.overlap.graph.cli;
 
 import dev.overlap.core.Mesh;
+import dev.overlap.graph.answer.Answer;
 import dev.overlap.graph.app.AppRunner;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.jacobi.BandedSystem;
@@ -79,6 +80,9 @@ public final class JacobiCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    @Mixin
+    AnswerOptions answers;
+
     @Override
     public Integer call() throws IOException {
         final CommandLine cl = spec.commandLine();
@@ -133,6 +137,15 @@ public final class JacobiCommand implements Callable<Integer> {
                 + devices + " devices, more than a device holds (2 GiB): use more --devices or a smaller --size");
         }
         final int threads = meshOptions.threads();
+        try (AnswerDestination destination = answers.open(cl, null)) {
+            return solve(cl, system, given, profiling, bytes, threads, destination);
+        }
+    }
+
+    private int solve(final CommandLine cl, final BandedSystem system, final TransferConfig given,
+        final boolean profiling, final long bytes, final int threads, final AnswerDestination destination)
+        throws IOException {
+        final int devices = meshOptions.devices;
         try (Mesh mesh = Mesh.builder().name("overlap-jacobi").devices(devices).threadsPerDevice(threads)
             .memoryPerDevice(bytes).build()) {
             final long profileStart = System.nanoTime();
@@ -172,13 +185,19 @@ public final class JacobiCommand implements Callable<Integer> {
                 v = host < tolerance ? Verification.pass(text) : Verification.fail(text);
             }
             final long nnz = (long)size * (2L * band + 1);
-            final RunReport report = RunReport.builder().app("jacobi").mode("proact").graph(system.toString(), size, nnz)
+            final RunReport.Builder rb = RunReport.builder().app("jacobi").mode("proact").graph(system.toString(), size, nnz)
                 .mesh(devices, threads, "slices").times(0, 0, r.nanos() / 1e6)
                 .counts(new WorkCounts(r.iterations(), 0, 0, nnz * Math.max(1, r.iterations()), 0, 0, 0,
                     r.copiedChunks(), r.copiedBytes()))
                 .verification(v).extra("transfer", config.toString()).extra("chosenBy", chosenBy).extra("profileMs", profileMillis)
-                .extra("residual", r.residual()).build();
-            final PrintWriter out = cl.getOut();
+                .extra("residual", r.residual());
+            if (destination != null) {
+                // written whether or not the check passed: a wrong answer is worth looking at
+                destination.write(Answer.solution(r.x()), answers.format);
+                rb.extra("output", destination.name() + " (" + answers.format.name().toLowerCase(Locale.ROOT) + ")");
+            }
+            final RunReport report = rb.build();
+            final PrintWriter out = answers.reportTo(cl, cl.getOut());
             out.print(output.json ? report.toJson() + System.lineSeparator() : report.toTable());
             out.flush();
             if (!v.passed()) {

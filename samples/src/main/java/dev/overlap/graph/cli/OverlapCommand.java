@@ -10,9 +10,14 @@ import picocli.CommandLine.Command;
  * <p>Exit codes: 0 success, 1 a runtime failure reported in one line on standard error, never a stack trace (a
  * malformed graph file as {@code file:line: reason}, a missing, unreadable or directory path named as such, a graph
  * too large for the devices, the heap or direct memory exhausted with the option that raises it, a failed
- * verification; see {@link CliErrors}), 2 wrong arguments (picocli's message and the usage).
+ * verification; see {@link CliErrors}), 2 wrong arguments (one line naming the bad argument, with a hint: see
+ * {@link UsageErrors}).
+ *
+ * <p>Option values that name a format, mode or kind are case-insensitive ({@code --format EL}, {@code --mode ASYNC}).
+ * {@code -V} prints the version of the build ({@link BuildVersion}); {@code --help} also lists the commands the shell
+ * launcher runs itself ({@link LauncherCommands}).
  */
-@Command(name = "overlap", mixinStandardHelpOptions = true, version = "overlap 0.1.0",
+@Command(name = "overlap", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
     description = "Lock-free multi-device communication on JVM threads: readiness tracking, counter-based queues, "
         + "aggregation.",
     subcommands = {DemoCommand.class, ProactDemoCommand.class, BfsCommand.class, PageRankCommand.class, SsspCommand.class,
@@ -23,7 +28,7 @@ public final class OverlapCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand: try 'overlap demo'");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command, e.g. 'overlap demo'");
     }
 
     /** Agrona's own bounds-check switch, read once when its buffer classes load. */
@@ -76,10 +81,20 @@ public final class OverlapCommand implements Runnable {
         return pr.commandSpec().qualifiedName();
     }
 
-    /** @return the configured command line (for tests) */
+    /**
+     * @return the configured command line (for tests): one-line errors for wrong arguments ({@link UsageErrors}) and
+     * runtime failures ({@link CliErrors}), case-insensitive enum values, the build's version on every command, the
+     * launcher's commands in the help
+     */
     public static CommandLine commandLine() {
         final CommandLine cl = new CommandLine(new OverlapCommand());
         cl.setExecutionExceptionHandler(CliErrors.handler());
+        cl.setParameterExceptionHandler(new UsageErrors());
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        for (final CommandLine sub : cl.getSubcommands().values()) {
+            sub.getCommandSpec().versionProvider(new BuildVersion());
+        }
+        LauncherCommands.addToHelp(cl);
         return cl;
     }
 }

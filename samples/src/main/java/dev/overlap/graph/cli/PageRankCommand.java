@@ -3,6 +3,7 @@ package dev.overlap.graph.cli;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.answer.Answer;
 import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.report.RunReport;
 import picocli.CommandLine;
@@ -80,6 +81,11 @@ public final class PageRankCommand extends GraphAppCommand {
     }
 
     @Override
+    Answer answer(final AppResult result, final int source) {
+        return Answer.ranks(result.ranks());
+    }
+
+    @Override
     void extras(final RunReport.Builder report, final CsrGraph g, final AppResult result) {
         double max = 0;
         int arg = 0;
@@ -90,6 +96,6 @@ public final class PageRankCommand extends GraphAppCommand {
                 arg = v;
             }
         }
-        report.extra("damping", damping).extra("tolerance", tolerance).extra("asyncVariant", asyncVariant).extra("topVertex", arg).extra("topRank", max);
+        report.extra("damping", damping).extra("tolerance", tolerance).extra("asyncVariant", asyncVariant.toLowerCase(java.util.Locale.ROOT)).extra("topVertex", arg).extra("topRank", max);
     }
 }

@@ -200,17 +200,7 @@ public final class ScalingCommand implements Callable<Integer> {
 
     private AppSettings settings(final CommandLine cl) {
         final AppSettings.Builder b = modeOptions.settings(cl, app.autoQueue());
-        switch (direction) {
-            case "top-down":
-                b.direction(AppSettings.Direction.TOP_DOWN);
-                break;
-            case "optimizing":
-                b.direction(AppSettings.Direction.OPTIMIZING);
-                break;
-            default:
-                throw new CommandLine.ParameterException(cl, "--direction must be top-down or optimizing, was '"
-                    + direction + "'");
-        }
+        b.direction(BfsCommand.direction(cl, direction));
         try {
             b.tolerance(tolerance);
             if (iterations != null) {

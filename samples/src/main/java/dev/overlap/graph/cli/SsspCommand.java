@@ -3,6 +3,7 @@ package dev.overlap.graph.cli;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.answer.Answer;
 import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.report.RunReport;
 import picocli.CommandLine;
@@ -32,6 +33,11 @@ public final class SsspCommand extends GraphAppCommand {
     @Override
     GraphApp app() {
         return GraphApp.SSSP;
+    }
+
+    @Override
+    Answer answer(final AppResult result, final int source) {
+        return Answer.distances(result.distances(), source);
     }
 
     @Override

@@ -10,10 +10,11 @@ import java.util.Locale;
 
 /**
  * A generated graph named on the command line: {@code kron:SCALE[:EF]}, {@code urand:SCALE[:EF]} (edge factor
- * default 16) or {@code grid:WxH}. {@link #build} generates the edges and cleans them into an undirected simple
- * {@link CsrGraph} (symmetrized; Kronecker and uniform graphs also lose self-loops and duplicate edges, as in
- * Graph500 and GAP). Weights, when asked for, are uniform in {@code 1..255} (kron, urand; as GAP) or
- * {@code 1..100} (grid). Immutable; thread-safe.
+ * default 16), {@code grid:WxH} or {@code road:N} ({@link Road}: N vertices, sparse, planar, long diameter).
+ * {@link #build} generates the edges and cleans them into an undirected simple {@link CsrGraph} (symmetrized;
+ * Kronecker and uniform graphs also lose self-loops and duplicate edges, as in Graph500 and GAP). Weights, when
+ * asked for, are uniform in {@code 1..255} (kron, urand; as GAP) or {@code 1..100} (grid, road). Immutable;
+ * thread-safe.
  */
 public final class GraphSpec {
     private final String text;
@@ -30,14 +31,15 @@ public final class GraphSpec {
     }
 
     /**
-     * @param spec {@code kron:SCALE[:EF]}, {@code urand:SCALE[:EF]} or {@code grid:WxH}
+     * @param spec {@code kron:SCALE[:EF]}, {@code urand:SCALE[:EF]}, {@code grid:WxH} or {@code road:N}
      * @return the parsed spec
      * @throws IllegalArgumentException saying what is wrong and what is expected
      */
     public static GraphSpec parse(final String spec) {
         final String s = spec.trim().toLowerCase(Locale.ROOT);
         final String[] p = s.split(":");
-        final String expected = "expected kron:SCALE, urand:SCALE (optionally :EDGEFACTOR) or grid:WIDTHxHEIGHT";
+        final String expected = "expected kron:SCALE, urand:SCALE (optionally :EDGEFACTOR), grid:WIDTHxHEIGHT or "
+            + "road:VERTICES";
         try {
             switch (p[0]) {
                 case "kron":
@@ -59,6 +61,13 @@ public final class GraphSpec {
                         throw new IllegalArgumentException("bad graph spec '" + spec + "': " + expected);
                     }
                     final Grid g = new Grid(Integer.parseInt(wh[0]), Integer.parseInt(wh[1]));
+                    return new GraphSpec(g.toString(), g, 100, new BuildOptions(true, false, false));
+                }
+                case "road": {
+                    if (p.length != 2) {
+                        throw new IllegalArgumentException("bad graph spec '" + spec + "': " + expected);
+                    }
+                    final Road g = new Road(Integer.parseInt(p[1]));
                     return new GraphSpec(g.toString(), g, 100, new BuildOptions(true, false, false));
                 }
                 default:
