@@ -2,6 +2,7 @@ package dev.overlap.core;
 
 import org.agrona.UnsafeApi;
 
+// template: codegen writes LongArray from this file, each @Specialized int a long (see codegen/README.md).
 /**
  * {@code int} elements in device memory, with plain, opaque, acquire/release, volatile and atomic accessors
  * (add, CAS, exchange, min, max). Instances come from {@link Mesh#allocateInts(long)} (symmetric) or
@@ -12,74 +13,76 @@ import org.agrona.UnsafeApi;
  * sequentially consistent (volatile) read-modify-writes.
  */
 public final class IntArray extends DeviceArray {
+    private static final int SHIFT = Integer.numberOfTrailingZeros(Integer.BYTES);
+
     IntArray(final DeviceRegion region, final DeviceMemory memory, final long offset, final long length) {
-        super(region, memory, offset, length, 4);
+        super(region, memory, offset, length, Integer.BYTES);
     }
 
     @Override
     public int elementBytes() {
-        return 4;
+        return Integer.BYTES;
     }
 
     private long at(final int index) {
         if (index < 0 || index >= bound) {
             throw outside(index);
         }
-        return address + ((long)index << 2);
+        return address + ((long)index << SHIFT);
     }
 
     /** @return the element, plain read */
-    public int get(final int index) {
+    public @Specialized int get(final int index) {
         return UnsafeApi.getInt(null, at(index));
     }
 
     /** Plain write. */
-    public void set(final int index, final int value) {
+    public void set(final int index, final @Specialized int value) {
         UnsafeApi.putInt(null, at(index), value);
     }
 
     /** @return the element, opaque read */
-    public int getOpaque(final int index) {
+    public @Specialized int getOpaque(final int index) {
         return UnsafeApi.getIntOpaque(null, at(index));
     }
 
     /** Opaque write. */
-    public void setOpaque(final int index, final int value) {
+    public void setOpaque(final int index, final @Specialized int value) {
         UnsafeApi.putIntOpaque(null, at(index), value);
     }
 
     /** @return the element, acquire read */
-    public int getAcquire(final int index) {
+    public @Specialized int getAcquire(final int index) {
         return UnsafeApi.getIntAcquire(null, at(index));
     }
 
     /** Release write: earlier writes are visible to an acquire read that sees this value. */
-    public void setRelease(final int index, final int value) {
+    public void setRelease(final int index, final @Specialized int value) {
         UnsafeApi.putIntRelease(null, at(index), value);
     }
 
     /** @return the element, volatile read */
-    public int getVolatile(final int index) {
+    public @Specialized int getVolatile(final int index) {
         return UnsafeApi.getIntVolatile(null, at(index));
     }
 
     /** Volatile write. */
-    public void setVolatile(final int index, final int value) {
+    public void setVolatile(final int index, final @Specialized int value) {
         UnsafeApi.putIntVolatile(null, at(index), value);
     }
 
     /** @return the previous value, after atomically adding {@code delta} */
-    public int getAndAdd(final int index, final int delta) {
+    public @Specialized int getAndAdd(final int index, final @Specialized int delta) {
         return UnsafeApi.getAndAddInt(null, at(index), delta);
     }
 
     /** @return the previous value, after atomically storing {@code value} */
-    public int getAndSet(final int index, final int value) {
+    public @Specialized int getAndSet(final int index, final @Specialized int value) {
         return UnsafeApi.getAndSetInt(null, at(index), value);
     }
 
     /** @return true when the element was {@code expected} and is now {@code value} */
-    public boolean compareAndSet(final int index, final int expected, final int value) {
+    public boolean compareAndSet(final int index, final @Specialized int expected, final @Specialized int value) {
         return UnsafeApi.compareAndSetInt(null, at(index), expected, value);
     }
 
@@ -88,9 +91,9 @@ public final class IntArray extends DeviceArray {
      *
      * @return the previous value; the element is now {@code min(previous, value)}
      */
-    public int getAndMin(final int index, final int value) {
+    public @Specialized int getAndMin(final int index, final @Specialized int value) {
         final long i = at(index);
-        int current = UnsafeApi.getIntVolatile(null, i);
+        @Specialized int current = UnsafeApi.getIntVolatile(null, i);
         while (value < current && !UnsafeApi.compareAndSetInt(null, i, current, value)) {
             current = UnsafeApi.getIntVolatile(null, i);
         }
@@ -102,9 +105,9 @@ public final class IntArray extends DeviceArray {
      *
      * @return the previous value; the element is now {@code max(previous, value)}
      */
-    public int getAndMax(final int index, final int value) {
+    public @Specialized int getAndMax(final int index, final @Specialized int value) {
         final long i = at(index);
-        int current = UnsafeApi.getIntVolatile(null, i);
+        @Specialized int current = UnsafeApi.getIntVolatile(null, i);
         while (value > current && !UnsafeApi.compareAndSetInt(null, i, current, value)) {
             current = UnsafeApi.getIntVolatile(null, i);
         }
@@ -116,10 +119,10 @@ public final class IntArray extends DeviceArray {
      *
      * @throws IllegalStateException if the array has been freed
      */
-    public void fill(final int value) {
+    public void fill(final @Specialized int value) {
         checkLive();
-        final long end = address + (long)length() * 4;
-        for (long at = address; at < end; at += 4) {
+        final long end = address + ((long)length() << SHIFT);
+        for (long at = address; at < end; at += Integer.BYTES) {
             UnsafeApi.putInt(null, at, value);
         }
     }

@@ -303,7 +303,7 @@ public final class IntCounterQueue {
         QueueMemory.free(memory, name);
     }
 
-    static void checkBatch(final int[] array, final int off, final int len) {
+    private static void checkBatch(final int[] array, final int off, final int len) {
         if (array == null) {
             throw new NullPointerException("array");
         }

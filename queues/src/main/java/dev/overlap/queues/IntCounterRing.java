@@ -2,8 +2,12 @@ package dev.overlap.queues;
 
 import dev.overlap.core.Device;
 import dev.overlap.core.DeviceRegion;
+import dev.overlap.core.Specialized;
 import org.agrona.concurrent.AtomicBuffer;
 
+import java.util.Objects;
+
+// template: codegen writes LongCounterRing from this file, each @Specialized int a long (see codegen/README.md).
 /**
  * The counter-based queue of {@code int} items in ring form: bounded memory for an unbounded number of pushes.
  * Beyond Atos' one-shot block (see {@link IntCounterQueue} for the shared algorithm):
@@ -41,7 +45,8 @@ import org.agrona.concurrent.AtomicBuffer;
  * pushing an item happens-before everything the thread that pops it does after.
  */
 public final class IntCounterRing {
-    private static final int ITEM_BYTES = 4;
+    private static final int ITEM_BYTES = Integer.BYTES;
+    private static final int ITEM_SHIFT = Integer.numberOfTrailingZeros(Integer.BYTES);
     private final BufferCells region;
     private final CounterSequencer seq;
     private final int slots;
@@ -114,11 +119,11 @@ public final class IntCounterRing {
     }
 
     private int offset(final long position) {
-        return slots + (int)((position & mask) << 2);
+        return slots + (int)((position & mask) << ITEM_SHIFT);
     }
 
     /** @return false when the ring is full */
-    public boolean offer(final int item) {
+    public boolean offer(final @Specialized int item) {
         QueueMemory.check(memory, name);
         final long s = seq.tryReserveRing(1);
         if (s == CounterSequencer.FULL) {
@@ -130,6 +135,30 @@ public final class IntCounterRing {
     }
 
     /**
+     * Pushes one item bounded by {@code limit} instead of the capacity (for a structure that keeps headroom for
+     * itself, e.g. the priority worklist re-queuing items it moves).
+     */
+    boolean offerWithin(final @Specialized int item, final int limit) {
+        final long s = seq.tryReserveRing(1, limit);
+        if (s == CounterSequencer.FULL) {
+            return false;
+        }
+        region.putInt(offset(s), item);
+        seq.publish(s, 1);
+        return true;
+    }
+
+    /** As {@link #offerAll} bounded by {@code limit} instead of the capacity (see {@link #offerWithin}). */
+    boolean offerAllWithin(final int[] src, final int off, final int len, final int limit) {
+        final long s = seq.tryReserveRing(len, limit);
+        if (s == CounterSequencer.FULL) {
+            return false;
+        }
+        write(src, off, len, s);
+        return true;
+    }
+
+    /**
      * Pushes all of {@code src[off .. off+len)} with one reservation, or nothing.
      *
      * @return false (nothing pushed) when fewer than {@code len} slots are free
@@ -137,7 +166,7 @@ public final class IntCounterRing {
      */
     public boolean offerAll(final int[] src, final int off, final int len) {
         QueueMemory.check(memory, name);
-        IntCounterQueue.checkBatch(src, off, len);
+        Objects.checkFromIndexSize(off, len, src.length);
         if (len > seq.capacity) {
             throw new IllegalArgumentException("batch of " + len + " exceeds the ring capacity " + seq.capacity);
         }
@@ -159,7 +188,7 @@ public final class IntCounterRing {
      */
     public int offer(final int[] src, final int off, final int len) {
         QueueMemory.check(memory, name);
-        IntCounterQueue.checkBatch(src, off, len);
+        Objects.checkFromIndexSize(off, len, src.length);
         int n = len;
         while (n > 0) {
             final long s = seq.tryReserveRing(n);
@@ -193,7 +222,7 @@ public final class IntCounterRing {
      * @param ifEmpty what to return when nothing is poppable
      * @return the oldest item, or {@code ifEmpty}
      */
-    public int poll(final int ifEmpty) {
+    public @Specialized int poll(final @Specialized int ifEmpty) {
         QueueMemory.check(memory, name);
         for (;;) {
             final long s = seq.start();
@@ -201,7 +230,7 @@ public final class IntCounterRing {
             if (s >= e && s >= seq.endAfterHelping()) {
                 return ifEmpty;
             }
-            final int item = region.getInt(offset(s));
+            final @Specialized int item = region.getInt(offset(s));
             if (seq.casStart(s, s + 1)) {
                 return item;
             }
@@ -215,7 +244,7 @@ public final class IntCounterRing {
      */
     public int poll(final int[] dst, final int off, final int max) {
         QueueMemory.check(memory, name);
-        IntCounterQueue.checkBatch(dst, off, max);
+        Objects.checkFromIndexSize(off, max, dst.length);
         for (;;) {
             final long s = seq.start();
             long e = seq.end();

@@ -3,14 +3,15 @@
  * through padded counters instead of per-slot flags, popped with one CAS per batch.
  *
  * <ul>
- * <li>{@link dev.overlap.queues.IntCounterQueue} / {@link dev.overlap.queues.LongCounterQueue}: the Atos one-shot
- * block in device memory (capacity bounds all pushes until {@code reset()}; reservation is one {@code getAndAdd}).</li>
+ * <li>{@link dev.overlap.queues.IntCounterQueue}: the Atos one-shot block in device memory (capacity bounds all
+ * pushes until {@code reset()}; reservation is one {@code getAndAdd}).</li>
  * <li>{@link dev.overlap.queues.IntCounterRing} / {@link dev.overlap.queues.LongCounterRing}: the ring form, bounded
- * memory for unbounded pushing, full = back-pressure.</li>
+ * memory for unbounded pushing, full = back-pressure. One source: the build generates {@code LongCounterRing} from
+ * {@code IntCounterRing}.</li>
  * <li>{@link dev.overlap.queues.CounterRingQueue}: a {@link java.util.Queue} of objects on the same algorithm, with
  * batch {@code drain}/{@code fill}; on-heap, needs no JVM flag.</li>
- * <li>{@link dev.overlap.queues.IntPriorityWorklist} / {@link dev.overlap.queues.LongPriorityWorklist}: the Atos
- * near/far priority worklist.</li>
+ * <li>{@link dev.overlap.queues.IntPriorityWorklist}: the Atos near/far priority worklist ({@code int} items with
+ * {@code int} keys, each pair one {@code long} entry in {@code LongCounterRing}s).</li>
  * </ul>
  *
  * <p>Every queue takes a {@link dev.overlap.queues.Publication} rule: {@code ORDERED} (default, linearizable, a push

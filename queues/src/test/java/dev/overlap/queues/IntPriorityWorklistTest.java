@@ -143,79 +143,6 @@ public class IntPriorityWorklistTest {
     }
 
     @Test
-    void longWorklistKeepsLongKeys() {
-        final LongPriorityWorklist w = new LongPriorityWorklist(
-            new UnsafeBuffer(new byte[LongPriorityWorklist.requiredBytes(8)]), 8, 1L << 40, 1L << 40);
-        assertTrue(w.push(7L << 33, 3L << 40));
-        assertTrue(w.push(5, 1));
-        final long[] e = new long[2];
-        assertTrue(w.poll(e));
-        assertEquals(1, e[0]);
-        assertEquals(5, e[1]);
-        assertTrue(w.poll(e));
-        assertEquals(3L << 40, e[0]);
-        assertEquals(7L << 33, e[1]);
-        assertFalse(w.poll(e));
-    }
-
-    @Test
-    void aLongBandMovesInOneBatchInOrderWithItsKeys() {
-        final LongPriorityWorklist w = new LongPriorityWorklist(
-            new UnsafeBuffer(new byte[LongPriorityWorklist.requiredBytes(6)]), 6, 0, 100);
-        for (int i = 0; i < 6; i++) {
-            assertTrue(w.push(100 + i, i % 2 == 0 ? 50 + i : 250 + i)); // two bands, interleaved
-        }
-        final long[] e = new long[2];
-        final List<Long> items = new ArrayList<>();
-        while (w.poll(e)) {
-            final long i = e[1] - 100;
-            assertEquals(i % 2 == 0 ? 50 + i : 250 + i, e[0], "re-keyed");
-            items.add(e[1]);
-        }
-        assertEquals(List.of(100L, 102L, 104L, 101L, 103L, 105L), items, "band by band, FIFO within a band");
-    }
-
-    @Test
-    void concurrentLongWorklistLosesNothing() throws Exception {
-        final LongPriorityWorklist w = new LongPriorityWorklist(
-            new UnsafeBuffer(new byte[LongPriorityWorklist.requiredBytes(1 << 10)]), 1 << 10, 0, 8);
-        final int perThread = 50_000;
-        final AtomicLong popped = new AtomicLong();
-        final AtomicLong sum = new AtomicLong();
-        final Thread[] threads = new Thread[2];
-        for (int t = 0; t < threads.length; t++) {
-            final int id = t;
-            threads[t] = new Thread(() -> {
-                final long[] e = new long[2];
-                int pushed = 0;
-                while (pushed < perThread || popped.get() < (long)threads.length * perThread) {
-                    final long item = id * perThread + pushed + 1;
-                    if (pushed < perThread && w.push(item, item % 700)) {
-                        pushed++;
-                    }
-                    if (w.poll(e)) {
-                        if (e[0] != e[1] % 700) {
-                            throw new AssertionError("re-keyed " + e[1]);
-                        }
-                        popped.incrementAndGet();
-                        sum.addAndGet(e[1]);
-                    }
-                }
-            });
-        }
-        for (final Thread t : threads) {
-            t.start();
-        }
-        for (final Thread t : threads) {
-            t.join(60_000);
-            assertFalse(t.isAlive(), "stuck");
-        }
-        final long n = (long)threads.length * perThread;
-        assertEquals(n, popped.get());
-        assertEquals(n * (n + 1) / 2, sum.get());
-    }
-
-    @Test
     void concurrentPushesAndMovesLoseNothing() throws Exception {
         final IntPriorityWorklist w = worklist(1 << 12, 0, 8);
         final int perThread = 100_000;
@@ -242,7 +169,7 @@ public class IntPriorityWorklistTest {
             t.start();
         }
         for (final Thread t : threads) {
-            t.join(60_000);
+            t.join(300_000); // a hang guard, not a time budget: on a loaded 2-core machine the run takes minutes
             assertFalse(t.isAlive(), "stuck");
         }
         final long n = (long)threads.length * perThread;

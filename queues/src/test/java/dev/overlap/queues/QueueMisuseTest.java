@@ -33,7 +33,7 @@ public class QueueMisuseTest {
             assertMessage(assertThrows(IllegalStateException.class, first::free), "IntCounterRing of capacity 64");
             assertEquals(1, next.size(), "the second free left the next owner's items alone");
             assertEquals(5, next.poll(-1));
-            final LongCounterQueue block = LongCounterQueue.allocate(device, 16);
+            final IntCounterQueue block = IntCounterQueue.allocate(device, 16);
             block.free();
             assertThrows(IllegalStateException.class, block::free);
         }

@@ -1,17 +1,20 @@
 package dev.overlap.transport;
 
+import dev.overlap.core.Specialized;
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.util.Objects;
 
+// template: codegen writes LongAggregator from this file, each @Specialized int a long (see codegen/README.md).
 /**
  * An {@link Aggregator} of {@code int} items. Created by {@link Endpoint#intAggregator(int, int, AggregatorConfig)}.
  * Single-writer: only the owning endpoint's thread may call it.
  */
 public final class IntAggregator extends Aggregator {
     private static final long BASE = UnsafeApi.arrayBaseOffset(int[].class);
+    private static final int SHIFT = Integer.numberOfTrailingZeros(Integer.BYTES);
 
     private final int[] staged;
 
@@ -23,13 +26,13 @@ public final class IntAggregator extends Aggregator {
 
     @Override
     void copyStaged(final AtomicBuffer dst, final int index, final int count) {
-        UnsafeApi.copyMemory(staged, BASE, dst.byteArray(), dst.addressOffset() + index, (long)count << 2);
+        UnsafeApi.copyMemory(staged, BASE, dst.byteArray(), dst.addressOffset() + index, (long)count << SHIFT);
     }
 
     @Override
     void stage(final DirectBuffer src, final int offset, final int at, final int count) {
-        UnsafeApi.copyMemory(src.byteArray(), src.addressOffset() + offset, staged, BASE + ((long)at << 2),
-            (long)count << 2);
+        UnsafeApi.copyMemory(src.byteArray(), src.addressOffset() + offset, staged, BASE + ((long)at << SHIFT),
+            (long)count << SHIFT);
     }
 
     @Override
@@ -48,7 +51,7 @@ public final class IntAggregator extends Aggregator {
      *
      * @throws IllegalStateException if closed
      */
-    public void offer(final int item) {
+    public void offer(final @Specialized int item) {
         if (closed) {
             checkOpen();
         }
@@ -72,7 +75,7 @@ public final class IntAggregator extends Aggregator {
      *         wait before it could be taken timed out (the item was not added)
      * @throws dev.overlap.core.InterruptedWaitException if interrupted before the item was taken
      */
-    public boolean offer(final int item, final long timeout, final java.util.concurrent.TimeUnit unit) {
+    public boolean offer(final @Specialized int item, final long timeout, final java.util.concurrent.TimeUnit unit) {
         return endpoint.withDeadline(timeout, unit, () -> offer(item));
     }
 
@@ -81,7 +84,7 @@ public final class IntAggregator extends Aggregator {
      * ring has no room for it now. A full batch that cannot be sent stays pending until a later offer, poll or flush.
      * Safe to call from a {@link BatchHandler}.
      */
-    public boolean tryOffer(final int item) {
+    public boolean tryOffer(final @Specialized int item) {
         checkOpen();
         if (eager) {
             return endpoint.trySendEager(this, item);
@@ -119,10 +122,10 @@ public final class IntAggregator extends Aggregator {
      */
     public void offer(final DirectBuffer src, final int offset, final int count) {
         checkOpen();
-        Objects.checkFromIndexSize(offset, (long)count << 2, src.capacity());
+        Objects.checkFromIndexSize(offset, (long)count << SHIFT, src.capacity());
         if (eager) {
             for (int i = 0; i < count; i++) {
-                endpoint.sendEager(this, src.getInt(offset + (i << 2)));
+                endpoint.sendEager(this, src.getInt(offset + (i << SHIFT)));
             }
             return;
         }
@@ -136,17 +139,17 @@ public final class IntAggregator extends Aggregator {
                     continue;
                 }
                 final int whole = left - left % capacity;
-                endpoint.sendBatchesByReference(this, src, offset + (done << 2), whole);
+                endpoint.sendBatchesByReference(this, src, offset + (done << SHIFT), whole);
                 done += whole;
                 continue;
             }
             if (left >= capacity - n) { // completes a batch: staged items and source items leave in one message
                 final int take = capacity - n;
-                endpoint.sendBatchFrom(this, src, offset + (done << 2), take);
+                endpoint.sendBatchFrom(this, src, offset + (done << SHIFT), take);
                 done += take;
                 continue;
             }
-            stage(src, offset + (done << 2), n, left);
+            stage(src, offset + (done << SHIFT), n, left);
             done += left;
             added(n + left); // below capacity: nothing is sent
         }

@@ -19,12 +19,14 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * {@link LongAggregator}'s three send paths racing into one tiny inbox (512-byte ring; the 32 two-item batch
  * records of 32 bytes each need twice that, so both senders meet back-pressure and drain it themselves, it being
- * their home inbox too): sender A offers its first 8 items with {@code offer(long)} (waits on a full ring) and the
- * other 8 with {@code tryOffer} (never waits: on false it drains and retries); sender B offers one item, then 15 from
- * a buffer with {@code offer(DirectBuffer, ...)} (the first fills the staged batch, the rest go as whole batches
- * straight from the buffer into the ring). Every {@code long} must arrive once, whole (upper half intact), in
- * per-sender order. Results: items delivered, violation flags (1 duplicate/reordered, 2 unknown sender, 4 incomplete,
- * 8 corrupted upper half).
+ * their home inbox too). The ring starts full (a third sender's batches, to another queue, fill it), so sender A's
+ * first batches find it full unless B has drained it already: A offers its first 8 items with {@code tryOffer}
+ * (never waits: on false it drains and retries, so an item that completes a batch on a full ring must be answered
+ * true, taken, or the retry sends it twice) and the other 8 with {@code offer(long)} (waits on a full ring); sender
+ * B offers one item, then 15 from a buffer with {@code offer(DirectBuffer, ...)} (the first fills the staged batch,
+ * the rest go as whole batches straight from the buffer into the ring; the first of them waits for room, draining).
+ * Every {@code long} must arrive once, whole (upper half intact), in per-sender order. Results: items delivered,
+ * violation flags (1 duplicate/reordered, 2 unknown sender, 4 incomplete, 8 corrupted upper half).
  */
 @JCStressTest
 @Description("LongAggregator offer/tryOffer/bulk offer with racing senders: no loss, no duplication, order kept")
@@ -35,15 +37,20 @@ public class LongAggregatorRingDrainStress {
     private static final int ITEMS = 16;
 
     private final ItemLog log = ItemLog.ofLongs(2);
-    private final Transport transport = Transport.builder().devices(1).ringCapacity(512).maxEndpoints(2)
-        .maxQueues(1).replySlots(1).build();
+    private final Transport transport = Transport.builder().devices(1).ringCapacity(512).maxEndpoints(3)
+        .maxQueues(2).replySlots(1).build();
     private final LongAggregator a;
     private final LongAggregator b;
     private final UnsafeBuffer bulk = new UnsafeBuffer(new byte[(ITEMS - 1) * 8]);
 
     public LongAggregatorRingDrainStress() {
         transport.registerHandler(0, 0, ItemType.LONG, log);
+        transport.registerHandler(0, 1, ItemType.LONG, (queue, sender, items, offset, count) -> { });
         final AggregatorConfig twoPerBatch = AggregatorConfig.batched(8 + 2 * 8, Long.MAX_VALUE);
+        final LongAggregator filler = transport.newEndpoint(0).longAggregator(0, 1, twoPerBatch);
+        while (filler.tryOffer(0)) {
+            // fill the ring: the last batch stays pending, never sent
+        }
         a = transport.newEndpoint(0).longAggregator(0, 0, twoPerBatch);
         b = transport.newEndpoint(0).longAggregator(0, 0, twoPerBatch);
         for (int i = 1; i < ITEMS; i++) {
@@ -54,12 +61,12 @@ public class LongAggregatorRingDrainStress {
     @Actor
     public void senderA() {
         for (int i = 0; i < ITEMS / 2; i++) {
-            a.offer(ItemLog.longItem(0, i));
-        }
-        for (int i = ITEMS / 2; i < ITEMS; i++) {
             while (!a.tryOffer(ItemLog.longItem(0, i))) {
                 transport.inbox(0).drain();
             }
+        }
+        for (int i = ITEMS / 2; i < ITEMS; i++) {
+            a.offer(ItemLog.longItem(0, i));
         }
         a.flush();
         transport.inbox(0).drain();

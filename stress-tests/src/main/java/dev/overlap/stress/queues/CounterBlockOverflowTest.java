@@ -1,6 +1,6 @@
 package dev.overlap.stress.queues;
 
-import dev.overlap.queues.LongCounterQueue;
+import dev.overlap.queues.IntCounterQueue;
 import dev.overlap.queues.Publication;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jcstress.annotations.Actor;
@@ -15,32 +15,32 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * The {@code long} Atos block, {@link LongCounterQueue}, pushed past its capacity by two racing producers: a block of 4
+ * The Atos block, {@link IntCounterQueue}, pushed past its capacity by two racing producers: a block of 4
  * (windows of 2) gets 6 offers, so exactly 4 are accepted and the reservations that overflow publish nothing (in
  * {@code ORDERED} mode such a failure first waits for the reservations that fit). Thread 1 offers 11, 12, 13 one at a
  * time, then drains up to 2 ({@code drain}); thread 2 offers [21, 22, 23] as one batch (a prefix is accepted), then
- * pops a batch of up to 3. The arbiter pops the rest. Items carry a mark in their upper half so a torn or truncated
- * {@code long} shows. Results: items accepted, items popped, flags (1 popped set differs from accepted set: lost,
+ * pops a batch of up to 3. The arbiter pops the rest. Items carry a mark in their upper half so a torn or misplaced
+ * item shows. Results: items accepted, items popped, flags (1 popped set differs from accepted set: lost,
  * invented, unwritten or stale; 2 duplicate; 4 per-producer order broken; 8 a refused offer followed by an accepted
  * one of the same producer; 16 upper half corrupted).
  */
-public class LongCounterQueueOverflowTest {
-    static final long MARK = 0x7A5EL << 48;
+public class CounterBlockOverflowTest {
+    static final int MARK = 0x7A5E << 16;
 
     abstract static class Base {
-        final UnsafeBuffer region = Regions.take(LongCounterQueue.requiredBytes(4, 2));
-        final LongCounterQueue queue;
+        final UnsafeBuffer region = Regions.take(IntCounterQueue.requiredBytes(4, 2));
+        final IntCounterQueue queue;
         int accepted1;
         int accepted2;
         int refusedThenAccepted;
-        final long[] got1 = new long[4];
-        final long[] got2 = new long[4];
+        final int[] got1 = new int[4];
+        final int[] got2 = new int[4];
         int n1;
         int n2;
         boolean drainMiscounted;
 
         Base(final Publication publication) {
-            queue = new LongCounterQueue(region, 4, 2, publication);
+            queue = new IntCounterQueue(region, 4, 2, publication);
         }
 
         void producer1() {
@@ -57,21 +57,21 @@ public class LongCounterQueueOverflowTest {
         }
 
         void producer2() {
-            accepted2 = queue.offer(new long[] {MARK | 21, MARK | 22, MARK | 23}, 0, 3);
+            accepted2 = queue.offer(new int[] {MARK | 21, MARK | 22, MARK | 23}, 0, 3);
             n2 = queue.poll(got2, 0, 3);
         }
 
         void arbiter(final III_Result r) {
-            final long[] rest = new long[8];
+            final int[] rest = new int[8];
             final int n3 = queue.poll(rest, 0, 8);
             final Seen seen = new Seen();
             int flags = 0;
-            final long[][] outs = {got1, got2, rest};
+            final int[][] outs = {got1, got2, rest};
             final int[] ns = {n1, n2, n3};
             for (int o = 0; o < 3; o++) {
                 final long[] values = new long[ns[o]];
                 for (int i = 0; i < values.length; i++) {
-                    if ((outs[o][i] & ~0xFFFFL) != MARK) {
+                    if ((outs[o][i] & ~0xFFFF) != MARK) {
                         flags |= 16;
                     }
                     values[i] = outs[o][i] & 0xFFFF;
@@ -104,7 +104,7 @@ public class LongCounterQueueOverflowTest {
     }
 
     @JCStressTest
-    @Description("long Atos block, WINDOWED: overflowing pushes lose, invent, duplicate and reorder nothing")
+    @Description("Atos block, WINDOWED: overflowing pushes lose, invent, duplicate and reorder nothing")
     @Outcome(id = "4, 4, 0", expect = ACCEPTABLE, desc = "exactly 4 accepted, each popped once, in order")
     @Outcome(expect = FORBIDDEN, desc = "wrong count accepted, or items lost/invented/duplicated/reordered")
     @State
@@ -130,7 +130,7 @@ public class LongCounterQueueOverflowTest {
     }
 
     @JCStressTest
-    @Description("long Atos block, ORDERED: overflowing pushes lose, invent, duplicate and reorder nothing")
+    @Description("Atos block, ORDERED: overflowing pushes lose, invent, duplicate and reorder nothing")
     @Outcome(id = "4, 4, 0", expect = ACCEPTABLE, desc = "exactly 4 accepted, each popped once, in order")
     @Outcome(expect = FORBIDDEN, desc = "wrong count accepted, or items lost/invented/duplicated/reordered")
     @State
