@@ -10,7 +10,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
-import java.util.function.Supplier;
+import org.jctools.queues.MessagePassingQueue.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -316,7 +316,7 @@ public class QueueContractTest {
                 } else {
                     other[0] = new Thread(() -> otherPushed.set(q.offer(50)));
                     other[0].start();
-                    while (q.reservedIndex() < 5) {
+                    while (q.currentProducerIndex() < 5) {
                         Thread.onSpinWait();
                     }
                 }
@@ -329,7 +329,7 @@ public class QueueContractTest {
             other[0].join();
             assertTrue(otherPushed.get());
         }
-        assertEquals(5, q.reservedIndex(), "the tail was not given back: someone had reserved after it");
+        assertEquals(5, q.currentProducerIndex(), "the tail was not given back: someone had reserved after it");
         assertEquals(2, q.size(), "100 and 50; the 3 skipped slots are not elements");
         assertFalse(q.isEmpty());
         // the skipped slots still take room until consumers pass them: 8 - 5 positions free
