@@ -44,8 +44,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * whose javadoc makes {@code relaxedPoll}/{@code relaxedPeek} the strict calls
  * ({@link ConformanceSubject#relaxedPopsAreStrict()}), and says so at the check.
  *
- * <p>The port's form (lap quotas instead of a timer, spins instead of yields and sleeps, JCTools' {@code @After}
- * as {@link QueueSanityConformanceTest#assertClearEmpties}) is described in {@link QueueSanityConformanceTest}.
+ * <p>The port's form (lap quotas instead of a timer, spins instead of yields and sleeps) is described in
+ * {@link QueueSanityConformanceTest}; JCTools' {@code @After} (clear, then empty and zero size) ends every
+ * concurrent test here.
  * JCTools' {@code testHappensBefore} means to check that the only consumer's relaxed poll after a relaxed peek
  * returns the peeked element, but its loop {@code continue}s before the poll whenever the peek saw a proper value;
  * here the poll is checked. {@code testSizeLtZero} and {@code testSizeGtCapacity} are in

@@ -217,11 +217,12 @@ public class QueueSanityConformanceTest {
     void progressIndicatorsCountOffersAndPolls(final ConformanceSubject s) {
         final Queue<Integer> q = s.newQueue();
         final QueueProgressIndicators indices = (QueueProgressIndicators)q;
-        assertEquals(indices.currentConsumerIndex(), indices.currentProducerIndex());
+        assertEquals(indices.currentConsumerIndex(), indices.currentProducerIndex(), "empty: equal indices");
         q.offer(1);
-        assertEquals(indices.currentConsumerIndex() + 1, indices.currentProducerIndex());
+        assertEquals(indices.currentConsumerIndex() + 1, indices.currentProducerIndex(),
+            "one element: the producer index one ahead of the consumer index");
         q.poll();
-        assertEquals(indices.currentConsumerIndex(), indices.currentProducerIndex());
+        assertEquals(indices.currentConsumerIndex(), indices.currentProducerIndex(), "empty again: equal indices");
         final int n = Math.min(s.capacity(), 1024);
         for (int lap = 0; lap < 3; lap++) {
             final long consumer = indices.currentConsumerIndex();
