@@ -119,7 +119,7 @@ public final class CounterRingQueue<E> extends AbstractQueue<E>
         final int windows = CounterSequencer.windows(true, capacity, windowSize);
         this.seq = new CounterSequencer(new HeapCells(CounterSequencer.slotsOffset(windows)), true, capacity,
             windowSize, publication);
-        this.slots = new Object[CounterSequencer.slots(true, capacity, windowSize)];
+        this.slots = new Object[CounterSequencer.slots(true, capacity, windowSize, publication)];
         this.mask = seq.slotMask;
     }
 
@@ -170,7 +170,7 @@ public final class CounterRingQueue<E> extends AbstractQueue<E>
         int spins = 0;
         for (;;) {
             final long s = seq.start();
-            if (s >= seq.end() && s >= seq.endAfterHelping()) {
+            if (s >= seq.publishedFor(s, 1) && s >= seq.endAfterHelping()) {
                 if (!pushInProgressAt(s)) {
                     return null;
                 }
@@ -197,7 +197,7 @@ public final class CounterRingQueue<E> extends AbstractQueue<E>
     public E relaxedPoll() {
         for (;;) {
             final long s = seq.start();
-            if (s >= seq.end() && s >= seq.endAfterHelping()) {
+            if (s >= seq.publishedFor(s, 1) && s >= seq.endAfterHelping()) {
                 return null;
             }
             if (seq.casStart(s, s + 1)) {
@@ -240,7 +240,7 @@ public final class CounterRingQueue<E> extends AbstractQueue<E>
         int spins = 0;
         for (;;) {
             final long s = seq.start();
-            if (s >= seq.end() && s >= seq.endAfterHelping()) {
+            if (s >= seq.publishedFor(s, 1) && s >= seq.endAfterHelping()) {
                 if (!strict || !pushInProgressAt(s)) {
                     return null;
                 }
@@ -281,7 +281,7 @@ public final class CounterRingQueue<E> extends AbstractQueue<E>
         requireLimit(limit);
         for (;;) {
             final long s = seq.start();
-            long e = seq.end();
+            long e = seq.publishedFor(s, limit);
             if (s >= e && s >= (e = seq.endAfterHelping())) {
                 return 0;
             }
