@@ -58,8 +58,9 @@ import java.util.Objects;
  *
  * <p><b>Thread-safety and memory ordering.</b> Every method from any thread. Actions before {@code offer(e)}
  * happen-before actions after the {@code poll()} that returns {@code e}. A {@code fill} supplier must not push into
- * the same queue (with {@link Publication#ORDERED} that push would wait for the fill's own batch); a {@code drain}
- * consumer may use it freely.
+ * the same queue (with {@link Publication#ORDERED} that push would wait for the fill's own batch) nor, with
+ * {@link Publication#WINDOWED}, call a strict pop (it would wait for the fill's own positions); a {@code drain}
+ * consumer may use the queue freely.
  *
  * @param <E> element type
  */
@@ -396,8 +397,11 @@ public final class CounterRingQueue<E> extends AbstractQueue<E>
 
     /**
      * Pushes up to {@code limit} elements from {@code supplier} with one reservation (as many as fit). The supplier
-     * runs while the reservation is held, so it may pop from this queue but must not push into it (with
-     * {@link Publication#ORDERED} that push would wait for this batch: a deadlock).
+     * runs while the reservation is held, so it may pop from this queue with the calls that never wait
+     * ({@code relaxedPoll}, {@code relaxedPeek}, {@code drain}; with {@link Publication#ORDERED} also {@code poll}
+     * and {@code peek}) but must not push into it (with {@link Publication#ORDERED} that push would wait for this
+     * batch: a deadlock), nor call a strict pop with {@link Publication#WINDOWED} (it would wait for this batch's
+     * own unwritten positions).
      *
      * <p>A {@code null} from the supplier, or an exception, ends the batch after the {@code i} elements it gave:
      * those are pushed (as {@code i} offers), and the exception ({@link NullPointerException} for null) is
