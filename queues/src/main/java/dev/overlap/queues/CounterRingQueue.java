@@ -58,8 +58,9 @@ import java.util.Objects;
  *
  * <p><b>Thread-safety and memory ordering.</b> Every method from any thread. Actions before {@code offer(e)}
  * happen-before actions after the {@code poll()} that returns {@code e}. A {@code fill} supplier must not push into
- * the same queue (with {@link Publication#ORDERED} that push would wait for the fill's own batch); a {@code drain}
- * consumer may use it freely.
+ * the same queue (with {@link Publication#ORDERED} that push would wait for the fill's own batch) nor, with
+ * {@link Publication#WINDOWED}, call a strict pop (it would wait for the fill's own positions); a {@code drain}
+ * consumer may use the queue freely.
  *
  * @param <E> element type
  */
@@ -119,7 +120,7 @@ public final class CounterRingQueue<E> extends AbstractQueue<E>
         final int windows = CounterSequencer.windows(true, capacity, windowSize);
         this.seq = new CounterSequencer(new HeapCells(CounterSequencer.slotsOffset(windows)), true, capacity,
             windowSize, publication);
-        this.slots = new Object[CounterSequencer.slots(true, capacity, windowSize)];
+        this.slots = new Object[CounterSequencer.slots(true, capacity, windowSize, publication)];
         this.mask = seq.slotMask;
     }
 
@@ -170,7 +171,7 @@ public final class CounterRingQueue<E> extends AbstractQueue<E>
         int spins = 0;
         for (;;) {
             final long s = seq.start();
-            if (s >= seq.end() && s >= seq.endAfterHelping()) {
+            if (s >= seq.publishedFor(s, 1) && s >= seq.endAfterHelping()) {
                 if (!pushInProgressAt(s)) {
                     return null;
                 }
@@ -197,7 +198,7 @@ public final class CounterRingQueue<E> extends AbstractQueue<E>
     public E relaxedPoll() {
         for (;;) {
             final long s = seq.start();
-            if (s >= seq.end() && s >= seq.endAfterHelping()) {
+            if (s >= seq.publishedFor(s, 1) && s >= seq.endAfterHelping()) {
                 return null;
             }
             if (seq.casStart(s, s + 1)) {
@@ -240,7 +241,7 @@ public final class CounterRingQueue<E> extends AbstractQueue<E>
         int spins = 0;
         for (;;) {
             final long s = seq.start();
-            if (s >= seq.end() && s >= seq.endAfterHelping()) {
+            if (s >= seq.publishedFor(s, 1) && s >= seq.endAfterHelping()) {
                 if (!strict || !pushInProgressAt(s)) {
                     return null;
                 }
@@ -281,7 +282,7 @@ public final class CounterRingQueue<E> extends AbstractQueue<E>
         requireLimit(limit);
         for (;;) {
             final long s = seq.start();
-            long e = seq.end();
+            long e = seq.publishedFor(s, limit);
             if (s >= e && s >= (e = seq.endAfterHelping())) {
                 return 0;
             }
@@ -396,8 +397,11 @@ public final class CounterRingQueue<E> extends AbstractQueue<E>
 
     /**
      * Pushes up to {@code limit} elements from {@code supplier} with one reservation (as many as fit). The supplier
-     * runs while the reservation is held, so it may pop from this queue but must not push into it (with
-     * {@link Publication#ORDERED} that push would wait for this batch: a deadlock).
+     * runs while the reservation is held, so it may pop from this queue with the calls that never wait
+     * ({@code relaxedPoll}, {@code relaxedPeek}, {@code drain}; with {@link Publication#ORDERED} also {@code poll}
+     * and {@code peek}) but must not push into it (with {@link Publication#ORDERED} that push would wait for this
+     * batch: a deadlock), nor call a strict pop with {@link Publication#WINDOWED} (it would wait for this batch's
+     * own unwritten positions).
      *
      * <p>A {@code null} from the supplier, or an exception, ends the batch after the {@code i} elements it gave:
      * those are pushed (as {@code i} offers), and the exception ({@link NullPointerException} for null) is

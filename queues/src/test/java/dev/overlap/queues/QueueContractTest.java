@@ -349,4 +349,33 @@ public class QueueContractTest {
         assertEquals(0, q.size());
         assertTrue(q.isEmpty());
     }
+
+    /**
+     * A pop never takes a position that is reserved but not yet written, however the consumers' hint of
+     * {@code end} was refreshed: the fill's own supplier plays the consumer while the fill's reservation is held
+     * (two published elements ahead of it), so the race is deterministic. A hint taken from the reservations
+     * instead of the published prefix makes the third pop claim the unwritten slot: it answers null, and the
+     * element written there afterwards is lost (mutant {@code queues-end-hint-from-reservations}).
+     */
+    @ParameterizedTest
+    @EnumSource(Publication.class)
+    void aPopNeverTakesAReservationStillBeingWritten(final Publication p) {
+        final CounterRingQueue<Integer> q = new CounterRingQueue<>(8, 4, p);
+        assertTrue(q.offer(1));
+        assertTrue(q.offer(2));
+        final List<Integer> popped = new ArrayList<>();
+        final Supplier<Integer> supplier = () -> {
+            popped.add(q.relaxedPoll());
+            popped.add(q.relaxedPoll());
+            popped.add(q.relaxedPoll()); // position 2 is this fill's own reservation, not written yet
+            return 3;
+        };
+        assertEquals(1, q.fill(supplier, 1));
+        assertEquals(java.util.Arrays.asList(1, 2, null), popped);
+        assertEquals(1, q.size(), "the element the fill wrote is in the queue");
+        assertEquals(3, q.poll(), "the element the fill wrote comes out");
+        assertNull(q.relaxedPoll());
+        assertEquals(3, q.currentConsumerIndex());
+        assertEquals(3, q.currentProducerIndex());
+    }
 }
