@@ -280,15 +280,17 @@ public final class CounterRingQueue<E> extends AbstractQueue<E>
     public int drain(final Consumer<E> consumer, final int limit) {
         requireArgument(consumer, "consumer");
         requireLimit(limit);
+        int total = 0;
         for (;;) {
+            final int want = limit - total;
             final long s = seq.start();
-            long e = seq.publishedFor(s, limit);
+            long e = seq.publishedFor(s, want);
             if (s >= e && s >= (e = seq.endAfterHelping())) {
-                return 0;
+                return total;
             }
-            final int k = (int)Math.min(limit, e - s);
+            final int k = (int)Math.min(want, e - s);
             if (k == 0) {
-                return 0;
+                return total;
             }
             if (!seq.casStart(s, s + k)) {
                 continue;
@@ -322,7 +324,11 @@ public final class CounterRingQueue<E> extends AbstractQueue<E>
                         accepted++;
                     }
                 }
-                return accepted;
+                total += accepted;
+                if (skipped == 0 || total == limit) {
+                    return total;
+                }
+                // skipped slots are not elements: claim more in their place, as a loop of polls would
             } catch (final RuntimeException | Error failure) {
                 for (int j = i + 1; j < k; j++) {
                     final Object item = batch[j];

@@ -301,9 +301,13 @@ public class QueueContractTest {
      * full check counts them until they are passed (documented). The other producer is the supplier itself with
      * WINDOWED (a push there does not wait), and a second thread with ORDERED (its push waits for the fill).
      */
-    @ParameterizedTest
-    @EnumSource(Publication.class)
-    void fillCutShortUnderContentionSkipsAreNotCounted(final Publication p) throws Exception {
+    /**
+     * A queue of 8 holding {@code [100, skipped, skipped, skipped, 50]}: a fill of 4 whose supplier gave 100 and
+     * then failed after another producer had reserved position 4 behind it (and pushed 50 there), so its unwritten
+     * tail could not be given back. The other producer is the supplier itself with WINDOWED (a push there does not
+     * wait), and a second thread with ORDERED (its push waits for the fill).
+     */
+    private static CounterRingQueue<Integer> queueWithSkippedSlots(final Publication p) throws Exception {
         final CounterRingQueue<Integer> q = new CounterRingQueue<>(8, 2, p);
         final int[] given = {0};
         final Thread[] other = new Thread[1];
@@ -329,6 +333,30 @@ public class QueueContractTest {
             other[0].join();
             assertTrue(otherPushed.get());
         }
+        return q;
+    }
+
+    /**
+     * Skipped slots are not elements for {@code drain} either: a drain whose batch meets them takes elements in
+     * their place, as the loop of polls it stands for would (found by the JCTools conformance port: it returned 0
+     * while 50 was there, and a waiting drain then idled beside an element).
+     */
+    @ParameterizedTest
+    @EnumSource(Publication.class)
+    void drainTakesElementsInPlaceOfSkippedSlots(final Publication p) throws Exception {
+        final CounterRingQueue<Integer> q = queueWithSkippedSlots(p);
+        final List<Integer> got = new ArrayList<>();
+        assertEquals(1, q.drain(got::add, 1));
+        assertEquals(1, q.drain(got::add, 3), "the three skipped slots do not count against the limit");
+        assertEquals(List.of(100, 50), got);
+        assertNull(q.relaxedPeek());
+        assertEquals(0, q.size());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Publication.class)
+    void fillCutShortUnderContentionSkipsAreNotCounted(final Publication p) throws Exception {
+        final CounterRingQueue<Integer> q = queueWithSkippedSlots(p);
         assertEquals(5, q.currentProducerIndex(), "the tail was not given back: someone had reserved after it");
         assertEquals(2, q.size(), "100 and 50; the 3 skipped slots are not elements");
         assertFalse(q.isEmpty());
