@@ -37,9 +37,16 @@ import java.util.concurrent.TimeUnit;
  * Two busy threads on 2 cores for the {@code spsc} shapes (plus the JVM's own); the symmetric shapes are
  * {@link MpqSymmetricBenchmark}.
  */
-@ParamBaseline(param = "impl", value = "jctoolsMpmc", name = "vs JCTools MpmcArrayQueue")
+@ParamBaseline(param = "impl", value = "jctoolsMpmc", name = "vs JCTools MpmcArrayQueue",
+    benchmarks = {"oneThread", "oneThreadBatch"})
+@ParamBaseline(param = "impl", value = "jctoolsMpsc", name = "vs JCTools MpscArrayQueue",
+    benchmarks = {"oneThread", "oneThreadBatch"}, compare = {"counterRingOrdered", "counterRingWindowed"})
+@ParamBaseline(param = "impl", value = "jctoolsMpmc", name = "vs JCTools MpmcArrayQueue, items polled",
+    benchmarks = {"spsc", "spscBatch"}, metric = "polled")
+@ParamBaseline(param = "impl", value = "jctoolsMpsc", name = "vs JCTools MpscArrayQueue, items polled",
+    benchmarks = {"spsc", "spscBatch"}, compare = {"counterRingOrdered", "counterRingWindowed"}, metric = "polled")
 @Quick(params = {"impl=counterRingOrdered,counterRingWindowed,jctoolsMpmc", "capacity=1024,65536"},
-    warmupTime = "500ms", time = "500ms")
+    warmupTime = "300ms", iterations = 2, time = "300ms")
 @State(Scope.Group)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  * 2 cores (plus the JVM's own).
  */
 @ParamBaseline(param = "impl", value = "jctoolsMpmc", name = "vs JCTools MpmcArrayQueue")
-@Quick(params = {"capacity=1024,65536"}, warmupTime = "500ms", time = "500ms")
+@Quick(params = {"capacity=1024,65536"}, warmupTime = "300ms", iterations = 2, time = "300ms")
 @State(Scope.Group)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
