@@ -16,11 +16,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 /**
  * The library's layering, as rules that fail the build when broken. Maven's module dependencies already keep a
  * library module from reaching the lab (samples, benchmarks, report); these rules say more: which library packages
- * may use which, that the library uses nothing outside the JDK and Agrona, and that its packages form no cycle.
+ * may use which, that the library uses nothing outside the JDK and Agrona (and JCTools' queue interfaces in the
+ * queues module, whose public API implements them), and that its packages form no cycle.
  *
  * <pre>
  *   core                       (JDK, Agrona)
- *   queues       -> core
+ *   queues       -> core       (and JCTools: CounterRingQueue is a MessagePassingQueue)
  *   transport    -> core
  *   replication  -> core
  *   worklist     -> core, queues, transport
@@ -37,7 +38,7 @@ class ArchitectureTest {
     static final ArchRule coreNeedsNothingElse = only("dev.overlap.core..");
 
     @ArchTest
-    static final ArchRule queuesNeedOnlyCore = only("dev.overlap.queues..", "dev.overlap.core..");
+    static final ArchRule queuesNeedOnlyCore = only("dev.overlap.queues..", "dev.overlap.core..", "org.jctools..");
 
     @ArchTest
     static final ArchRule transportNeedsOnlyCore = only("dev.overlap.transport..", "dev.overlap.core..");
@@ -53,8 +54,14 @@ class ArchitectureTest {
     static final ArchRule libraryNeverUsesTheLab = noClasses().that().resideInAnyPackage(LIBRARY)
         .should().dependOnClassesThat().resideInAnyPackage("dev.overlap.graph..", "dev.overlap.bench..",
             "dev.overlap.stress..", "dev.overlap.testing..", "picocli..", "com.fasterxml..", "me.tongfei..",
-            "org.HdrHistogram..", "org.jctools..")
+            "org.HdrHistogram..")
         .because("library modules carry no CLI, JSON, chart or benchmark dependency");
+
+    @ArchTest
+    static final ArchRule onlyTheQueuesUseJctools = noClasses().that().resideInAnyPackage(LIBRARY)
+        .and().resideOutsideOfPackage("dev.overlap.queues..")
+        .should().dependOnClassesThat().resideInAnyPackage("org.jctools..")
+        .because("JCTools is a dependency of the queues module only, for the interfaces its public API implements");
 
     @ArchTest
     static final ArchRule libraryPackagesFormNoCycle = slices().matching("dev.overlap.(core|queues|transport|replication|worklist)..")

@@ -1,34 +1,41 @@
 package dev.overlap.queues;
 
+import org.jctools.queues.MessagePassingQueue;
+import org.jctools.queues.QueueProgressIndicators;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.AbstractQueue;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Objects;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
- * A bounded MPMC {@link java.util.Queue} of objects on the counter algorithm of {@link IntCounterRing}: one CAS
- * per push batch on {@code endAlloc}, publication through {@code end} (see {@link Publication}), one CAS per pop
- * batch on {@code start}, with batch {@link #drain(Consumer, int)} and {@link #fill(Supplier, int)} that pay one
- * atomic per batch.
+ * A bounded MPMC {@link java.util.Queue} and JCTools {@link MessagePassingQueue} of objects on the counter
+ * algorithm of {@link IntCounterRing}: one CAS per push batch on {@code endAlloc}, publication through {@code end}
+ * (see {@link Publication}), one CAS per pop batch on {@code start}; {@link #drain(MessagePassingQueue.Consumer, int)}
+ * and {@link #fill(MessagePassingQueue.Supplier, int)} pay one atomic per batch, as do the waiting forms
+ * {@link #drain(MessagePassingQueue.Consumer, MessagePassingQueue.WaitStrategy, MessagePassingQueue.ExitCondition)}
+ * and {@link #fill(MessagePassingQueue.Supplier, MessagePassingQueue.WaitStrategy, MessagePassingQueue.ExitCondition)}.
  *
- * <p><b>What it is a drop-in for depends on the publication rule</b> (see the table in {@link Publication}):
+ * <p><b>A drop-in for JCTools' {@code MpmcArrayQueue}</b> in both publication modes, every
+ * {@link MessagePassingQueue} method with its contract: {@code offer}, {@code poll} and {@code peek} as on a
+ * {@link java.util.Queue} ("empty" only when no element is in the queue), {@code relaxedOffer},
+ * {@code relaxedPoll} and {@code relaxedPeek} (which may answer "empty" or "full" spuriously), {@code drain} and
+ * {@code fill} (which behave as loops of relaxed calls taking their batch with one atomic), and
+ * {@link QueueProgressIndicators}. The modes differ in who waits (see the table in {@link Publication}):
  * <ul>
- * <li>{@link Publication#ORDERED} (the default): a linearizable bounded FIFO, a drop-in where code uses JCTools'
- * {@code MpmcArrayQueue} ({@code offer}/{@code poll}/{@code peek}, {@code drain}, {@code fill}; its
- * {@code relaxed*} calls become the plain ones, which only answer more precisely) or a
- * {@link java.util.concurrent.ConcurrentLinkedQueue} with a known bound.</li>
- * <li>{@link Publication#WINDOWED}: a relaxed MPMC queue with bounded publication lag. It is <em>not</em> a
- * drop-in for {@code MpmcArrayQueue}'s linearizable {@code offer}/{@code poll}: one thread's {@code offer} then
- * {@code poll} can find nothing while another thread's push that reserved before it, or in the same window, is
- * still writing. It is a drop-in where code uses {@code MpmcArrayQueue} only through {@code relaxedOffer},
- * {@code relaxedPoll} and {@code relaxedPeek} (which may answer "empty" while the queue is not; they become
- * {@code offer}, {@code poll} and {@code peek} here), {@code drain} and {@code fill}, and takes "empty" as a
- * hint, not as proof.</li>
+ * <li>{@link Publication#ORDERED} (the default): a push returns only once its element is poppable, waiting for
+ * pushes that reserved before it; pops never wait. {@code relaxedPoll} and {@code relaxedPeek} are {@code poll}
+ * and {@code peek}.</li>
+ * <li>{@link Publication#WINDOWED}: pushes never wait; an element becomes poppable when every push that reserved a
+ * position in its window, or before it, has written. {@code poll} and {@code peek} therefore wait (spin, then
+ * yield) while the oldest reserved position's window still has a push writing, exactly as
+ * {@code MpmcArrayQueue.poll} waits for a producer that claimed the head slot and has not written it yet;
+ * {@code relaxedPoll}, {@code relaxedPeek} and {@code drain} never wait and answer "empty" instead.</li>
  * </ul>
+ * JCTools' argument conventions hold: {@link IllegalArgumentException} for a null consumer, supplier, wait
+ * strategy or exit condition and for a negative limit; {@link NullPointerException} for a null element.
  *
  * <p>On-heap (counters in padded fields through VarHandles, items in an {@code Object[]}): needs no JVM flag.
  * Consumed slots are cleared (nothing stays reachable from the queue after it is popped): a consumer claims
@@ -36,26 +43,29 @@ import java.util.function.Supplier;
  * later waits until it is clear (only ever for a consumer that is between its CAS and its clearing store).
  *
  * <p><b>Guarantees.</b> In both modes nothing is lost, duplicated or invented and elements come out in the order
- * their pushes reserved positions (FIFO per producer). With {@link Publication#ORDERED} {@code offer},
- * {@code poll}, {@code peek} and the "full" and "empty" answers are linearizable (Lincheck model checking and
- * stress). {@link #drain(Consumer, int)} takes the oldest {@code min(limit, n)} elements atomically, {@code n}
- * being the elements published when it read {@code end}: linearizable with offers and polls, though a "full"
- * answer or a peek racing with it may still see the elements it is claiming. {@link #fill(Supplier, int)} pushes a
- * greedy prefix atomically, linearizable as that many offers. With {@link Publication#WINDOWED} "empty" may hide
- * elements exactly as far as the publication lag stated there allows (Lincheck checks that bound, not just loss
- * and order), and "full" counts reservations of pushes in progress. Null elements are rejected with
- * {@link NullPointerException}. {@link #size()} is a snapshot in both modes: the elements present at one instant
- * of the call (never more, never negative, never above {@link #capacity()}). A {@code fill} whose supplier fails
- * leaves no phantom element (see {@link #fill(Supplier, int)}). Iteration is weakly consistent (it returns
- * elements that were present at some point during the iteration) and does not support {@code remove}.
+ * their pushes reserved positions (FIFO per producer). {@code offer}, {@code poll}, {@code peek} and their "full"
+ * and "empty" answers are linearizable in both modes (Lincheck model checking and stress). A batch
+ * {@code drain} takes the oldest {@code min(limit, n)} elements atomically, {@code n} being the elements published
+ * when it read {@code end}, though a "full" answer or a peek racing with it may still see the elements it is
+ * claiming. {@code fill} pushes a greedy prefix atomically, linearizable as that many offers. With
+ * {@link Publication#WINDOWED} the relaxed calls and {@code drain} may miss elements exactly as far as the
+ * publication lag stated there allows (Lincheck checks that bound, not just loss and order), and "full" counts
+ * reservations of pushes in progress. {@link #size()} is a snapshot in both modes: the elements present at one
+ * instant of the call (never more, never negative, never above {@link #capacity()}). A {@code fill} whose
+ * supplier fails leaves no phantom element (see {@link #fill(MessagePassingQueue.Supplier, int)}). Iteration is
+ * weakly consistent (it returns elements that were present at some point during the iteration) and does not
+ * support {@code remove}.
  *
  * <p><b>Thread-safety and memory ordering.</b> Every method from any thread. Actions before {@code offer(e)}
  * happen-before actions after the {@code poll()} that returns {@code e}. A {@code fill} supplier must not push into
- * the same queue; a {@code drain} consumer may use it freely.
+ * the same queue (with {@link Publication#ORDERED} that push would wait for the fill's own batch) nor, with
+ * {@link Publication#WINDOWED}, call a strict pop (it would wait for the fill's own positions); a {@code drain}
+ * consumer may use the queue freely.
  *
  * @param <E> element type
  */
-public final class CounterRingQueue<E> extends AbstractQueue<E> {
+public final class CounterRingQueue<E> extends AbstractQueue<E>
+    implements MessagePassingQueue<E>, QueueProgressIndicators {
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Object[].class);
     private static final VarHandle SKIPS_PUBLISHED;
     private static final VarHandle SKIPS_TAKEN;
@@ -110,7 +120,7 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
         final int windows = CounterSequencer.windows(true, capacity, windowSize);
         this.seq = new CounterSequencer(new HeapCells(CounterSequencer.slotsOffset(windows)), true, capacity,
             windowSize, publication);
-        this.slots = new Object[CounterSequencer.slots(true, capacity, windowSize)];
+        this.slots = new Object[CounterSequencer.slots(true, capacity, windowSize, publication)];
         this.mask = seq.slotMask;
     }
 
@@ -142,13 +152,53 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
         return e;
     }
 
+    /** The batch the waiting {@code drain} and {@code fill} forms take with each atomic. */
+    private static final int WAITING_BATCH = 256;
+
+    @Override
+    public boolean relaxedOffer(final E e) {
+        return offer(e);
+    }
+
+    /**
+     * Removes the oldest element; {@code null} only when the queue holds none at one instant of the call. With
+     * {@link Publication#WINDOWED}, waits while a push into the oldest element's window is still writing (as
+     * {@code MpmcArrayQueue.poll} waits for a claimed, unwritten head slot); see {@link #relaxedPoll()}.
+     */
     @Override
     @SuppressWarnings("unchecked")
     public E poll() {
+        int spins = 0;
         for (;;) {
             final long s = seq.start();
-            final long e = seq.end();
-            if (s >= e && s >= seq.endAfterHelping()) {
+            if (s >= seq.publishedFor(s, 1) && s >= seq.endAfterHelping()) {
+                if (!pushInProgressAt(s)) {
+                    return null;
+                }
+                CounterSequencer.spin(spins++);
+                continue;
+            }
+            if (seq.casStart(s, s + 1)) {
+                final Object item = take(s);
+                if (item != SKIP) {
+                    return (E)item;
+                }
+                SKIPS_TAKEN.getAndAdd(this, 1L);
+            }
+        }
+    }
+
+    /**
+     * As {@link #poll()}, but never waits: with {@link Publication#WINDOWED} it answers {@code null} while the
+     * oldest element is not yet published (the lag stated in {@link Publication#WINDOWED}); with
+     * {@link Publication#ORDERED} it is {@link #poll()}.
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    public E relaxedPoll() {
+        for (;;) {
+            final long s = seq.start();
+            if (s >= seq.publishedFor(s, 1) && s >= seq.endAfterHelping()) {
                 return null;
             }
             if (seq.casStart(s, s + 1)) {
@@ -161,14 +211,42 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
         }
     }
 
+    /**
+     * True when a strict pop that found nothing published at {@code s} must wait: with {@link Publication#WINDOWED},
+     * a push has reserved position {@code s} (it or a push of its window is still writing). With
+     * {@link Publication#ORDERED} never: an unpublished reservation belongs to an offer that has not returned, so
+     * "empty" is a linearizable answer.
+     */
+    private boolean pushInProgressAt(final long s) {
+        return seq.publication == Publication.WINDOWED && seq.reserved() > s;
+    }
+
+    /**
+     * The oldest element without removing it; {@code null} only when the queue holds none at one instant of the
+     * call. With {@link Publication#WINDOWED}, waits as {@link #poll()} does; see {@link #relaxedPeek()}.
+     */
     @Override
-    @SuppressWarnings("unchecked")
     public E peek() {
+        return peek(true);
+    }
+
+    /** As {@link #peek()}, but never waits (see {@link #relaxedPoll()}). */
+    @Override
+    public E relaxedPeek() {
+        return peek(false);
+    }
+
+    @SuppressWarnings("unchecked")
+    private E peek(final boolean strict) {
+        int spins = 0;
         for (;;) {
             final long s = seq.start();
-            final long e = seq.end();
-            if (s >= e && s >= seq.endAfterHelping()) {
-                return null;
+            if (s >= seq.publishedFor(s, 1) && s >= seq.endAfterHelping()) {
+                if (!strict || !pushInProgressAt(s)) {
+                    return null;
+                }
+                CounterSequencer.spin(spins++);
+                continue;
             }
             final Object item = SLOTS.getAcquire(slots, (int)(s & mask));
             if (seq.start() != s || item == null) {
@@ -190,23 +268,29 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
      * this queue. If the consumer throws, the elements of this batch it has not accepted are offered again (at the
      * tail); one that does not fit is named in a suppressed {@link IllegalStateException} of the exception.
      *
+     * <p>Never waits: with {@link Publication#WINDOWED} it takes what is published (see {@link #relaxedPoll()}).
+     *
+     * @param consumer receives the elements; must not be null
+     * @param limit    the most elements to take; {@code >= 0}
      * @return how many elements the consumer accepted
+     * @throws IllegalArgumentException for a null consumer or a negative limit
      */
+    @Override
     @SuppressWarnings("unchecked")
-    public int drain(final Consumer<? super E> consumer, final int limit) {
-        Objects.requireNonNull(consumer, "consumer");
-        if (limit < 0) {
-            throw new IllegalArgumentException("limit must be >= 0, was " + limit);
-        }
+    public int drain(final Consumer<E> consumer, final int limit) {
+        requireArgument(consumer, "consumer");
+        requireLimit(limit);
+        int total = 0;
         for (;;) {
+            final int want = limit - total;
             final long s = seq.start();
-            long e = seq.end();
+            long e = seq.publishedFor(s, want);
             if (s >= e && s >= (e = seq.endAfterHelping())) {
-                return 0;
+                return total;
             }
-            final int k = (int)Math.min(limit, e - s);
+            final int k = (int)Math.min(want, e - s);
             if (k == 0) {
-                return 0;
+                return total;
             }
             if (!seq.casStart(s, s + k)) {
                 continue;
@@ -240,7 +324,11 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
                         accepted++;
                     }
                 }
-                return accepted;
+                total += accepted;
+                if (skipped == 0 || total == limit) {
+                    return total;
+                }
+                // skipped slots are not elements: claim more in their place, as a loop of polls would
             } catch (final RuntimeException | Error failure) {
                 for (int j = i + 1; j < k; j++) {
                     final Object item = batch[j];
@@ -257,15 +345,69 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
         }
     }
 
-    /** Drains up to {@link #capacity()} elements; see {@link #drain(Consumer, int)}. */
-    public int drain(final Consumer<? super E> consumer) {
-        return drain(consumer, seq.capacity);
+    /**
+     * Drains batches (one atomic each, see {@link #drain(MessagePassingQueue.Consumer, int)}) until one finds
+     * nothing published: like a loop of {@link #relaxedPoll()} calls, so it may run for as long as producers keep
+     * the queue non-empty, and the queue may be non-empty again when it returns.
+     *
+     * @param consumer receives the elements; must not be null
+     * @return how many elements the consumer accepted
+     * @throws IllegalArgumentException for a null consumer
+     */
+    @Override
+    public int drain(final Consumer<E> consumer) {
+        requireArgument(consumer, "consumer");
+        int total = 0;
+        for (;;) {
+            final int n = drain(consumer, seq.capacity);
+            if (n == 0) {
+                return total;
+            }
+            total += n;
+        }
+    }
+
+    /**
+     * Drains in batches of up to {@value #WAITING_BATCH} (one atomic each) while {@code exit} says to keep running,
+     * calling {@code wait} with a count of consecutive empty batches whenever one finds nothing (the count restarts
+     * at 0 after a non-empty batch). {@code exit} is checked once per batch.
+     *
+     * @param consumer receives the elements; must not be null
+     * @param wait     the idle strategy between empty batches; must not be null
+     * @param exit     checked before every batch; must not be null
+     * @throws IllegalArgumentException for a null argument
+     */
+    @Override
+    public void drain(final Consumer<E> consumer, final WaitStrategy wait, final ExitCondition exit) {
+        requireArgument(consumer, "consumer");
+        requireArgument(wait, "wait strategy");
+        requireArgument(exit, "exit condition");
+        final int batch = Math.min(WAITING_BATCH, seq.capacity);
+        int idle = 0;
+        while (exit.keepRunning()) {
+            idle = drain(consumer, batch) == 0 ? wait.idle(idle) : 0;
+        }
+    }
+
+    private static void requireArgument(final Object argument, final String name) {
+        if (argument == null) {
+            throw new IllegalArgumentException(name + " must not be null");
+        }
+    }
+
+    private static void requireLimit(final int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must be >= 0, was " + limit);
+        }
     }
 
     /**
      * Pushes up to {@code limit} elements from {@code supplier} with one reservation (as many as fit). The supplier
-     * runs while the reservation is held, so it may pop from this queue but must not push into it (with
-     * {@link Publication#ORDERED} that push would wait for this batch: a deadlock).
+     * runs while the reservation is held, so it may pop from this queue with the calls that never wait
+     * ({@code relaxedPoll}, {@code relaxedPeek}, {@code drain}; with {@link Publication#ORDERED} also {@code poll}
+     * and {@code peek}) but must not push into it (with {@link Publication#ORDERED} that push would wait for this
+     * batch: a deadlock), nor call a strict pop with {@link Publication#WINDOWED} (it would wait for this batch's
+     * own unwritten positions).
      *
      * <p>A {@code null} from the supplier, or an exception, ends the batch after the {@code i} elements it gave:
      * those are pushed (as {@code i} offers), and the exception ({@link NullPointerException} for null) is
@@ -276,13 +418,19 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
      * not count them, but until consumers pass them they still take room, so an {@code offer} or {@code fill} may
      * find the queue full with up to that many fewer elements than {@link #capacity()}.
      *
+     * <p>JCTools' {@link MessagePassingQueue.Supplier} contract asks for a supplier that never throws and never
+     * returns null; this queue also survives one that does, as described above.
+     *
+     * @param supplier gives the elements; must not be null
+     * @param limit    the most elements to push; {@code >= 0}
      * @return how many elements were pushed (0 when full)
+     * @throws IllegalArgumentException for a null supplier or a negative limit
+     * @throws NullPointerException     when the supplier returns null (after pushing what it gave before)
      */
-    public int fill(final Supplier<? extends E> supplier, final int limit) {
-        Objects.requireNonNull(supplier, "supplier");
-        if (limit < 0) {
-            throw new IllegalArgumentException("limit must be >= 0, was " + limit);
-        }
+    @Override
+    public int fill(final Supplier<E> supplier, final int limit) {
+        requireArgument(supplier, "supplier");
+        requireLimit(limit);
         int n = Math.min(limit, seq.capacity);
         while (n > 0) {
             final long s = seq.tryReserveRing(n);
@@ -327,9 +475,39 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
         seq.publish(s, n);
     }
 
-    /** Fills up to {@link #capacity()} elements; see {@link #fill(Supplier, int)}. */
-    public int fill(final Supplier<? extends E> supplier) {
+    /**
+     * Fills up to {@link #capacity()} elements with one reservation; see
+     * {@link #fill(MessagePassingQueue.Supplier, int)}.
+     *
+     * @param supplier gives the elements; must not be null
+     * @return how many elements were pushed (0 when full)
+     * @throws IllegalArgumentException for a null supplier
+     */
+    @Override
+    public int fill(final Supplier<E> supplier) {
         return fill(supplier, seq.capacity);
+    }
+
+    /**
+     * Fills in batches of up to {@value #WAITING_BATCH} (one reservation each) while {@code exit} says to keep
+     * running, calling {@code wait} with a count of consecutive full attempts whenever the queue is full (the count
+     * restarts at 0 after a batch went in). {@code exit} is checked once per batch.
+     *
+     * @param supplier gives the elements; must not be null
+     * @param wait     the idle strategy while the queue is full; must not be null
+     * @param exit     checked before every batch; must not be null
+     * @throws IllegalArgumentException for a null argument
+     */
+    @Override
+    public void fill(final Supplier<E> supplier, final WaitStrategy wait, final ExitCondition exit) {
+        requireArgument(supplier, "supplier");
+        requireArgument(wait, "wait strategy");
+        requireArgument(exit, "exit condition");
+        final int batch = Math.min(WAITING_BATCH, seq.capacity);
+        int idle = 0;
+        while (exit.keepRunning()) {
+            idle = fill(supplier, batch) == 0 ? wait.idle(idle) : 0;
+        }
     }
 
     /** A thread's drain array; {@code busy} while a drain of that thread uses it. */
@@ -341,7 +519,7 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
     /**
      * A snapshot: the elements present at one instant during the call (published by their push, not yet popped),
      * so never more than were present then, never negative, never above {@link #capacity()}. Elements of a push
-     * still in progress, and slots skipped by a {@link #fill(Supplier, int)} cut short, are not counted.
+     * still in progress, and slots skipped by a {@link #fill(MessagePassingQueue.Supplier, int)} cut short, are not counted.
      * Lock-free: it retries only while pops succeed. Costs three counter reads and two reads of a rarely written
      * line; only while skipped slots are in the queue does it scan the published slots (validated: the scan counts
      * only if {@code start} did not move during it).
@@ -384,6 +562,7 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
     }
 
     /** @return the bound given at construction */
+    @Override
     public int capacity() {
         return seq.capacity;
     }
@@ -393,9 +572,16 @@ public final class CounterRingQueue<E> extends AbstractQueue<E> {
         return seq.publication;
     }
 
-    /** @return {@code endAlloc}, the positions reserved so far (for tests that must wait for a reservation) */
-    long reservedIndex() {
+    /** @return the positions reserved by pushes so far ({@code endAlloc}), as JCTools' producer index */
+    @Override
+    public long currentProducerIndex() {
         return seq.reserved();
+    }
+
+    /** @return the positions claimed by pops so far ({@code start}), as JCTools' consumer index */
+    @Override
+    public long currentConsumerIndex() {
+        return seq.start();
     }
 
     /** A weakly consistent iterator over the elements published when it was created; no {@code remove}. */

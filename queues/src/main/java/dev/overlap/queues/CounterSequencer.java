@@ -6,9 +6,17 @@ package dev.overlap.queues;
  * which positions a push or pop owns and when pushed positions become poppable.
  *
  * <p>Region layout (byte offsets; each counter alone on a {@value #PAD}-byte line):
- * {@code start} (next position to pop), {@code end} (published prefix: every position below it is written and
- * poppable), {@code endAlloc} (next position to reserve), then one 8-byte completion counter per window
+ * {@code start} (next position to pop) with the consumers' hint of {@code end} beside it, {@code end} (published
+ * prefix: every position below it is written and poppable), {@code endAlloc} (next position to reserve) with the
+ * producers' hint of {@code start} beside it, then one 8-byte completion counter per window
  * ({@link Publication#WINDOWED} only), then the slots at {@link #slotsOffset()}.
+ *
+ * <p>The two hints keep each side on its own line while the other side is not the bottleneck (the way JCTools'
+ * SPSC queues cache the other side's index): a pop reads {@code end} only when its hint no longer covers the
+ * positions it wants, a push reads {@code start} only when its hint says the ring may be full. A hint is a value
+ * the counter had (both counters only grow), so it is never ahead of the truth; the end hint is written with
+ * release and read with acquire, so a pop that trusts it sees the items below it as the pop that read
+ * {@code end} did.
  *
  * <p>Block form (Atos): {@code reserveBlock} is one {@code getAndAdd}; capacity bounds all pushes until
  * {@link #reset()}. Ring form: {@code tryReserveRing} is one CAS bounded by {@code start + capacity}; the ring has
@@ -19,8 +27,12 @@ package dev.overlap.queues;
 final class CounterSequencer {
     static final int PAD = 128;
     static final int START = 0;
+    /** The consumers' hint of {@code end}, on {@code start}'s line. */
+    static final int CACHED_END = START + 8;
     static final int END = PAD;
     static final int END_ALLOC = 2 * PAD;
+    /** The producers' hint of {@code start}, on {@code endAlloc}'s line. */
+    static final int CACHED_START = END_ALLOC + 8;
     static final int WINDOWS = 3 * PAD;
     /** {@link #tryReserveRing} result when there is no room. */
     static final long FULL = -1;
@@ -38,8 +50,6 @@ final class CounterSequencer {
     private final int windowCountShift;
     private final int windowCount;
     private final int slotsOffset;
-    /** Producer-side hint of {@code start} (per process, never authoritative). */
-    private long cachedStart;
 
     CounterSequencer(final CounterCells cells, final boolean ring, final int capacity, final int windowSize,
         final Publication publication) {
@@ -53,7 +63,7 @@ final class CounterSequencer {
         this.windowCountShift = Integer.numberOfTrailingZeros(windowCount);
         this.windowMask = windowCount - 1;
         this.slotsOffset = slotsOffset(windowCount);
-        this.slotMask = ring ? slots(true, capacity, windowSize) - 1 : -1L;
+        this.slotMask = ring ? slots(true, capacity, windowSize, publication) - 1 : -1L;
         this.reserveLimit = ring ? Long.MAX_VALUE : capacity;
         reset();
     }
@@ -82,6 +92,17 @@ final class CounterSequencer {
 
     static int slots(final boolean ring, final int capacity, final int windowSize) {
         return ring ? ceilPow2(capacity + windowSize) : capacity;
+    }
+
+    /**
+     * The slots a ring of this publication rule indexes: {@link Publication#WINDOWED} needs a window of slack
+     * ({@link #slots(boolean, int, int)}), so that a slot is reused only after its whole window was popped and the
+     * window counters stay valid across laps; {@link Publication#ORDERED} counts no windows and needs only
+     * {@code capacity} rounded up to a power of two (a position {@code p} is reserved only below
+     * {@code start + capacity}, so the position that used its slot a lap before has been claimed by a pop).
+     */
+    static int slots(final boolean ring, final int capacity, final int windowSize, final Publication publication) {
+        return ring && publication == Publication.ORDERED ? ceilPow2(capacity) : slots(ring, capacity, windowSize);
     }
 
     static int windows(final boolean ring, final int capacity, final int windowSize) {
@@ -116,10 +137,11 @@ final class CounterSequencer {
         for (int w = 0; w < windowCount; w++) {
             cells.setVolatile(WINDOWS + (w << 3), 0);
         }
+        cells.setVolatile(CACHED_START, 0);
         cells.setVolatile(END_ALLOC, 0);
         cells.setVolatile(END, 0);
+        cells.setVolatile(CACHED_END, 0);
         cells.setVolatile(START, 0);
-        cachedStart = 0;
     }
 
     // ---------------------------------------------------------------- reading
@@ -130,6 +152,26 @@ final class CounterSequencer {
 
     long end() {
         return cells.getAcquire(END);
+    }
+
+    /**
+     * A published bound for a pop at {@code s} that wants {@code want} positions: the consumers' hint when it
+     * covers them (no read of the producers' line), else {@code end} itself, which becomes the hint when it covers
+     * more than this pop wants (a pop that takes the last published position leaves the hint alone: the next pop
+     * would read {@code end} anyway).
+     *
+     * @return a value {@code end} has had, at least the hint's
+     */
+    long publishedFor(final long s, final int want) {
+        final long hint = cells.getAcquire(CACHED_END);
+        if (hint - s >= want) {
+            return hint;
+        }
+        final long e = cells.getAcquire(END);
+        if (e - s > want) {
+            cells.setRelease(CACHED_END, e);
+        }
+        return e;
     }
 
     long reserved() {
@@ -204,9 +246,9 @@ final class CounterSequencer {
         int spins = 0;
         long a = cells.getVolatile(END_ALLOC);
         for (;;) {
-            if (a + n - cachedStart > capacity) {
+            if (a + n - cells.getAcquire(CACHED_START) > capacity) {
                 long st = cells.getVolatile(START);
-                cachedStart = st;
+                cells.setRelease(CACHED_START, st);
                 if (a + n - st > capacity) {
                     if (publication == Publication.WINDOWED) {
                         return FULL;

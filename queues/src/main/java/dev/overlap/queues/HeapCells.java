@@ -8,9 +8,10 @@ abstract class HeapCellsPad0 extends CounterCells {
     long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
 }
 
-/** {@code start}: the next position to pop. */
+/** {@code start}: the next position to pop, and the consumers' hint of {@code end} on the same line. */
 abstract class HeapCellsStart extends HeapCellsPad0 {
     volatile long start;
+    volatile long cachedEnd;
 }
 
 /** Padding between {@code start} and {@code end}. */
@@ -28,9 +29,10 @@ abstract class HeapCellsPad2 extends HeapCellsEnd {
     long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p2a, p2b, p2c, p2d, p2e, p2f;
 }
 
-/** {@code endAlloc}: the next position to reserve. */
+/** {@code endAlloc}: the next position to reserve, and the producers' hint of {@code start} on the same line. */
 abstract class HeapCellsEndAlloc extends HeapCellsPad2 {
     volatile long endAlloc;
+    volatile long cachedStart;
 }
 
 /** Padding after {@code endAlloc}. */
@@ -40,7 +42,7 @@ abstract class HeapCellsPad3 extends HeapCellsEndAlloc {
 
 /**
  * Counters on the heap, no Agrona, no JVM flag. The three hot counters ({@code start}, {@code end},
- * {@code endAlloc}) are padded fields reached through field VarHandles, each on its own 128-byte span (the padding
+ * {@code endAlloc}, with the two hints beside {@code start} and {@code endAlloc}) are padded fields reached through field VarHandles, each on its own 128-byte span (the padding
  * comes from the class hierarchy, which the JVM's field layout cannot reorder, as in JCTools); the per-window
  * completion counters of {@link Publication#WINDOWED} sit in a {@code long[]}. Callers pass the counter offsets of
  * {@link CounterSequencer} as constants, so after inlining the offset dispatch folds away and an access costs what a
@@ -51,6 +53,8 @@ final class HeapCells extends HeapCellsPad3 {
     private static final VarHandle START;
     private static final VarHandle END;
     private static final VarHandle END_ALLOC;
+    private static final VarHandle CACHED_END;
+    private static final VarHandle CACHED_START;
     private static final VarHandle WINDOWS = MethodHandles.arrayElementVarHandle(long[].class);
 
     static {
@@ -59,6 +63,8 @@ final class HeapCells extends HeapCellsPad3 {
             START = lookup.findVarHandle(HeapCellsStart.class, "start", long.class);
             END = lookup.findVarHandle(HeapCellsEnd.class, "end", long.class);
             END_ALLOC = lookup.findVarHandle(HeapCellsEndAlloc.class, "endAlloc", long.class);
+            CACHED_END = lookup.findVarHandle(HeapCellsStart.class, "cachedEnd", long.class);
+            CACHED_START = lookup.findVarHandle(HeapCellsEndAlloc.class, "cachedStart", long.class);
         } catch (final ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -79,6 +85,10 @@ final class HeapCells extends HeapCellsPad3 {
                 return END;
             case CounterSequencer.END_ALLOC:
                 return END_ALLOC;
+            case CounterSequencer.CACHED_END:
+                return CACHED_END;
+            case CounterSequencer.CACHED_START:
+                return CACHED_START;
             default:
                 return null;
         }

@@ -15,14 +15,16 @@ package dev.overlap.queues;
  * <tr><th scope="col">rule</th><th scope="col">{@link #ORDERED}</th><th scope="col">{@link #WINDOWED}</th></tr>
  * <tr><td>contract</td><td>linearizable bounded FIFO</td><td>relaxed bounded FIFO, publication lag bounded by the
  * pushes of one window</td></tr>
- * <tr><td>drop-in for</td><td>JCTools' {@code MpmcArrayQueue} ({@code offer}/{@code poll}/{@code peek}; its
- * {@code relaxed*} calls become the plain ones, which only answer more precisely); a bounded
- * {@code ConcurrentLinkedQueue}</td><td>JCTools' {@code MpmcArrayQueue} used only through
- * {@code relaxedOffer}/{@code relaxedPoll}/{@code relaxedPeek}/{@code drain}/{@code fill}, where "empty" may be
- * answered while the queue is not empty; not for code that relies on {@code poll} seeing an {@code offer} that
- * returned</td></tr>
+ * <tr><td>{@code CounterRingQueue} is a drop-in for</td><td>JCTools' {@code MpmcArrayQueue}, every
+ * {@code MessagePassingQueue} call (its {@code relaxed*} calls are the strict ones); a bounded
+ * {@code ConcurrentLinkedQueue}</td><td>JCTools' {@code MpmcArrayQueue}, every {@code MessagePassingQueue} call:
+ * {@code poll}/{@code peek} wait for a push in progress at the head, as {@code MpmcArrayQueue}'s do, while
+ * {@code relaxedPoll}/{@code relaxedPeek}/{@code drain} answer with the lag below</td></tr>
+ * <tr><td>the primitive rings and blocks are</td><td>linearizable bounded FIFOs</td><td>relaxed bounded FIFOs
+ * (their pops are the relaxed ones, with the lag below)</td></tr>
  * <tr><td>a push waits</td><td>for pushes that reserved before it</td><td>never</td></tr>
- * <tr><td>a pop waits</td><td>never</td><td>never</td></tr>
+ * <tr><td>a pop waits</td><td>never</td><td>{@code CounterRingQueue}'s strict {@code poll}/{@code peek}: while
+ * the oldest reserved position's window has a push writing; every other pop: never</td></tr>
  * <tr><td>"full" counts</td><td>published, unpopped items (waits out reservations in progress)</td><td>reserved,
  * unpopped positions (pushes in progress included)</td></tr>
  * </table>
@@ -62,14 +64,15 @@ public enum Publication {
      * invisible, but only while a push that reserved a position before it, or a position in the same window, is
      * still writing; it becomes poppable as soon as those pushes have written (nothing else is waited for). So:
      * <ul>
-     * <li>{@code poll}/{@code peek} answer "empty" only if, at one instant of the call, the queue was empty, or the
+     * <li>A relaxed pop answers "empty" only if, at one instant of the call, the queue was empty, or the
      * window of its oldest item held a position (that item's or a later one) reserved by a push still writing.
      * Whenever no push is in progress, every pushed item is poppable.</li>
-     * <li>One thread's {@code offer} then {@code poll} can miss its own element (and every older one) while another
-     * thread's push that reserved before it, or in its window, is still writing: WINDOWED is not a drop-in for a
-     * linearizable queue (JCTools' {@code MpmcArrayQueue.offer}/{@code poll}); it is a relaxed MPMC queue, like
-     * that queue used through {@code relaxedOffer}/{@code relaxedPoll}, whose "empty" is a hint to retry or to
-     * check termination by other means (the distributed worklist counts tasks, not empty polls).</li>
+     * <li>With a relaxed pop (every pop of the primitive rings and blocks; {@code CounterRingQueue}'s
+     * {@code relaxedPoll}, {@code relaxedPeek} and {@code drain}), one thread's {@code offer} then pop can miss its
+     * own element (and every older one) while another thread's push that reserved before it, or in its window, is
+     * still writing: "empty" is then a hint to retry or to check termination by other means (the distributed
+     * worklist counts tasks, not empty polls). {@code CounterRingQueue}'s strict {@code poll} and {@code peek}
+     * wait instead, which makes them linearizable.</li>
      * <li>A batch pop takes a prefix of the items published when it read {@code end}, which may lag the written
      * items in the same way, and also while another thread is between two steps of moving {@code end}.</li>
      * <li>"Full" counts reserved positions, including pushes in progress; it is exact at one instant.</li>

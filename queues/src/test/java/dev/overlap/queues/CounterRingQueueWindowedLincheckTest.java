@@ -5,12 +5,13 @@ import org.jetbrains.lincheck.datastructures.Param;
 import org.junit.jupiter.api.Test;
 
 /**
- * The relaxed guarantee of {@link Publication#WINDOWED}, model-checked on the heap queue (and stressed) against
- * {@link WindowedQueueModel}: a push is a reservation and then a write per window it touches, and "empty" may hide
- * the oldest element only while its window holds a position some push has reserved and not yet written. Nothing
- * lost, duplicated, invented or reordered; "full" counts reservations. Items are distinct ({@link UniqueIntGen}).
- * A queue that hides published windows whenever any push is running fails here (mutant
- * {@code mutants/queues-windowed-hides-published-while-any-push-runs.patch}).
+ * The relaxed calls of {@link Publication#WINDOWED} ({@code relaxedPoll}, {@code relaxedPeek}), model-checked on the
+ * heap queue (and stressed) against {@link WindowedQueueModel}: a push is a reservation and then a write per window
+ * it touches, and "empty" may hide the oldest element only while its window holds a position some push has
+ * reserved and not yet written. Nothing lost, duplicated, invented or reordered; "full" counts reservations. Items
+ * are distinct ({@link UniqueIntGen}). A queue that hides published windows whenever any push is running fails here
+ * (mutant {@code mutants/queues-windowed-hides-published-while-any-push-runs.patch}). The strict {@code poll} and
+ * {@code peek} of the same mode are linearizable: {@link CounterRingQueueWindowedStrictLincheckTest}.
  */
 @Param(name = "item", gen = UniqueIntGen.class)
 public class CounterRingQueueWindowedLincheckTest {
@@ -21,14 +22,15 @@ public class CounterRingQueueWindowedLincheckTest {
         return queue.offer(item);
     }
 
+    /** Named as the model's pop: the relaxed call is the one whose lag the model states. */
     @Operation
     public Integer poll() {
-        return queue.poll();
+        return queue.relaxedPoll();
     }
 
     @Operation
     public Integer peek() {
-        return queue.peek();
+        return queue.relaxedPeek();
     }
 
     @Test

@@ -10,7 +10,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
-import java.util.function.Supplier;
+import org.jctools.queues.MessagePassingQueue.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -301,9 +301,13 @@ public class QueueContractTest {
      * full check counts them until they are passed (documented). The other producer is the supplier itself with
      * WINDOWED (a push there does not wait), and a second thread with ORDERED (its push waits for the fill).
      */
-    @ParameterizedTest
-    @EnumSource(Publication.class)
-    void fillCutShortUnderContentionSkipsAreNotCounted(final Publication p) throws Exception {
+    /**
+     * A queue of 8 holding {@code [100, skipped, skipped, skipped, 50]}: a fill of 4 whose supplier gave 100 and
+     * then failed after another producer had reserved position 4 behind it (and pushed 50 there), so its unwritten
+     * tail could not be given back. The other producer is the supplier itself with WINDOWED (a push there does not
+     * wait), and a second thread with ORDERED (its push waits for the fill).
+     */
+    private static CounterRingQueue<Integer> queueWithSkippedSlots(final Publication p) throws Exception {
         final CounterRingQueue<Integer> q = new CounterRingQueue<>(8, 2, p);
         final int[] given = {0};
         final Thread[] other = new Thread[1];
@@ -316,7 +320,7 @@ public class QueueContractTest {
                 } else {
                     other[0] = new Thread(() -> otherPushed.set(q.offer(50)));
                     other[0].start();
-                    while (q.reservedIndex() < 5) {
+                    while (q.currentProducerIndex() < 5) {
                         Thread.onSpinWait();
                     }
                 }
@@ -329,7 +333,31 @@ public class QueueContractTest {
             other[0].join();
             assertTrue(otherPushed.get());
         }
-        assertEquals(5, q.reservedIndex(), "the tail was not given back: someone had reserved after it");
+        return q;
+    }
+
+    /**
+     * Skipped slots are not elements for {@code drain} either: a drain whose batch meets them takes elements in
+     * their place, as the loop of polls it stands for would (found by the JCTools conformance port: it returned 0
+     * while 50 was there, and a waiting drain then idled beside an element).
+     */
+    @ParameterizedTest
+    @EnumSource(Publication.class)
+    void drainTakesElementsInPlaceOfSkippedSlots(final Publication p) throws Exception {
+        final CounterRingQueue<Integer> q = queueWithSkippedSlots(p);
+        final List<Integer> got = new ArrayList<>();
+        assertEquals(1, q.drain(got::add, 1));
+        assertEquals(1, q.drain(got::add, 3), "the three skipped slots do not count against the limit");
+        assertEquals(List.of(100, 50), got);
+        assertNull(q.relaxedPeek());
+        assertEquals(0, q.size());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Publication.class)
+    void fillCutShortUnderContentionSkipsAreNotCounted(final Publication p) throws Exception {
+        final CounterRingQueue<Integer> q = queueWithSkippedSlots(p);
+        assertEquals(5, q.currentProducerIndex(), "the tail was not given back: someone had reserved after it");
         assertEquals(2, q.size(), "100 and 50; the 3 skipped slots are not elements");
         assertFalse(q.isEmpty());
         // the skipped slots still take room until consumers pass them: 8 - 5 positions free
@@ -348,5 +376,34 @@ public class QueueContractTest {
         assertEquals(List.of(50, 200, 201, 202, 300), rest);
         assertEquals(0, q.size());
         assertTrue(q.isEmpty());
+    }
+
+    /**
+     * A pop never takes a position that is reserved but not yet written, however the consumers' hint of
+     * {@code end} was refreshed: the fill's own supplier plays the consumer while the fill's reservation is held
+     * (two published elements ahead of it), so the race is deterministic. A hint taken from the reservations
+     * instead of the published prefix makes the third pop claim the unwritten slot: it answers null, and the
+     * element written there afterwards is lost (mutant {@code queues-end-hint-from-reservations}).
+     */
+    @ParameterizedTest
+    @EnumSource(Publication.class)
+    void aPopNeverTakesAReservationStillBeingWritten(final Publication p) {
+        final CounterRingQueue<Integer> q = new CounterRingQueue<>(8, 4, p);
+        assertTrue(q.offer(1));
+        assertTrue(q.offer(2));
+        final List<Integer> popped = new ArrayList<>();
+        final Supplier<Integer> supplier = () -> {
+            popped.add(q.relaxedPoll());
+            popped.add(q.relaxedPoll());
+            popped.add(q.relaxedPoll()); // position 2 is this fill's own reservation, not written yet
+            return 3;
+        };
+        assertEquals(1, q.fill(supplier, 1));
+        assertEquals(java.util.Arrays.asList(1, 2, null), popped);
+        assertEquals(1, q.size(), "the element the fill wrote is in the queue");
+        assertEquals(3, q.poll(), "the element the fill wrote comes out");
+        assertNull(q.relaxedPoll());
+        assertEquals(3, q.currentConsumerIndex());
+        assertEquals(3, q.currentProducerIndex());
     }
 }

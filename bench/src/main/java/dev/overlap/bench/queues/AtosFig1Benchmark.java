@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  * (Listing 6 with windows, lock-free); other peers loop. {@code agronaManyToOne}: pop experiments with {@code -t 1} only.
  */
 @ParamBaseline(param = "impl", value = "counterBlock", name = "time vs Atos block (warp)", style = RatioStyle.OVERHEAD)
-@Quick(params = "impl=counterBlock,counterBlockSingle,jctoolsMpmc,jctoolsMpmcFillDrain,casTailArrayQueue",
+@Quick(params = "impl=counterBlock,jctoolsMpmcFillDrain,casTailArrayQueue",
     warmupIterations = 30, iterations = 30)
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)

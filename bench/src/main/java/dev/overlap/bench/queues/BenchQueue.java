@@ -12,8 +12,6 @@ import org.jctools.queues.MpmcArrayQueue;
 import java.util.Queue;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
  * One queue under test, seen through int items: single and batch push/pop. Object peers carry one preallocated
@@ -136,7 +134,7 @@ abstract class BenchQueue {
     }
 
     /** A per-thread drain target (adapters are shared by all benchmark threads). */
-    static final class Sink implements Consumer<Integer>, org.jctools.queues.MessagePassingQueue.Consumer<Integer> {
+    static final class Sink implements java.util.function.Consumer<Integer>, org.jctools.queues.MessagePassingQueue.Consumer<Integer> {
         int[] target;
         int filled;
 
@@ -156,7 +154,7 @@ abstract class BenchQueue {
 
     static final class Facade extends BenchQueue {
         final CounterRingQueue<Integer> q;
-        final Supplier<Integer> supplier = () -> ITEM;
+        final org.jctools.queues.MessagePassingQueue.Supplier<Integer> supplier = () -> ITEM;
 
         Facade(final int capacity) {
             q = new CounterRingQueue<>(capacity, 64, Publication.ORDERED);

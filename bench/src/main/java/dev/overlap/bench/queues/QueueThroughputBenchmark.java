@@ -29,8 +29,7 @@ import java.util.concurrent.TimeUnit;
 @ParamBaseline(param = "impl", value = "jctoolsMpmc", name = "vs JCTools MpmcArrayQueue")
 @ParamBaseline(param = "impl", value = "jctoolsMpmcFillDrain", benchmarks = "batch32",
     compare = {"counterRing", "counterRingWindowed", "counterRingQueue"}, name = "vs JCTools fill/drain")
-@Quick(params = "impl=counterRing,counterRingQueue,jctoolsMpmc,jctoolsMpmcFillDrain,concurrentLinkedQueue",
-    warmupTime = "500ms", time = "500ms")
+@Quick(params = "impl=counterRing,jctoolsMpmc,jctoolsMpmcFillDrain", warmupTime = "500ms", time = "500ms")
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

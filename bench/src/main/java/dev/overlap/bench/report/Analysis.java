@@ -281,8 +281,9 @@ final class Analysis {
                 continue;
             }
             final Row base = baseRows.get(keyWithout(r.result, c.param));
-            if (base != null) {
-                r.ratios.put(c, ratio(r, base));
+            final Ratio ratio = base == null ? null : ratio(r, base, c.metric);
+            if (ratio != null) {
+                r.ratios.put(c, ratio);
                 base.baselineOf.add(c);
                 made++;
             }
@@ -305,8 +306,19 @@ final class Analysis {
     }
 
     static Ratio ratio(final Row row, final Row against) {
-        final JmhResult.Metric a = row.result.primary();
-        final JmhResult.Metric b = against.result.primary();
+        return ratio(row, against, "");
+    }
+
+    /**
+     * @param metric empty for the primary score, else a secondary metric's name
+     * @return the ratio, or null when a row lacks the secondary metric
+     */
+    static Ratio ratio(final Row row, final Row against, final String metric) {
+        final JmhResult.Metric a = metric.isEmpty() ? row.result.primary() : row.result.secondary().get(metric);
+        final JmhResult.Metric b = metric.isEmpty() ? against.result.primary() : against.result.secondary().get(metric);
+        if (a == null || b == null) {
+            return null;
+        }
         final double times = row.result.higherIsBetter() ? a.score() / b.score() : b.score() / a.score();
         final double rel = Double.isFinite(a.error()) && Double.isFinite(b.error()) && a.score() != 0
             && b.score() != 0 ? Math.hypot(a.error() / a.score(), b.error() / b.score()) : Double.NaN;

@@ -53,10 +53,12 @@ final class BenchmarkMeta {
         final String baseValue;
         final Set<String> compare;
         final Set<String> benchmarks;
+        /** The metric compared: empty for the primary score, else a secondary metric's name. */
+        final String metric;
 
         private Comparison(final Kind kind, final String name, final RatioStyle style, final String subject,
                            final String peer, final String param, final String baseValue, final Set<String> compare,
-                           final Set<String> benchmarks) {
+                           final Set<String> benchmarks, final String metric) {
             this.kind = kind;
             this.name = name;
             this.style = style;
@@ -66,17 +68,19 @@ final class BenchmarkMeta {
             this.baseValue = baseValue;
             this.compare = compare;
             this.benchmarks = benchmarks;
+            this.metric = metric;
         }
 
         static Comparison peer(final String subject, final ComparedTo c) {
             final String name = c.name().isEmpty() ? "vs " + c.value() : c.name();
-            return new Comparison(Kind.PEER, name, c.style(), subject, c.value(), null, null, Set.of(), Set.of());
+            return new Comparison(Kind.PEER, name, c.style(), subject, c.value(), null, null, Set.of(), Set.of(), "");
         }
 
         static Comparison param(final ParamBaseline p) {
             final String name = p.name().isEmpty() ? "vs " + p.param() + "=" + p.value() : p.name();
             return new Comparison(Kind.PARAM, name, p.style(), null, null, p.param(), p.value(),
-                new LinkedHashSet<>(Arrays.asList(p.compare())), new LinkedHashSet<>(Arrays.asList(p.benchmarks())));
+                new LinkedHashSet<>(Arrays.asList(p.compare())), new LinkedHashSet<>(Arrays.asList(p.benchmarks())),
+                p.metric());
         }
 
         /** @return what the ratio is taken against, for the legend of a chart */

@@ -40,6 +40,13 @@ public @interface ParamBaseline {
     /** @return the benchmark names (methods or groups) it applies to; default all of the class */
     String[] benchmarks() default {};
 
+    /**
+     * @return the metric the ratio is taken on: empty for the primary score (the default), or the name of a
+     * secondary metric (an {@code @AuxCounters} field such as {@code "polled"}, for group benchmarks whose primary
+     * score also counts failed calls); rows without that metric get no ratio
+     */
+    String metric() default "";
+
     /** Container of repeated {@link ParamBaseline}. */
     @Documented
     @Retention(RetentionPolicy.RUNTIME)

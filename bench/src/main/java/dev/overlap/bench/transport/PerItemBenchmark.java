@@ -1,5 +1,6 @@
 package dev.overlap.bench.transport;
 
+import dev.overlap.bench.report.Quick;
 import dev.overlap.bench.transport.TransportBenchSupport.Service;
 import dev.overlap.bench.transport.TransportBenchSupport.QueueHandler;
 import dev.overlap.transport.AggregatorConfig;
@@ -46,6 +47,7 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
+@Quick(warmupTime = "500ms", time = "500ms")
 public class PerItemBenchmark {
     static final int ITEMS = 1 << 14;
     static final int RING = 1 << 18;

@@ -1,5 +1,6 @@
 package dev.overlap.bench.transport;
 
+import dev.overlap.bench.report.Quick;
 import dev.overlap.transport.AggregatorConfig;
 import dev.overlap.transport.IntAggregator;
 import dev.overlap.transport.Inbox;
@@ -42,6 +43,7 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
+@Quick(warmupTime = "500ms", time = "500ms")
 public class PerMessageCostBenchmark {
     static final int BURST = 64;
 

@@ -1,5 +1,6 @@
 package dev.overlap.bench.transport;
 
+import dev.overlap.bench.report.Quick;
 import dev.overlap.core.GlobalAddress;
 import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.LongArray;
@@ -45,6 +46,7 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
 @State(Scope.Benchmark)
+@Quick(warmupTime = "500ms", time = "500ms")
 public class ProgressGetBenchmark {
     static final long PHASE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     /** control[]: phases requested by the benchmark, started and finished by dev1's kernel. */

@@ -197,4 +197,28 @@ class AnalysisTest {
             }
         };
     }
+
+    /**
+     * A comparison declared on a secondary metric takes its ratio from that metric, not from the primary score
+     * (which, for a producer/consumer group, also counts failed calls); a row without the metric gets no ratio.
+     */
+    @Test
+    void aComparisonOnASecondaryMetricUsesThatMetric() {
+        final String name = FIXTURES + "FakeGroupBenchmark.spsc";
+        final JmhResult ours = withPolled(Fixtures.result(name, "thrpt", "ops/us", 900, 9, "impl", "ours"), 30);
+        final JmhResult peer = withPolled(Fixtures.result(name, "thrpt", "ops/us", 100, 1, "impl", "peer"), 20);
+        final JmhResult none = Fixtures.result(name, "thrpt", "ops/us", 500, 5, "impl", "other");
+        final ClassTable t = table(Analysis.analyze(List.of(ours, peer, none), null, 2, LOADER), "FakeGroupBenchmark");
+        final Comparison c = comparison(t, "vs peer, items polled");
+        assertEquals("polled", c.metric);
+        assertEquals(1.5, row(t, "spsc", "impl", "ours").ratios.get(c).times(), 1e-12, "30 / 20, not 900 / 100");
+        assertNull(row(t, "spsc", "impl", "other").ratios.get(c), "no polled metric, no ratio");
+    }
+
+    private static JmhResult withPolled(final JmhResult r, final double polled) {
+        return new JmhResult(r.benchmark(), r.mode(), r.threads(), r.forks(), r.jvm(), r.jvmArgs(), r.jdkVersion(),
+            r.vmName(), r.vmVersion(), r.jmhVersion(), r.warmupIterations(), r.warmupTime(),
+            r.measurementIterations(), r.measurementTime(), r.params(), r.primary(),
+            Map.of("polled", new JmhResult.Metric(polled, 0.5, "ops/us", 3)));
+    }
 }
