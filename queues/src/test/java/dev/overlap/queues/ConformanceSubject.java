@@ -67,6 +67,11 @@ record ConformanceSubject(Kind kind, int requested) {
         return create();
     }
 
+    /** @return a new, empty queue of this kind and capacity, seen as both interfaces */
+    <T, Q extends Queue<T> & MessagePassingQueue<T>> Q newQueueAndMpq() {
+        return create();
+    }
+
     private <T, Q extends Queue<T> & MessagePassingQueue<T>> Q create() {
         return switch (kind) {
             case ORDERED -> cast(new CounterRingQueue<T>(requested, CounterSequencer.defaultWindowSize(requested),

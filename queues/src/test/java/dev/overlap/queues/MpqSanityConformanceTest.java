@@ -8,6 +8,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -539,82 +540,15 @@ public class MpqSanityConformanceTest {
         assertEquals(s.capacity() - 2 + leftByTheStop.get(), q.size(), "every thread took as many as it added");
     }
 
-    /** JCTools' {@code testPeekAfterIsEmpty1}, against every push form (JCTools' {@code testIsEmptyInvariant}). */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource(CONCURRENT)
-    void peekAfterNotIsEmpty(final ConformanceSubject s) throws Exception {
-        isEmptyInvariant("peekAfterNotIsEmpty", s, q -> {
-            if (!q.isEmpty()) {
-                assertNotNull(q.peek(), "isEmpty() said false, then the only consumer's peek() found nothing");
-            }
-            q.poll();
-        });
-    }
-
-    /** JCTools' {@code testPeekAfterIsEmpty2}, against every push form. */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource(CONCURRENT)
-    void peekAfterPollAndNotIsEmpty(final ConformanceSubject s) throws Exception {
-        isEmptyInvariant("peekAfterPollAndNotIsEmpty", s, q -> {
-            q.poll();
-            if (!q.isEmpty()) {
-                assertNotNull(q.peek(), "isEmpty() said false, then the only consumer's peek() found nothing");
-            }
-        });
-    }
-
-    /** JCTools' {@code testPeekAfterIsEmpty3}, against every push form. */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource(CONCURRENT)
-    void peekAfterPollAndNonZeroSize(final ConformanceSubject s) throws Exception {
-        isEmptyInvariant("peekAfterPollAndNonZeroSize", s, q -> {
-            q.poll();
-            final int size = q.size();
-            if (size != 0) {
-                assertNotNull(q.peek(), "size() said " + size + ", then the only consumer's peek() found nothing");
-            }
-        });
-    }
-
-    /** JCTools' {@code testPollAfterIsEmpty1}, against every push form. */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource(CONCURRENT)
-    void pollAfterNotIsEmpty(final ConformanceSubject s) throws Exception {
-        isEmptyInvariant("pollAfterNotIsEmpty", s, q -> {
-            if (!q.isEmpty()) {
-                assertNotNull(q.poll(), "isEmpty() said false, then the only consumer's poll() found nothing");
-            }
-        });
-    }
-
-    /** JCTools' {@code testPollAfterIsEmpty2}, against every push form. */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource(CONCURRENT)
-    void pollAfterPollAndNotIsEmpty(final ConformanceSubject s) throws Exception {
-        isEmptyInvariant("pollAfterPollAndNotIsEmpty", s, q -> {
-            q.poll();
-            if (!q.isEmpty()) {
-                assertNotNull(q.poll(), "isEmpty() said false, then the only consumer's poll() found nothing");
-            }
-        });
-    }
-
-    /** JCTools' {@code testPollAfterIsEmpty3}, against every push form. */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource(CONCURRENT)
-    void pollAfterPollAndNonZeroSize(final ConformanceSubject s) throws Exception {
-        isEmptyInvariant("pollAfterPollAndNonZeroSize", s, q -> {
-            q.poll();
-            final int size = q.size();
-            if (size != 0) {
-                assertNotNull(q.poll(), "size() said " + size + ", then the only consumer's poll() found nothing");
-            }
-        });
-    }
-
-    /** One lap of the only consumer of an isEmpty test. */
-    interface ConsumerLap {
-        void run(MessagePassingQueue<Integer> q);
+    /**
+     * JCTools' {@code testPeekAfterIsEmpty1..3} and {@code testPollAfterIsEmpty1..3} ({@link EmptinessCheck}),
+     * against every push form (JCTools' {@code testIsEmptyInvariant}).
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("dev.overlap.queues.EmptinessCheck#concurrentCases")
+    void theOnlyConsumerFindsWhatIsEmptyAndSizeReport(final ConformanceSubject s, final EmptinessCheck check)
+        throws Exception {
+        isEmptyInvariant(check.name(), s, check);
     }
 
     /** The push forms JCTools' {@code testIsEmptyInvariant} runs its producers with, one after the other. */
@@ -663,16 +597,21 @@ public class MpqSanityConformanceTest {
      * push form, on the same queue, which must clear to empty after each (JCTools skips the fill of an eighth at
      * capacity 1).
      */
-    private static void isEmptyInvariant(final String test, final ConformanceSubject s, final ConsumerLap lap)
+    private static void isEmptyInvariant(final String test, final ConformanceSubject s, final EmptinessCheck lap)
         throws Exception {
-        final MessagePassingQueue<Integer> q = s.newMpq();
+        isEmptyInvariant(test, s, lap, s.newQueueAndMpq());
+    }
+
+    /** The same queue seen as a {@link MessagePassingQueue} by the producers and a {@link Queue} by the consumer. */
+    private static <Q extends Queue<Integer> & MessagePassingQueue<Integer>> void isEmptyInvariant(final String test,
+        final ConformanceSubject s, final EmptinessCheck lap, final Q q) throws Exception {
         for (final Push push : Push.values()) {
             if (push == Push.FILL_OF_AN_EIGHTH && q.capacity() == 1) {
                 continue;
             }
             final Race race = new Race(test + " " + s + " " + push);
             race.threads("producer", PRODUCERS, push == Push.WAITING_FILL ? LAPS / 4 : LAPS, i -> push.lap(q, race));
-            race.threads("consumer", 1, 4 * LAPS, () -> lap.run(q));
+            race.threads("consumer", 1, 4 * LAPS, () -> lap.lap(q));
             race.run();
             q.clear();
             assertEmpty(q);

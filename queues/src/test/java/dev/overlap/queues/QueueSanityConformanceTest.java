@@ -372,86 +372,16 @@ public class QueueSanityConformanceTest {
         assertClearEmpties(q, s);
     }
 
-    /** JCTools' {@code testPeekAfterIsEmpty1}: not empty, so the only consumer's peek finds an element. */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource(CONCURRENT)
-    void peekAfterNotIsEmpty(final ConformanceSubject s) throws Exception {
-        isEmptyInvariant("peekAfterNotIsEmpty", s, q -> {
-            if (!q.isEmpty()) {
-                assertNotNull(q.peek(), "isEmpty() said false, then the only consumer's peek() found nothing");
-            }
-            q.poll();
-        });
-    }
-
-    /** JCTools' {@code testPeekAfterIsEmpty2}: as 1, the poll first (can a consumer pass the producer?). */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource(CONCURRENT)
-    void peekAfterPollAndNotIsEmpty(final ConformanceSubject s) throws Exception {
-        isEmptyInvariant("peekAfterPollAndNotIsEmpty", s, q -> {
-            q.poll();
-            if (!q.isEmpty()) {
-                assertNotNull(q.peek(), "isEmpty() said false, then the only consumer's peek() found nothing");
-            }
-        });
-    }
-
-    /** JCTools' {@code testPeekAfterIsEmpty3}: as 2, with {@code size()}. */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource(CONCURRENT)
-    void peekAfterPollAndNonZeroSize(final ConformanceSubject s) throws Exception {
-        isEmptyInvariant("peekAfterPollAndNonZeroSize", s, q -> {
-            q.poll();
-            final int size = q.size();
-            if (size != 0) {
-                assertNotNull(q.peek(), "size() said " + size + ", then the only consumer's peek() found nothing");
-            }
-        });
-    }
-
-    /** JCTools' {@code testPollAfterIsEmpty1}: not empty, so the only consumer's poll finds an element. */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource(CONCURRENT)
-    void pollAfterNotIsEmpty(final ConformanceSubject s) throws Exception {
-        isEmptyInvariant("pollAfterNotIsEmpty", s, q -> {
-            if (!q.isEmpty()) {
-                assertNotNull(q.poll(), "isEmpty() said false, then the only consumer's poll() found nothing");
-            }
-        });
-    }
-
-    /** JCTools' {@code testPollAfterIsEmpty2}. */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource(CONCURRENT)
-    void pollAfterPollAndNotIsEmpty(final ConformanceSubject s) throws Exception {
-        isEmptyInvariant("pollAfterPollAndNotIsEmpty", s, q -> {
-            q.poll();
-            if (!q.isEmpty()) {
-                assertNotNull(q.poll(), "isEmpty() said false, then the only consumer's poll() found nothing");
-            }
-        });
-    }
-
-    /** JCTools' {@code testPollAfterIsEmpty3}. */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource(CONCURRENT)
-    void pollAfterPollAndNonZeroSize(final ConformanceSubject s) throws Exception {
-        isEmptyInvariant("pollAfterPollAndNonZeroSize", s, q -> {
-            q.poll();
-            final int size = q.size();
-            if (size != 0) {
-                assertNotNull(q.poll(), "size() said " + size + ", then the only consumer's poll() found nothing");
-            }
-        });
-    }
-
-    /** One lap of the only consumer of an isEmpty test. */
-    interface ConsumerLap {
-        void run(Queue<Integer> q);
+    /** JCTools' {@code testPeekAfterIsEmpty1..3} and {@code testPollAfterIsEmpty1..3} ({@link EmptinessCheck}). */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("dev.overlap.queues.EmptinessCheck#concurrentCases")
+    void theOnlyConsumerFindsWhatIsEmptyAndSizeReport(final ConformanceSubject s, final EmptinessCheck check)
+        throws Exception {
+        isEmptyInvariant(check.name(), s, check);
     }
 
     /** Producers offering (slowly: the queue stays mostly empty) against one consumer running {@code lap}. */
-    private static void isEmptyInvariant(final String test, final ConformanceSubject s, final ConsumerLap lap)
+    private static void isEmptyInvariant(final String test, final ConformanceSubject s, final EmptinessCheck lap)
         throws Exception {
         final Queue<Integer> q = s.newQueue();
         final Race race = new Race(test + " " + s);
@@ -459,7 +389,7 @@ public class QueueSanityConformanceTest {
             q.offer(1);
             Race.pause(SHORT_PAUSE);
         });
-        race.threads("consumer", 1, 4 * LAPS, () -> lap.run(q));
+        race.threads("consumer", 1, 4 * LAPS, () -> lap.lap(q));
         race.run();
         assertClearEmpties(q, s);
     }
