@@ -6,6 +6,7 @@ import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.Algorithms;
 import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.partition.DeviceGraph;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("slow")
 class GraphComparisonTest {
     @TempDir
     Path dir;
