@@ -60,6 +60,9 @@ public final class World {
     private boolean left;
     /** Symmetric allocations made so far (guarded by the mesh's allocation lock). */
     private long symmetricSeq;
+    /** Reductions made so far (guarded by {@link #reduceLock}): their parity picks the area. */
+    private long reductions;
+    private final Object reduceLock = new Object();
 
     private World(final int devices) {
         this.ranks = 1;
@@ -362,6 +365,55 @@ public final class World {
             pause(rounds++);
         }
         return true;
+    }
+
+    // -------------------------------------------------------------------------------------------- reductions
+
+    /**
+     * Sums {@code values} element by element over every rank, in place (collective, like {@code MPI_Allreduce}):
+     * on return every rank holds the same sums. Every rank calls it the same number of times with arrays of the same
+     * length. One barrier: each rank writes its values into its own area of the control segment, the barrier orders
+     * the writes before every rank's reads, and two areas taken in turn keep a fast rank's next reduction from
+     * overwriting values a slow rank is still reading (it can only get two reductions ahead after everyone has passed
+     * the barrier of the one in between, which they reach only after reading).
+     *
+     * @param values up to {@value WorldSegment#REDUCE_VALUES} values; replaced by their sums
+     * @throws PeerFailedException      as {@link #barrier()}
+     * @throws InterruptedWaitException as {@link #barrier()} (the reduction then did not happen for this rank: the
+     *                                  world is broken, since the others may have completed it)
+     */
+    public void allReduceSum(final long[] values) {
+        if (values.length > WorldSegment.REDUCE_VALUES) {
+            throw new IllegalArgumentException("a reduction takes at most " + WorldSegment.REDUCE_VALUES
+                + " values, got " + values.length);
+        }
+        if (segment == null) {
+            return;
+        }
+        synchronized (reduceLock) {
+            final int parity = (int)(reductions++ & 1);
+            for (int i = 0; i < values.length; i++) {
+                segment.putReduceValue(parity, rank, i, values[i]);
+            }
+            barrier();
+            for (int i = 0; i < values.length; i++) {
+                long sum = 0;
+                for (int r = 0; r < ranks; r++) {
+                    sum += segment.reduceValue(parity, r, i);
+                }
+                values[i] = sum;
+            }
+        }
+    }
+
+    /**
+     * @param value this rank's value
+     * @return the sum over every rank (collective; see {@link #allReduceSum(long[])})
+     */
+    public long allReduceSum(final long value) {
+        final long[] v = {value};
+        allReduceSum(v);
+        return v[0];
     }
 
     /** @return the error for a rank that left while this one waits for all, or null */

@@ -27,6 +27,8 @@ import java.nio.file.StandardCopyOption;
  *   1024  one 128-byte block per rank: pid (long, claimed by CAS), start (epoch ms), state (int), heartbeat (epoch ms)
  *   LOG   the symmetric-allocation log: {@value #LOG_ENTRIES} entries of 32 bytes: sequence + 1 (long: 0 free,
  *         -1 being written), offset, bytes, rank that wrote it
+ *   RED   reductions: two areas (by the parity of the reduction) of {@value #REDUCE_VALUES} longs per rank, each
+ *         written only by its rank
  * </pre>
  *
  * <p>Thread- and process-safety: every method may be called by any thread of any rank; orderings are stated per
@@ -69,13 +71,19 @@ final class WorldSegment {
     private static final int HEARTBEAT = 24;
     private static final int LOG_BASE = RANKS_BASE + World.MAX_RANKS * RANK_BLOCK;
     private static final int LOG_ENTRY = 32;
-    static final int LENGTH = LOG_BASE + LOG_ENTRIES * LOG_ENTRY;
+    /** Longs a rank contributes to one reduction. */
+    static final int REDUCE_VALUES = 16;
+    private static final int REDUCE_AREA = REDUCE_VALUES * 8;
+    private static final int REDUCE_BASE = LOG_BASE + LOG_ENTRIES * LOG_ENTRY;
+    static final int LENGTH = REDUCE_BASE + 2 * World.MAX_RANKS * REDUCE_AREA;
 
     private final File file;
     private final MappedByteBuffer mapped;
     private final AtomicBuffer buffer;
     private final int logBase;
     private final int logEntries;
+    private final int reduceBase;
+    private final int rankCapacity;
 
     private WorldSegment(final File file, final MappedByteBuffer mapped) {
         this.file = file;
@@ -83,12 +91,14 @@ final class WorldSegment {
         this.buffer = new UnsafeBuffer(mapped);
         this.logBase = LOG_BASE;
         this.logEntries = LOG_ENTRIES;
+        this.reduceBase = REDUCE_BASE;
+        this.rankCapacity = World.MAX_RANKS;
     }
 
     /**
      * Over a caller's buffer, without a file (the jcstress tests, which need many small segments): the header, the
      * failure record, the barrier and {@code ranks} rank blocks at their usual offsets, then a log of
-     * {@code logEntries} entries.
+     * {@code logEntries} entries, then the reduction areas of {@code ranks} ranks.
      */
     WorldSegment(final AtomicBuffer buffer, final int ranks, final int logEntries) {
         this.file = null;
@@ -96,12 +106,14 @@ final class WorldSegment {
         this.buffer = buffer;
         this.logBase = RANKS_BASE + ranks * RANK_BLOCK;
         this.logEntries = logEntries;
-        buffer.boundsCheck(0, logBase + logEntries * LOG_ENTRY);
+        this.reduceBase = logBase + logEntries * LOG_ENTRY;
+        this.rankCapacity = ranks;
+        buffer.boundsCheck(0, length(ranks, logEntries));
     }
 
     /** @return bytes a caller's buffer needs for {@link #WorldSegment(AtomicBuffer, int, int)} */
     static int length(final int ranks, final int logEntries) {
-        return RANKS_BASE + ranks * RANK_BLOCK + logEntries * LOG_ENTRY;
+        return RANKS_BASE + ranks * RANK_BLOCK + logEntries * LOG_ENTRY + 2 * ranks * REDUCE_AREA;
     }
 
     /**
@@ -345,6 +357,22 @@ final class WorldSegment {
             }
             Thread.onSpinWait();
         }
+    }
+
+    // ------------------------------------------------------------------------------------------------ reduction
+
+    /** Plain store of {@code rank}'s {@code i}-th value of the reduction of parity {@code parity}. */
+    void putReduceValue(final int parity, final int rank, final int i, final long value) {
+        buffer.putLong(reduceArea(parity, rank) + i * 8, value);
+    }
+
+    /** Plain load (the barrier after the stores orders it). */
+    long reduceValue(final int parity, final int rank, final int i) {
+        return buffer.getLong(reduceArea(parity, rank) + i * 8);
+    }
+
+    private int reduceArea(final int parity, final int rank) {
+        return reduceBase + (parity * rankCapacity + rank) * REDUCE_AREA;
     }
 
     // ------------------------------------------------------------------------------------- symmetric allocation

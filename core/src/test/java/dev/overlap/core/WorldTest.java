@@ -105,6 +105,34 @@ class WorldTest {
     }
 
     @Test
+    void allReduceSumGivesEveryRankTheSameSumsRoundAfterRound() throws Exception {
+        final Mesh[] m = join("reduce", 3, 3, c -> c);
+        try {
+            final List<CompletableFuture<long[]>> sums = new java.util.ArrayList<>();
+            for (int r = 0; r < 3; r++) {
+                final World w = m[r].world();
+                final int rank = r;
+                sums.add(CompletableFuture.supplyAsync(() -> {
+                    final long[] seen = new long[6];
+                    for (int round = 0; round < 3; round++) {
+                        final long[] v = {rank + 1, 10L * (rank + 1) * (round + 1)};
+                        w.allReduceSum(v);
+                        seen[2 * round] = v[0];
+                        seen[2 * round + 1] = v[1];
+                    }
+                    return seen;
+                }, THREADS));
+            }
+            for (int r = 0; r < 3; r++) {
+                assertEquals(List.of(6L, 60L, 6L, 120L, 6L, 180L), java.util.Arrays.stream(sums.get(r)
+                    .get(30, TimeUnit.SECONDS)).boxed().toList(), "rank " + r);
+            }
+        } finally {
+            closeAll(m);
+        }
+    }
+
+    @Test
     void aRemoteDeviceRefusesLaunchesAndLocalAllocationsNamingItsRank() throws Exception {
         final Mesh[] m = join("refuse", 2, 2, c -> c);
         try {
@@ -258,6 +286,7 @@ class WorldTest {
             assertTrue(w.isLocal(1));
             w.barrier();
             assertTrue(w.barrier(1, TimeUnit.MILLISECONDS));
+            assertEquals(5, w.allReduceSum(5), "one process: its own value");
             assertEquals(2, mesh.localDevices().size());
         }
     }
