@@ -36,6 +36,11 @@ import java.util.function.Supplier;
  * naming the closed mesh or the freed allocation. Closing things earlier, in the opposite order of their creation,
  * is the efficient path (see {@link #close()} on when memory is returned).
  *
+ * <p><b>Across processes.</b> Built with a {@link Builder#world WorldConfig}, the mesh spans several processes on
+ * one host: each process (rank) runs the workers of its own devices ({@link #localDevices()}) and maps every
+ * device's memory, so one-sided operations reach every device; symmetric allocations are collective. See
+ * {@link World}.
+ *
  * <p>Thread-safety: every method may be called from any thread. Allocation is synchronized (a set-up operation).
  * {@code put}/{@code get}/{@code copy} are plain bulk copies: they order nothing by themselves; publish with a
  * release store, an atomic, or a kernel boundary.
