@@ -23,7 +23,8 @@ import java.util.Map;
 /**
  * Renders a {@link ScalingSweep.Result}: the CSV ({@link #CSV_HEADER}, one line per device count), the SVG chart
  * ({@link #chart}, drawn by {@link SvgCharts}), the JSON object of {@code --json} and the text table. Speedup and
- * efficiency are against the one-device point, "vs seq" against the single-threaded Java run. Immutable once built; thread-safe.
+ * efficiency are against the one-device point, "vs seq" against the single-threaded Java run. Immutable once built;
+ * thread-safe.
  */
 final class ScalingReport {
     /** CSV header; one line per device count follows. */
@@ -122,7 +123,8 @@ final class ScalingReport {
         Panel timePanel = Panel.of(Axis.linear("median time (ms; bars: fastest..slowest run)"),
             List.of(Series.of("median time", time)));
         if (withSeq) {
-            timePanel = timePanel.reference(seqMillis, "single-threaded Java CSR: " + num(seqMillis) + " ms");
+            timePanel = timePanel.reference(seqMillis, "single-threaded Java CSR: " + TextTable.fixed(seqMillis, 2)
+                + " ms");
         }
         final List<Series> speed = new ArrayList<>();
         speed.add(Series.of("speedup over " + first + " device" + (first == 1 ? "" : "s"), speedup));

@@ -70,7 +70,7 @@ class ScalingReportTest {
         assertEquals(5, twoDevices.low());
         assertEquals(8, twoDevices.high());
         assertTrue(twoDevices.flagged());
-        assertEquals("single-threaded Java CSR: 12 ms", time.references().get(0).label());
+        assertEquals("single-threaded Java CSR: 12.00 ms", time.references().get(0).label());
         final List<ChartData.Series> speedup = chart.panels().get(1).series();
         assertEquals(List.of("speedup over 1 device", "speedup over single-threaded Java CSR", "ideal (linear)"),
             speedup.stream().map(ChartData.Series::name).toList());
@@ -81,7 +81,8 @@ class ScalingReportTest {
         final Document svg = Xml.parse(report.svg());
         assertEquals(6, Xml.points(svg).size());
         assertEquals(3, Xml.points(svg).stream().filter(Xml::hollow).count(), "the 2-device point of each series");
-        assertTrue(Xml.elements(svg, "title").stream().anyMatch(t -> t.getTextContent().equals("2 devices: 6 ms (5..8)")));
+        assertTrue(Xml.elements(svg, "title").stream()
+            .anyMatch(t -> t.getTextContent().equals("2 devices: 6 ms (5..8)")), "tooltips");
         assertTrue(Xml.texts(svg).contains("more busy threads than the 1 cores"), Xml.texts(svg).toString());
     }
 

@@ -51,7 +51,8 @@ import java.util.TreeSet;
  * the data and the fonts (fixed ids, coordinates rounded to 0.01), so it can be tested and compared.
  *
  * <p>Runs headless: the first use sets {@code java.awt.headless=true} unless the property was set (nothing here needs
- * a display), and switches JFreeChart's rotated-text workaround off (see the static initialiser). Stateless; thread-safe (each call builds its own chart).
+ * a display), and switches JFreeChart's rotated-text workaround off (see the static initialiser). Stateless;
+ * thread-safe (each call builds its own chart).
  */
 public final class SvgCharts {
     /** Default width, in pixels. */
