@@ -1,6 +1,7 @@
 package dev.overlap.graph.report.chart;
 
 import dev.overlap.graph.report.chart.ChartData.Point;
+import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.svg.SVGHints;
@@ -57,7 +58,7 @@ final class Marks {
         final double min = area.getMinY();
         final double max = area.getMaxY();
         final double hiRaw = axis.valueToJava2D(p.high(), area, edge);
-        final boolean lowBelowLog = p.low() <= 0 && axis instanceof ListedLogAxis;
+        final boolean lowBelowLog = p.low() <= 0 && axis instanceof LogAxis;
         final double loRaw = lowBelowLog ? Double.POSITIVE_INFINITY : axis.valueToJava2D(p.low(), area, edge);
         final double top = clamp(Math.min(hiRaw, loRaw), min, max);
         final double bottom = clamp(Math.max(hiRaw, loRaw), min, max);

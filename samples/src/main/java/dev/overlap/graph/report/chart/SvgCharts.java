@@ -209,8 +209,7 @@ public final class SvgCharts {
 
     private static ValueAxis axis(final Axis a, final AxisLayout layout) {
         final String label = a.label() + (a.isLog() ? " (log scale)" : "");
-        final ValueAxis v = a.isLog() ? new ListedLogAxis(label, layout, a.format())
-            : new ListedNumberAxis(label, layout, a.format());
+        final ValueAxis v = ListedTickAxes.create(label, layout, a.format(), a.isLog());
         v.setLabelFont(Style.LABEL);
         v.setLabelPaint(Style.TEXT);
         v.setTickLabelFont(Style.SMALL);
