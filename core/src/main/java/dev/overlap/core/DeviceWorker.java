@@ -19,13 +19,17 @@ final class DeviceWorker implements Runnable {
     private final long parkAfterNanos;
     private final long spinNanos;
     volatile boolean parked;
-    WorkerThread thread;
+    /** The thread that runs this worker (the mesh's thread factory's); set before it starts. */
+    Thread thread;
+    /** The default thread name, {@code <mesh>-dev<d>-w<w>}: what {@link #toString()} answers a thread factory. */
+    private final String name;
     /** The last launch this worker joined; starts at the stream's sentinel. */
     private KernelLaunch cursor;
 
     DeviceWorker(final WorkerContext ctx, final IdleStrategy idle, final long parkAfterNanos,
-        final KernelLaunch sentinel, final boolean spin) {
+        final KernelLaunch sentinel, final boolean spin, final String name) {
         this.cursor = sentinel;
+        this.name = name;
         this.ctx = ctx;
         this.idle = idle;
         this.parkAfterNanos = parkAfterNanos;
@@ -34,6 +38,15 @@ final class DeviceWorker implements Runnable {
 
     @Override
     public void run() {
+        WorkerThread.enter(ctx.device());
+        try {
+            follow();
+        } finally {
+            WorkerThread.leave();
+        }
+    }
+
+    private void follow() {
         while (true) {
             final KernelLaunch next = awaitNext(cursor);
             if (next.isPoison()) {
@@ -91,5 +104,11 @@ final class DeviceWorker implements Runnable {
         if (parked) {
             LockSupport.unpark(thread);
         }
+    }
+
+    /** @return the worker's default thread name, {@code <mesh>-dev<d>-w<w>} (for a thread factory) */
+    @Override
+    public String toString() {
+        return name;
     }
 }
