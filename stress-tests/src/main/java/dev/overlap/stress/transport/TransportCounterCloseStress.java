@@ -25,7 +25,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * Counter reads that race {@link Transport#close()}: the read gate of {@code TransportMemory}, which guards the
  * transport's Agrona counters (the inboxes' receiver counters and the endpoints' sender counters, which the close
- * frees, so that their slots may go to another owner of the same counters store) and its inbox memory. The documented
+ * frees, so that their slots may go to another owner of the same counters store; {@code TransportEndpoints} sums the
+ * sender counters per device) and its inbox memory. The documented
  * contract: {@link Transport#counter} and {@link Endpoint#counter} return the value before or after the close (equal
  * here: one message was sent and applied before the race, nothing moves) and never fail; {@link Inbox#counter}
  * returns the value or, once the transport is closed, throws the {@link IllegalStateException} that names it. The
