@@ -60,7 +60,7 @@ public final class Device {
                 namePrefix + "-dev" + id + "-w" + w);
         }
         for (int w = 0; w < threads; w++) {
-            workers[w].thread = WorkerThread.create(threadFactory, workers[w], workers[w].toString());
+            workers[w].thread = ThreadFactories.newThread(threadFactory, workers[w], workers[w].toString());
         }
     }
 

@@ -1,38 +1,16 @@
 package dev.overlap.core;
 
-import java.util.concurrent.ThreadFactory;
-
 /**
- * Which device a worker thread serves, and the threads themselves. Knowing its device lets the blocking calls refuse
+ * Which device a worker thread serves. Knowing its device lets the blocking calls refuse
  * the one wait that can never end: a worker waiting for a launch of its own device (that launch runs only after the
  * worker's current one, which cannot finish while the worker waits). The device is a thread-local set by the worker's
  * body ({@link DeviceWorker#run()}), so a worker may run on a thread of any class, made by the user's
- * {@link ThreadFactory} ({@link Mesh.Builder#threadFactory}). Stateless apart from that thread-local; thread-safe.
+ * {@code ThreadFactory} ({@link Mesh.Builder#threadFactory}). Stateless apart from that thread-local; thread-safe.
  */
 final class WorkerThread {
     private static final ThreadLocal<Device> DEVICE = new ThreadLocal<>();
 
     private WorkerThread() {
-    }
-
-    /**
-     * Makes a worker's thread: the user's factory's, or a daemon thread named {@code name}.
-     *
-     * @throws IllegalStateException if the factory returns null or a thread that was started
-     */
-    static Thread create(final ThreadFactory factory, final Runnable body, final String name) {
-        if (factory == null) {
-            final Thread t = new Thread(body, name);
-            t.setDaemon(true);
-            return t;
-        }
-        final Thread t = factory.newThread(body);
-        if (t == null || t.getState() != Thread.State.NEW) {
-            throw new IllegalStateException("the thread factory " + factory + " returned " + (t == null ? "null"
-                : "a thread that was started (" + t.getName() + ")") + " for " + name + ": it must return a new, "
-                + "unstarted thread that runs the given Runnable");
-        }
-        return t;
     }
 
     /** Marks the calling thread as a worker of {@code device} (its body's first step). */

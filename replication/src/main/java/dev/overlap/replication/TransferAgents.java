@@ -1,5 +1,6 @@
 package dev.overlap.replication;
 
+import dev.overlap.core.ThreadFactories;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
@@ -85,28 +86,13 @@ final class TransferAgents implements AutoCloseable {
                 for (int i = 0; i < threads; i++) {
                     final Agent a = agents[i];
                     runners[i] = new AgentRunner(new Parking(a, idle.get()), errors, null, a);
-                    AgentRunner.startOnThread(runners[i], r -> newThread(factory, r, a.roleName()));
+                    AgentRunner.startOnThread(runners[i], r -> ThreadFactories.newThread(factory, r, a.roleName()));
                 }
             } catch (final RuntimeException | Error e) {
                 close();
                 throw e;
             }
         }
-    }
-
-    private static Thread newThread(final ThreadFactory factory, final Runnable r, final String name) {
-        if (factory == null) {
-            final Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        }
-        final Thread t = factory.newThread(r);
-        if (t == null || t.getState() != Thread.State.NEW) {
-            throw new IllegalStateException("the transfer thread factory " + factory + " returned " + (t == null
-                ? "null" : "a started thread") + " for " + name + ": it must return a new, unstarted thread that runs "
-                + "the given Runnable");
-        }
-        return t;
     }
 
     /** @return the agents, for the user to run when the region has no transfer threads (immutable) */

@@ -1,5 +1,6 @@
 package dev.overlap.transport;
 
+import dev.overlap.core.ThreadFactories;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
@@ -40,20 +41,7 @@ final class ProgressAgents {
         this.helpAfterNanos = helpAfterNanos;
         if (idle != null) {
             this.runner = new AgentRunner(idle, errorHandler, null, agent(name));
-            AgentRunner.startOnThread(runner, r -> {
-                if (factory == null) {
-                    final Thread t = new Thread(r, name);
-                    t.setDaemon(true);
-                    return t;
-                }
-                final Thread t = factory.newThread(r);
-                if (t == null || t.getState() != Thread.State.NEW) {
-                    throw new IllegalStateException("the progress thread factory " + factory + " returned "
-                        + (t == null ? "null" : "a started thread") + ": it must return a new, unstarted thread "
-                        + "that runs the given Runnable");
-                }
-                return t;
-            });
+            AgentRunner.startOnThread(runner, r -> ThreadFactories.newThread(factory, r, name));
         } else {
             this.runner = null;
         }

@@ -256,9 +256,9 @@ public final class OverlapCounters implements AutoCloseable {
         }
     }
 
-    /** The user's manager; its monitor is the lock. */
-    private static final class GivenStore extends Store {
-        private final CountersManager manager;
+    /** One manager (the user's, or the file's); its monitor is the lock. */
+    private static class GivenStore extends Store {
+        final CountersManager manager;
 
         GivenStore(final CountersManager manager) {
             this.manager = manager;
@@ -291,24 +291,13 @@ public final class OverlapCounters implements AutoCloseable {
     }
 
     /** The process's counters file in one directory, shared by handles ({@link #handles}, under {@code FILES}). */
-    private static final class FileStore extends Store {
+    private static final class FileStore extends GivenStore {
         private final CountersFile file;
-        private final CountersManager manager;
         int handles;
 
         FileStore(final CountersFile file) {
+            super(new CountersManager(file.metaDataBuffer(), file.valuesBuffer()));
             this.file = file;
-            this.manager = new CountersManager(file.metaDataBuffer(), file.valuesBuffer());
-        }
-
-        @Override
-        Object lock() {
-            return manager;
-        }
-
-        @Override
-        CountersManager managerFor(final int counters) {
-            return manager;
         }
 
         @Override
@@ -320,11 +309,6 @@ public final class OverlapCounters implements AutoCloseable {
         @Override
         Path file() {
             return file.path();
-        }
-
-        @Override
-        CountersReader reader() {
-            return manager;
         }
 
         @Override
