@@ -9,6 +9,10 @@ import java.util.concurrent.locks.LockSupport;
  * the next by spinning briefly, yielding, then parking until woken by the launcher or the completing worker. The
  * device's idle strategy is for persistent kernels' empty polls.
  *
+ * <p>A plain {@link Runnable} on a thread of the mesh's {@code ThreadFactory}, not an Agrona {@code Agent}: an agent's
+ * runner idles between duty cycles with an idle strategy, so a launch would wait for the worker's next poll (or pay
+ * for spinning), while here the launcher unparks the waiting worker directly and the worker parks only when idle.
+ *
  * <p>Lost wake-ups are impossible: the worker publishes {@code parked} (volatile write) and then re-reads the
  * stream (volatile read); a waker publishes the stream change (volatile write) and then reads {@code parked}
  * (volatile read). Sequential consistency of volatiles means at least one side sees the other's write.
