@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Supplier;
 
 /**
@@ -43,7 +44,7 @@ public final class Device {
 
     Device(final Mesh mesh, final int id, final DeviceMemory memory, final int threads,
         final Supplier<IdleStrategy> idleStrategy, final long parkAfterNanos, final boolean spin,
-        final String namePrefix) {
+        final String namePrefix, final ThreadFactory threadFactory) {
         this.mesh = mesh;
         this.id = id;
         this.memory = memory;
@@ -55,10 +56,11 @@ public final class Device {
             if (idle == null) {
                 throw new IllegalArgumentException("idle strategy supplier returned null");
             }
-            workers[w] = new DeviceWorker(new WorkerContext(mesh, this, w), idle, parkAfterNanos, sentinel, spin);
+            workers[w] = new DeviceWorker(new WorkerContext(mesh, this, w), idle, parkAfterNanos, sentinel, spin,
+                namePrefix + "-dev" + id + "-w" + w);
         }
         for (int w = 0; w < threads; w++) {
-            workers[w].thread = new WorkerThread(this, workers[w], namePrefix + "-dev" + id + "-w" + w);
+            workers[w].thread = ThreadFactories.newThread(threadFactory, workers[w], workers[w].toString());
         }
     }
 

@@ -9,6 +9,10 @@ import java.util.concurrent.locks.LockSupport;
  * the next by spinning briefly, yielding, then parking until woken by the launcher or the completing worker. The
  * device's idle strategy is for persistent kernels' empty polls.
  *
+ * <p>A plain {@link Runnable} on a thread of the mesh's {@code ThreadFactory}, not an Agrona {@code Agent}: an agent's
+ * runner idles between duty cycles with an idle strategy, so a launch would wait for the worker's next poll (or pay
+ * for spinning), while here the launcher unparks the waiting worker directly and the worker parks only when idle.
+ *
  * <p>Lost wake-ups are impossible: the worker publishes {@code parked} (volatile write) and then re-reads the
  * stream (volatile read); a waker publishes the stream change (volatile write) and then reads {@code parked}
  * (volatile read). Sequential consistency of volatiles means at least one side sees the other's write.
@@ -19,13 +23,17 @@ final class DeviceWorker implements Runnable {
     private final long parkAfterNanos;
     private final long spinNanos;
     volatile boolean parked;
-    WorkerThread thread;
+    /** The thread that runs this worker (the mesh's thread factory's); set before it starts. */
+    Thread thread;
+    /** The default thread name, {@code <mesh>-dev<d>-w<w>}: what {@link #toString()} answers a thread factory. */
+    private final String name;
     /** The last launch this worker joined; starts at the stream's sentinel. */
     private KernelLaunch cursor;
 
     DeviceWorker(final WorkerContext ctx, final IdleStrategy idle, final long parkAfterNanos,
-        final KernelLaunch sentinel, final boolean spin) {
+        final KernelLaunch sentinel, final boolean spin, final String name) {
         this.cursor = sentinel;
+        this.name = name;
         this.ctx = ctx;
         this.idle = idle;
         this.parkAfterNanos = parkAfterNanos;
@@ -34,6 +42,15 @@ final class DeviceWorker implements Runnable {
 
     @Override
     public void run() {
+        WorkerThread.enter(ctx.device());
+        try {
+            follow();
+        } finally {
+            WorkerThread.leave();
+        }
+    }
+
+    private void follow() {
         while (true) {
             final KernelLaunch next = awaitNext(cursor);
             if (next.isPoison()) {
@@ -91,5 +108,11 @@ final class DeviceWorker implements Runnable {
         if (parked) {
             LockSupport.unpark(thread);
         }
+    }
+
+    /** @return the worker's default thread name, {@code <mesh>-dev<d>-w<w>} (for a thread factory) */
+    @Override
+    public String toString() {
+        return name;
     }
 }

@@ -1,16 +1,21 @@
 package dev.overlap.core;
 
+import dev.overlap.core.counters.CountersFile;
+import dev.overlap.core.counters.OverlapCounters;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.status.CountersManager;
 
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -41,6 +46,18 @@ import java.util.function.Supplier;
  * device's memory, so one-sided operations reach every device; symmetric allocations are collective. See
  * {@link World}.
  *
+ * <p><b>Counters.</b> What is built on the mesh (transports, worklists) keeps its counters in the mesh's
+ * {@link #counters() counters store}: Agrona counters in a private in-memory {@code CountersManager} by default, in
+ * the user's own ({@link Builder#counters(CountersManager)}), or in the process's memory-mapped counters file
+ * ({@link Builder#countersDirectory(Path)}, or the system property {@value CountersFile#DIRECTORY_PROPERTY}), which
+ * {@code overlap stat} reads from another process. The mesh's close closes its handle on the store last (the file
+ * is deleted once no mesh of the process uses it).
+ *
+ * <p><b>Threads.</b> Each worker runs on a thread made by the builder's {@link Builder#threadFactory ThreadFactory}
+ * (default: daemon threads named {@code <name>-dev<d>-w<w>}). Workers stay plain threads rather than Agrona
+ * {@code Agent}s: a worker waiting for the next launch parks and is unparked by the launcher, so a launch wakes it at
+ * once; an agent idles with an idle strategy between duty cycles, which would trade launch latency for spinning.
+ *
  * <p>Thread-safety: every method may be called from any thread. Allocation is synchronized (a set-up operation).
  * {@code put}/{@code get}/{@code copy} are plain bulk copies: they order nothing by themselves; publish with a
  * release store, an atomic, or a kernel boundary.
@@ -56,6 +73,7 @@ public final class Mesh implements AutoCloseable {
     private final SymmetricHeap heap;
     private final MemoryBacking backing;
     private final World world;
+    private final OverlapCounters counters;
     /** Regions not yet freed, in allocation order; guarded by {@link #heap}. */
     private final Map<DeviceRegion, Boolean> live = new IdentityHashMap<>();
     /** Resources closed before the devices stop, most recent first; guarded by {@link #lifecycle}. */
@@ -79,6 +97,14 @@ public final class Mesh implements AutoCloseable {
         // Spinning while waiting for a launch only pays when every busy thread has a core of its own.
         final boolean spin = localThreads + 1 <= Runtime.getRuntime().availableProcessors();
         try {
+            this.counters = b.countersManager != null ? OverlapCounters.using(b.countersManager)
+                : b.countersDirectory != null ? OverlapCounters.file(b.countersDirectory)
+                : OverlapCounters.fromSystemProperties();
+        } catch (final RuntimeException | Error e) {
+            world.leave();
+            throw e;
+        }
+        try {
             // This rank's devices' memory first: the other ranks map it once this rank has announced it.
             for (int d = 0; d < b.devices; d++) {
                 if (world.isLocal(d)) {
@@ -96,13 +122,17 @@ public final class Mesh implements AutoCloseable {
                         b.memoryPerDevice));
                 }
                 devices[d] = new Device(this, d, memories[d], world.isLocal(d) ? threads : 0, idle,
-                    b.parkAfterNanos, spin, name);
+                    b.parkAfterNanos, spin, name, b.threadFactory);
             }
         } catch (final RuntimeException | Error e) {
             try {
                 releaseMemory(false);
             } finally {
-                world.leave();
+                try {
+                    counters.close();
+                } finally {
+                    world.leave();
+                }
             }
             throw e;
         }
@@ -146,6 +176,14 @@ public final class Mesh implements AutoCloseable {
     /** @return the memory of device {@code id} (its accessors throw once the mesh is closed) */
     public DeviceMemory memory(final int id) {
         return memories[checkDevice(id)];
+    }
+
+    /**
+     * @return the store of the counters of everything built on this mesh (see the class comment); open until the
+     *         mesh's close has closed its dependents
+     */
+    public OverlapCounters counters() {
+        return counters;
     }
 
     /** @return the mesh name (thread-name prefix) */
@@ -518,6 +556,11 @@ public final class Mesh implements AutoCloseable {
             } catch (final RuntimeException e) {
                 failure = add(failure, e);
             }
+            try {
+                counters.close();
+            } catch (final RuntimeException e) {
+                failure = add(failure, e);
+            }
             for (final Device device : devices) {
                 final KernelFailedException f = device.takeUnreportedFailures();
                 if (f != null) {
@@ -643,8 +686,42 @@ public final class Mesh implements AutoCloseable {
         private String name = "overlap";
         private WorldConfig world;
         private boolean backingSet;
+        private ThreadFactory threadFactory;
+        private CountersManager countersManager;
+        private Path countersDirectory;
 
         private Builder() {
+        }
+
+        /**
+         * @param factory makes the worker threads (names, daemon flag, priority, an affinity hook that wraps the
+         *                Runnable): it must return a new, unstarted thread that runs the given Runnable, whose
+         *                {@code toString()} is the default name {@code <name>-dev<d>-w<w>}. Default: daemon threads
+         *                with that name. The mesh starts them, and its close joins them.
+         */
+        public Builder threadFactory(final ThreadFactory factory) {
+            this.threadFactory = Objects.requireNonNull(factory, "factory");
+            return this;
+        }
+
+        /**
+         * @param manager keep the counters of what is built on the mesh in the user's Agrona counters manager (never
+         *                closed by the mesh; allocations hold its monitor); excludes {@link #countersDirectory}
+         */
+        public Builder counters(final CountersManager manager) {
+            this.countersManager = Objects.requireNonNull(manager, "manager");
+            return this;
+        }
+
+        /**
+         * @param directory keep the counters in this process's counters file in {@code directory} (created with the
+         *                  directory, deleted when the last mesh using it closes), where {@code overlap stat} finds it;
+         *                  {@link CountersFile#defaultDirectory()} is the usual place. Default: the system property
+         *                  {@value CountersFile#DIRECTORY_PROPERTY} if set, else private memory.
+         */
+        public Builder countersDirectory(final Path directory) {
+            this.countersDirectory = Objects.requireNonNull(directory, "directory");
+            return this;
         }
 
         /** @param devices number of devices, 1..4096 */
@@ -730,6 +807,10 @@ public final class Mesh implements AutoCloseable {
             if (world != null && devices < world.ranks()) {
                 throw new IllegalArgumentException("a world of " + world.ranks() + " ranks needs at least as many "
                     + "devices (each rank owns one or more), was " + devices);
+            }
+            if (countersManager != null && countersDirectory != null) {
+                throw new IllegalArgumentException("give either counters(CountersManager) or countersDirectory(Path), "
+                    + "not both");
             }
             if (threadsPerDevice < 0) {
                 final int localDevices = world == null ? devices : (devices + world.ranks() - 1) / world.ranks();

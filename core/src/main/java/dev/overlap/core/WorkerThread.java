@@ -1,23 +1,31 @@
 package dev.overlap.core;
 
 /**
- * A device's worker thread. Knowing its device lets the blocking calls refuse the one wait that can never end: a
- * worker waiting for a launch of its own device (that launch runs only after the worker's current one, which
- * cannot finish while the worker waits).
+ * Which device a worker thread serves. Knowing its device lets the blocking calls refuse
+ * the one wait that can never end: a worker waiting for a launch of its own device (that launch runs only after the
+ * worker's current one, which cannot finish while the worker waits). The device is a thread-local set by the worker's
+ * body ({@link DeviceWorker#run()}), so a worker may run on a thread of any class, made by the user's
+ * {@code ThreadFactory} ({@link Mesh.Builder#threadFactory}). Stateless apart from that thread-local; thread-safe.
  */
-final class WorkerThread extends Thread {
-    final Device device;
+final class WorkerThread {
+    private static final ThreadLocal<Device> DEVICE = new ThreadLocal<>();
 
-    WorkerThread(final Device device, final Runnable body, final String name) {
-        super(body, name);
-        this.device = device;
-        setDaemon(true);
+    private WorkerThread() {
+    }
+
+    /** Marks the calling thread as a worker of {@code device} (its body's first step). */
+    static void enter(final Device device) {
+        DEVICE.set(device);
+    }
+
+    /** Forgets the mark (its body's last step). */
+    static void leave() {
+        DEVICE.remove();
     }
 
     /** @return the device whose worker the calling thread is, or null */
     static Device currentDevice() {
-        final Thread t = Thread.currentThread();
-        return t instanceof WorkerThread ? ((WorkerThread)t).device : null;
+        return DEVICE.get();
     }
 
     /**

@@ -10,12 +10,14 @@ import dev.overlap.core.LongArray;
 import dev.overlap.core.Mesh;
 import dev.overlap.core.SymmetricArray;
 import dev.overlap.core.Waits;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -124,7 +126,7 @@ public final class ReplicatedRegion implements AutoCloseable {
             this.totalChunks = chunks;
             this.strategy = TransferStrategy.of(mode, this, trackers, gridSize, b.transferThreads, chunks,
                 b.idle != null ? b.idle : IdleStrategies.defaultFor(devices * mesh.device(0).workerCount()
-                    + b.transferThreads + 1), mesh.name());
+                    + b.transferThreads + 1), mesh.name(), b.threadFactory, !b.withoutThreads);
             this.inline = strategy.storesToEveryReplica();
         } catch (final RuntimeException | Error e) {
             for (final ChunkTracker t : trackers) {
@@ -413,6 +415,28 @@ public final class ReplicatedRegion implements AutoCloseable {
         return iteration;
     }
 
+    /**
+     * @return the transfer agents of POLLING and TRIGGERED mode (empty in other modes or with no transfer thread):
+     *         with {@link Builder#transferAgentsWithoutThreads()} the user runs them, each under one Agrona
+     *         {@code AgentRunner} or {@code AgentInvoker}; otherwise the region's threads already run them (do not
+     *         run them again). Immutable list.
+     */
+    public List<Agent> transferAgents() {
+        return strategy.agents();
+    }
+
+    /**
+     * Reports what a transfer thread's copy threw (the runner goes on with its next duty cycle); the agents' own end
+     * at the close ({@code AgentTerminationException}) is no error.
+     */
+    static void printTransferError(final Throwable t) {
+        if (t instanceof org.agrona.concurrent.AgentTerminationException) {
+            return;
+        }
+        System.err.println("overlap transfer agent: " + t);
+        t.printStackTrace();
+    }
+
     /** @return chunk copies (or, in TRACK_ONLY, ready chunks) since creation */
     public long copiedChunks() {
         return copiedChunks.get();
@@ -503,6 +527,8 @@ public final class ReplicatedRegion implements AutoCloseable {
         private BlockMapping mapping;
         private int[] producers;
         private Supplier<IdleStrategy> idle;
+        private ThreadFactory threadFactory;
+        private boolean withoutThreads;
 
         private Builder(final Mesh mesh) {
             this.mesh = Objects.requireNonNull(mesh, "mesh");
@@ -580,6 +606,29 @@ public final class ReplicatedRegion implements AutoCloseable {
                 seen[d] = true;
             }
             this.producers = devices.clone();
+            return this;
+        }
+
+        /**
+         * @param factory makes the transfer threads (names, daemon flag, an affinity hook that wraps the Runnable): it
+         *                must return a new, unstarted thread that runs the given Runnable (an Agrona
+         *                {@code AgentRunner}). Default: daemon threads named {@code <mesh>-xfer<i>}. The region's
+         *                close stops and joins them.
+         */
+        public Builder threadFactory(final ThreadFactory factory) {
+            this.threadFactory = Objects.requireNonNull(factory, "factory");
+            return this;
+        }
+
+        /**
+         * No transfer threads: the {@code transferThreads} agents of POLLING or TRIGGERED mode are the user's to run
+         * ({@link ReplicatedRegion#transferAgents()}) under their own Agrona {@code AgentRunner} or
+         * {@code AgentInvoker}, each on one thread at a time; transfers then progress only while they run. The
+         * region's close ends them (their {@code doWork()} throws {@code AgentTerminationException} afterwards) and
+         * waits for any inside a duty cycle.
+         */
+        public Builder transferAgentsWithoutThreads() {
+            this.withoutThreads = true;
             return this;
         }
 

@@ -4,9 +4,11 @@ import dev.overlap.core.ChunkTracker;
 import dev.overlap.core.Device;
 import dev.overlap.core.Kernel;
 import dev.overlap.core.KernelLaunch;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.util.List;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Supplier;
 
 /**
@@ -42,6 +44,11 @@ abstract sealed class TransferStrategy implements AutoCloseable {
         this.gridSize = gridSize;
     }
 
+    /** @return the transfer agents (POLLING and TRIGGERED with transfer threads), else none */
+    List<Agent> agents() {
+        return List.of();
+    }
+
     /**
      * @param trackers        the producers' trackers, built with listeners that call {@link #chunkReady}
      * @param transferThreads transfer threads for POLLING and TRIGGERED
@@ -50,14 +57,16 @@ abstract sealed class TransferStrategy implements AutoCloseable {
      */
     static TransferStrategy of(final TransferMode mode, final ReplicatedRegion region, final ChunkTracker[] trackers,
         final int gridSize, final int transferThreads, final int totalChunks, final Supplier<IdleStrategy> idle,
-        final String name) {
+        final String name, final ThreadFactory factory, final boolean withThreads) {
         switch (mode) {
             case INLINE:
                 return new Inline(region, trackers, gridSize);
             case POLLING:
-                return new Polling(region, trackers, gridSize, transferThreads, totalChunks, idle, name);
+                return new Polling(region, trackers, gridSize, transferThreads, totalChunks, idle, name, factory,
+                    withThreads);
             case TRIGGERED:
-                return new Triggered(region, trackers, gridSize, transferThreads, totalChunks, idle, name);
+                return new Triggered(region, trackers, gridSize, transferThreads, totalChunks, idle, name, factory,
+                    withThreads);
             case BULK:
                 return new Bulk(region, trackers, gridSize);
             case NONE:
@@ -119,7 +128,8 @@ abstract sealed class TransferStrategy implements AutoCloseable {
         private final TransferAgents agents;
 
         Polling(final ReplicatedRegion region, final ChunkTracker[] trackers, final int gridSize, final int threads,
-            final int totalChunks, final Supplier<IdleStrategy> idle, final String name) {
+            final int totalChunks, final Supplier<IdleStrategy> idle, final String name, final ThreadFactory factory,
+            final boolean withThreads) {
             super(region, trackers, gridSize);
             this.bitmaps = new ReadyBitmap[trackers.length];
             for (int d = 0; d < trackers.length; d++) {
@@ -128,7 +138,12 @@ abstract sealed class TransferStrategy implements AutoCloseable {
                 }
             }
             this.agents = new TransferAgents(region, TransferMode.POLLING, threads, bitmaps, queueCapacity(totalChunks),
-                idle, name);
+                idle, name, factory, withThreads, ReplicatedRegion::printTransferError);
+        }
+
+        @Override
+        List<Agent> agents() {
+            return agents.agents();
         }
 
         @Override
@@ -158,7 +173,8 @@ abstract sealed class TransferStrategy implements AutoCloseable {
         private final TransferAgents agents;
 
         Triggered(final ReplicatedRegion region, final ChunkTracker[] trackers, final int gridSize, final int threads,
-            final int totalChunks, final Supplier<IdleStrategy> idle, final String name) {
+            final int totalChunks, final Supplier<IdleStrategy> idle, final String name, final ThreadFactory factory,
+            final boolean withThreads) {
             super(region, trackers, gridSize);
             this.jobs = new TransferAgents.ChunkJob[trackers.length][];
             for (int d = 0; d < trackers.length; d++) {
@@ -170,7 +186,13 @@ abstract sealed class TransferStrategy implements AutoCloseable {
                 }
             }
             this.agents = threads > 0 ? new TransferAgents(region, TransferMode.TRIGGERED, threads, null,
-                queueCapacity(totalChunks), idle, name) : null;
+                queueCapacity(totalChunks), idle, name, factory, withThreads, ReplicatedRegion::printTransferError)
+                : null;
+        }
+
+        @Override
+        List<Agent> agents() {
+            return agents != null ? agents.agents() : List.of();
         }
 
         @Override

@@ -6,6 +6,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.status.AtomicCounter;
 
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -70,8 +71,8 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
     private final ReplySlots slots;
 
     Endpoint(final Transport transport, final int id, final int device, final IdleStrategy idle,
-        final AtomicBuffer counters, final int countersBase, final AtomicBuffer replies, final int replySlots) {
-        super(transport, id, device, idle, counters, countersBase);
+        final AtomicCounter[] counters, final AtomicBuffer replies, final int replySlots) {
+        super(transport, id, device, idle, counters);
         this.home = inboxes[device];
         this.policy = transport.directPolicy();
         this.rendezvousThreshold = transport.rendezvousThreshold();
@@ -518,14 +519,15 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
     /**
      * @param counter a sender counter
      * @return this endpoint's value as last published (acquire load; may be read from any thread, also after the
-     *         transport closed: the counters' memory is never freed while the endpoint is reachable): see
-     *         {@link TransportCounter} for when the owner publishes
+     *         transport closed, when it answers the final value, and while it closes: such a read passes the
+     *         transport's read gate, so it never reads a freed counter): see {@link TransportCounter} for when the
+     *         owner publishes
      */
     public long counter(final TransportCounter counter) {
         if (!counter.isSenderCounter()) {
             throw new IllegalArgumentException(counter + " is a receiver counter: read it from an Inbox");
         }
-        return published(counter);
+        return transport.ownMemory().senderCounter(this, counter);
     }
 
     /** Flushes and closes every aggregator; later operations throw. Idempotent. Call from the owning thread. */

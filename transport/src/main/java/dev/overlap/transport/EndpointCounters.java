@@ -1,14 +1,16 @@
 package dev.overlap.transport;
 
-import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
 
 /**
  * One job: an endpoint's sender counters ({@link TransportCounter}). The owner counts into a private array and
- * publishes it to its 128-byte block of the transport's counter memory in batches (release stores): on
+ * publishes it to its Agrona counters (one per sender counter, allocated by {@link TransportEndpoints}) in batches
+ * (release stores of the counters that changed since the last publication, so an idle counter costs nothing): on
  * {@link #publishCounters()} (poll, flush, quiet, close, each wait round) and at least every {@value #PUBLISH_EVERY}
  * messages, like an Aeron duty cycle. {@link TransportCounter#ITEMS_ENQUEUED} alone is published at once, always before
  * the message that carries the items is committed, so a reader never sees an item delivered before it was enqueued.
- * Any thread reads the block with acquire loads ({@link #published}).
+ * Any thread reads the counters with acquire loads ({@link #published}) while they are allocated; the transport's
+ * close records their final values and frees them ({@link TransportMemory#release()}).
  *
  * <p>The first of {@link Endpoint}'s superclasses (the JCTools field-layout idiom: {@code EndpointCounters},
  * {@link EndpointFence}, {@link EndpointRingSender}, {@code Endpoint}), so the send paths reach these fields with no
@@ -25,13 +27,16 @@ abstract class EndpointCounters extends EndpointPadding {
     private boolean dirty;
     private int unpublishedMessages;
     /** The owner's values of its sender counters; published to {@link #counters} in batches. */
-    private final long[] local = new long[TransportCounter.BLOCK_BYTES / 8];
-    private final AtomicBuffer counters;
-    private final int countersBase;
+    private final long[] local = new long[TransportCounter.SENDER_COUNTERS];
+    /** The values last published, by slot (so that a publication stores only what changed). */
+    private final long[] published = new long[TransportCounter.SENDER_COUNTERS];
+    /** The Agrona counters, by slot. */
+    private final AtomicCounter[] counters;
+    private final AtomicCounter enqueued;
 
-    EndpointCounters(final AtomicBuffer counters, final int countersBase) {
+    EndpointCounters(final AtomicCounter[] counters) {
         this.counters = counters;
-        this.countersBase = countersBase;
+        this.enqueued = counters[ENQUEUED_SLOT];
     }
 
     /** Counts {@code delta} on {@code counter} (published with the next batch). */
@@ -44,7 +49,7 @@ abstract class EndpointCounters extends EndpointPadding {
     final void addEnqueued(final long delta) {
         final long value = local[ENQUEUED_SLOT] + delta;
         local[ENQUEUED_SLOT] = value;
-        counters.putLongRelease(countersBase + (ENQUEUED_SLOT << 3), value);
+        enqueued.setRelease(value);
     }
 
     /** Counts a batch message of {@code length} payload bytes and {@code items} items, sent for {@code cause}. */
@@ -107,15 +112,25 @@ abstract class EndpointCounters extends EndpointPadding {
         dirty = false;
         unpublishedMessages = 0;
         final long[] l = local;
+        final long[] p = published;
         for (int slot = 0; slot < l.length; slot++) {
-            if (slot != ENQUEUED_SLOT) {
-                counters.putLongRelease(countersBase + (slot << 3), l[slot]);
+            if (slot != ENQUEUED_SLOT && l[slot] != p[slot]) {
+                p[slot] = l[slot];
+                counters[slot].setRelease(l[slot]);
             }
         }
     }
 
-    /** @return the last published value of a sender counter (acquire load; any thread) */
+    /**
+     * @return the last published value of a sender counter (acquire load; any thread, while the counter is allocated:
+     *         {@link TransportMemory#senderCounter} answers the final value once it is freed)
+     */
     final long published(final TransportCounter counter) {
-        return counters.getLongAcquire(countersBase + counter.offset());
+        return counters[counter.slot()].getAcquire();
+    }
+
+    /** @return the Agrona counters, by slot (for the close that frees them) */
+    final AtomicCounter[] agronaCounters() {
+        return counters;
     }
 }

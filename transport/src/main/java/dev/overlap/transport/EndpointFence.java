@@ -1,8 +1,8 @@
 package dev.overlap.transport;
 
 import dev.overlap.core.InterruptedWaitException;
-import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.status.AtomicCounter;
 
 /**
  * One job: the order between an endpoint's ring messages and everything it does directly. It counts the ring
@@ -27,8 +27,8 @@ abstract class EndpointFence extends EndpointCounters {
     private final long[] appliedSeen;
 
     EndpointFence(final Transport transport, final int id, final int device, final IdleStrategy idle,
-        final AtomicBuffer counters, final int countersBase) {
-        super(counters, countersBase);
+        final AtomicCounter[] counters) {
+        super(counters);
         this.id = id;
         this.inboxes = transport.inboxes();
         this.sent = new long[inboxes.length];

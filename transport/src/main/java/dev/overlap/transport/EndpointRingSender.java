@@ -4,6 +4,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
 
 import static dev.overlap.transport.MessageFormat.ADDRESS_OFFSET;
 import static dev.overlap.transport.MessageFormat.ATOMIC_LENGTH;
@@ -56,8 +57,8 @@ abstract class EndpointRingSender extends EndpointFence {
     private boolean closed;
 
     EndpointRingSender(final Transport transport, final int id, final int device, final IdleStrategy idle,
-        final AtomicBuffer counters, final int countersBase) {
-        super(transport, id, device, idle, counters, countersBase);
+        final AtomicCounter[] counters) {
+        super(transport, id, device, idle, counters);
         this.transport = transport;
         this.device = device;
         this.directBatchThreshold = transport.directPolicy() == DirectPolicy.NEVER ? Integer.MAX_VALUE

@@ -4,17 +4,18 @@ import org.agrona.BitUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.agrona.concurrent.status.AtomicCounter;
 
 /**
  * A device's inbox: an Agrona {@link ManyToOneRingBuffer} in that device's memory, followed by a small control block
- * (drain lock, receiver counters, per-sender applied counts). Senders write messages with
- * {@code tryClaim}/{@code commit} through their {@link Endpoint}; anyone may {@link #drain()} it.
+ * (drain lock, per-sender applied counts). Senders write messages with {@code tryClaim}/{@code commit} through their
+ * {@link Endpoint}; anyone may {@link #drain()} it. Its receiver counters ({@link TransportCounter}, one writer: the
+ * lock holder) are Agrona counters of the transport's counters store.
  *
  * <pre>
  * [0, capacity + 768)           Agrona ring: records, then Agrona's trailer (tail, head cache, head, ...)
  * +0    (128 B)                 drain lock (int)
- * +128  (128 B)                 receiver counters ({@link TransportCounter}, one writer: the lock holder)
- * +256  (maxEndpoints x 8 B)    messages applied per sender endpoint (one writer: the lock holder)
+ * +128  (maxEndpoints x 8 B)    messages applied per sender endpoint (one writer: the lock holder)
  * </pre>
  *
  * <p>Thread-safety: many threads may send to an inbox concurrently (Agrona's multi-producer claim). Agrona's ring
@@ -38,9 +39,16 @@ public final class Inbox {
     /** Messages one {@link #drain()} applies at most. */
     public static final int DEFAULT_DRAIN_LIMIT = 256;
 
+    private static final int MESSAGES_DELIVERED = TransportCounter.MESSAGES_DELIVERED.slot();
+    private static final int BYTES_DELIVERED = TransportCounter.BYTES_DELIVERED.slot();
+    private static final int ITEMS_DELIVERED = TransportCounter.ITEMS_DELIVERED.slot();
+    private static final int DRAINS = TransportCounter.DRAINS.slot();
+    private static final int HELPER_DRAINS = TransportCounter.HELPER_DRAINS.slot();
+
     private static final int LOCK = 0;
-    private static final int COUNTERS = 128;
-    private static final int APPLIED = 256;
+    private static final int APPLIED = 128;
+    /** Cache-line pair the control block's parts are aligned to. */
+    private static final int PAD = 128;
 
     private final int device;
     private final AtomicBuffer buffer;
@@ -48,8 +56,9 @@ public final class Inbox {
     private final int capacity;
     private final int headPositionIndex;
     private final int lockIndex;
-    private final int countersIndex;
     private final int appliedIndex;
+    /** The receiver counters, by slot; written by the drain lock's holder. */
+    private final AtomicCounter[] counters;
     private final int maxEndpoints;
     final Dispatcher dispatcher;
     /** What the lock holder writes during a drain, kept off the cache lines that senders read (see {@link DrainState}). */
@@ -58,7 +67,7 @@ public final class Inbox {
     private final Transport transport;
 
     Inbox(final Transport transport, final int device, final AtomicBuffer buffer, final int ringCapacity,
-        final int maxEndpoints) {
+        final int maxEndpoints, final AtomicCounter[] counters) {
         final int required = requiredBytes(ringCapacity, maxEndpoints);
         if (buffer.capacity() < required) {
             throw new IllegalArgumentException("inbox buffer of dev" + device + " has " + buffer.capacity()
@@ -67,13 +76,13 @@ public final class Inbox {
         this.transport = transport;
         this.device = device;
         this.buffer = buffer;
+        this.counters = counters;
         final int ringBytes = ringCapacity + RingBufferDescriptor.TRAILER_LENGTH;
         buffer.setMemory(0, required, (byte)0);
         this.ring = new ManyToOneRingBuffer(new org.agrona.concurrent.UnsafeBuffer(buffer, 0, ringBytes));
         this.capacity = ringCapacity;
         this.headPositionIndex = ringCapacity + RingBufferDescriptor.HEAD_POSITION_OFFSET;
         this.lockIndex = ringBytes + LOCK;
-        this.countersIndex = ringBytes + COUNTERS;
         this.appliedIndex = ringBytes + APPLIED;
         this.maxEndpoints = maxEndpoints;
         this.state = new DrainState(maxEndpoints);
@@ -88,7 +97,7 @@ public final class Inbox {
     public static int requiredBytes(final int ringCapacity, final int maxEndpoints) {
         checkRingCapacity(ringCapacity);
         return ringCapacity + RingBufferDescriptor.TRAILER_LENGTH + APPLIED
-            + BitUtil.align(maxEndpoints * 8, TransportCounter.BLOCK_BYTES);
+            + BitUtil.align(maxEndpoints * 8, PAD);
     }
 
     static void checkRingCapacity(final int ringCapacity) {
@@ -192,7 +201,7 @@ public final class Inbox {
     /** Publishes the counts of the drain that ends (release stores, before the lock is released). */
     private void publishDrain(final DrainState st, final boolean helper) {
         final AtomicBuffer b = buffer;
-        final int c = countersIndex;
+        final AtomicCounter[] c = counters;
         final long[] applied = st.applied;
         final int[] senders = st.senders;
         for (int i = 0, n = st.senderCount; i < n; i++) {
@@ -202,12 +211,12 @@ public final class Inbox {
         }
         st.senderCount = 0;
         if (st.messages > 0) {
-            b.addLongRelease(c + TransportCounter.MESSAGES_DELIVERED.offset(), st.messages);
-            b.addLongRelease(c + TransportCounter.BYTES_DELIVERED.offset(), st.bytes);
-            b.addLongRelease(c + TransportCounter.ITEMS_DELIVERED.offset(), st.items);
-            b.addLongRelease(c + TransportCounter.DRAINS.offset(), 1);
+            c[MESSAGES_DELIVERED].getAndAddRelease(st.messages);
+            c[BYTES_DELIVERED].getAndAddRelease(st.bytes);
+            c[ITEMS_DELIVERED].getAndAddRelease(st.items);
+            c[DRAINS].getAndAddRelease(1);
             if (helper) {
-                b.addLongRelease(c + TransportCounter.HELPER_DRAINS.offset(), 1);
+                c[HELPER_DRAINS].getAndAddRelease(1);
             }
             st.messages = 0;
             st.bytes = 0;
@@ -247,9 +256,14 @@ public final class Inbox {
         }
     }
 
-    /** {@link #counter} without the checks, for readers that hold the inbox memory (acquire load). */
+    /** {@link #counter} without the checks, for readers that hold the counters (acquire load). */
     long counterValue(final TransportCounter counter) {
-        return buffer.getLongAcquire(countersIndex + counter.offset());
+        return counters[counter.slot()].getAcquire();
+    }
+
+    /** @return the receiver counters, by slot (for the close that frees them) */
+    AtomicCounter[] agronaCounters() {
+        return counters;
     }
 
     /**
@@ -300,7 +314,7 @@ public final class Inbox {
     }
 
     void onHandlerError() {
-        buffer.addLongRelease(countersIndex + TransportCounter.HANDLER_ERRORS.offset(), 1);
+        counters[TransportCounter.HANDLER_ERRORS.slot()].getAndAddRelease(1);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.overlap.transport;
 
+import dev.overlap.core.ThreadFactories;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
@@ -7,6 +8,7 @@ import org.agrona.concurrent.IdleStrategy;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadFactory;
 
 /**
  * One job: the transport's progress agents (the UPC helper, {@link ProgressAgent}): the optional progress thread, an
@@ -27,21 +29,19 @@ final class ProgressAgents {
     private final List<ProgressAgent> external = new ArrayList<>();
 
     /**
-     * @param idle the progress thread's idle strategy, or null for no progress thread
-     * @param name the progress thread's name
+     * @param idle    the progress thread's idle strategy, or null for no progress thread
+     * @param name    the progress thread's default name (and its agent's role name)
+     * @param factory the user's thread factory, or null for a daemon thread named {@code name}
+     * @throws IllegalStateException if the factory returns null or a started thread
      */
     ProgressAgents(final Transport transport, final Inbox[] inboxes, final long helpAfterNanos,
-        final IdleStrategy idle, final ErrorHandler errorHandler, final String name) {
+        final IdleStrategy idle, final ErrorHandler errorHandler, final String name, final ThreadFactory factory) {
         this.transport = transport;
         this.inboxes = inboxes;
         this.helpAfterNanos = helpAfterNanos;
         if (idle != null) {
             this.runner = new AgentRunner(idle, errorHandler, null, agent(name));
-            AgentRunner.startOnThread(runner, r -> {
-                final Thread t = new Thread(r, name);
-                t.setDaemon(true);
-                return t;
-            });
+            AgentRunner.startOnThread(runner, r -> ThreadFactories.newThread(factory, r, name));
         } else {
             this.runner = null;
         }

@@ -4,6 +4,7 @@ import dev.overlap.core.GlobalAddress;
 import dev.overlap.core.IdleStrategies;
 import dev.overlap.core.Mesh;
 import dev.overlap.core.WorkerContext;
+import dev.overlap.core.counters.OverlapCounters;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
@@ -11,8 +12,10 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersManager;
 
 import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -43,6 +46,16 @@ import java.util.function.Supplier;
  * their loops), senders that wait on back-pressure or replies (they drain their own home inbox), explicit
  * {@link Inbox#drain()} calls, or the progress thread. A device whose workers neither poll nor send, with no progress
  * thread, leaves its inbox to fill up; senders to it then wait (back-pressure), they do not fail.
+ *
+ * <p><b>Counters</b> ({@link TransportCounter}) are Agrona counters in the {@link #counters() counters store}: the
+ * mesh's (its private memory, the user's {@code CountersManager}, or the process's counters file that
+ * {@code overlap stat} reads), the one given to {@link Builder#counters(CountersManager)}, or, standalone, a private
+ * one in memory. The close frees them after recording their final values.
+ *
+ * <p><b>Threads.</b> The progress thread is an Agrona {@link AgentRunner} on a thread of
+ * {@link Builder#progressThreadFactory} (default: a daemon thread named {@code <mesh>-progress}); with no progress
+ * thread, {@link #newProgressAgent()} gives the same duty cycle to run under the user's own runner or
+ * {@code AgentInvoker}.
  *
  * <p>Thread-safety: registration ({@link #registerHandler}), {@link #newEndpoint(int)}, counter reads and
  * {@link #drainAll()} may be called from any thread. Endpoints are single-threaded (see {@link Endpoint}).
@@ -75,6 +88,9 @@ public final class Transport implements AutoCloseable {
     private final TransportEndpoints endpoints;
     private final TransportMemory memory;
     private final ProgressAgents agents;
+    private final OverlapCounters counters;
+    /** Whether the close closes {@link #counters} (a handle the transport opened itself). */
+    private final boolean ownsCounters;
     private volatile boolean closing;
     private volatile boolean closed;
 
@@ -103,14 +119,30 @@ public final class Transport implements AutoCloseable {
         final int maxPut = AggregatorConfig.largestBatch(b.ringCapacity) - MessageFormat.PUT_HEADER_LENGTH;
         this.rendezvousThreshold = Math.min(b.rendezvousThreshold, maxPut + 1);
         this.directBatchThreshold = b.directBatchThreshold;
+        final String name = mesh != null ? mesh.name() : "transport";
+        this.ownsCounters = b.countersManager != null || mesh == null;
+        this.counters = b.countersManager != null ? OverlapCounters.using(b.countersManager)
+            : mesh != null ? mesh.counters() : OverlapCounters.inMemory();
+        final String labelPrefix = (mesh != null ? name + " " : "") + "transport";
         this.endpoints = new TransportEndpoints(maxEndpoints, mesh, b.idleStrategy != null ? b.idleStrategy
-            : IdleStrategies.defaultFor(workers + (b.progressThread ? 2 : 1)), b.replySlots);
-        this.memory = new TransportMemory(this, mesh, devices, b.inboxBuffers, b.ringCapacity, maxEndpoints);
+            : IdleStrategies.defaultFor(workers + (b.progressThread ? 2 : 1)), b.replySlots, labelPrefix);
+        this.memory = new TransportMemory(this, mesh, devices, b.inboxBuffers, b.ringCapacity, maxEndpoints, counters,
+            labelPrefix, endpoints);
         endpoints.createWorkerEndpoints(this);
         final IdleStrategy progressIdle = !b.progressThread ? null : b.progressIdle != null ? b.progressIdle.get()
             : new BackoffIdleStrategy(64, 64, 1_000, 50_000);
-        this.agents = new ProgressAgents(this, memory.inboxes(), helpAfterNanos, progressIdle, b.errorHandler,
-            (mesh != null ? mesh.name() : "transport") + "-progress");
+        try {
+            this.agents = new ProgressAgents(this, memory.inboxes(), helpAfterNanos, progressIdle, b.errorHandler,
+                name + "-progress", b.progressThreadFactory);
+        } catch (final RuntimeException e) { // the thread factory's failure: give back what was taken
+            closing = true;
+            closed = true;
+            memory.release();
+            if (ownsCounters) {
+                counters.close();
+            }
+            throw e;
+        }
         if (mesh != null) {
             try {
                 mesh.addDependent(this);
@@ -179,6 +211,14 @@ public final class Transport implements AutoCloseable {
     /** @return most endpoints this transport can create */
     public int maxEndpoints() {
         return maxEndpoints;
+    }
+
+    /**
+     * @return the store of this transport's counters (the mesh's, the builder's, or a private one); the counters in
+     *         it are freed by {@link #close()}
+     */
+    public OverlapCounters counters() {
+        return counters;
     }
 
     /** @return true if a progress thread runs */
@@ -396,8 +436,9 @@ public final class Transport implements AutoCloseable {
      *
      * <p>The order: {@code closing} (new endpoints, handlers and progress agents are refused; agents end), the
      * progress thread stopped and the agents' duty cycles waited out, every endpoint flushed, every inbox drained
-     * until empty; then {@code closed} (every drain is refused), the agents waited out again, and the memory released:
-     * counter reads racing the release read the values it recorded (see {@link TransportMemory}).
+     * until empty; then {@code closed} (every drain is refused), the agents waited out again, and the memory released
+     * and the counters freed: counter reads racing the release read the values it recorded (see
+     * {@link TransportMemory}).
      *
      * @throws IllegalStateException if an inbox keeps a message that never becomes readable (a sender still running)
      */
@@ -418,6 +459,9 @@ public final class Transport implements AutoCloseable {
             closed = true;
             agents.awaitIdle();
             memory.release();
+            if (ownsCounters) {
+                counters.close();
+            }
             if (mesh != null) {
                 mesh.removeDependent(this);
             }
@@ -477,6 +521,8 @@ public final class Transport implements AutoCloseable {
         private boolean progressThread;
         private long helpAfterNanos = TimeUnit.MICROSECONDS.toNanos(20);
         private Supplier<IdleStrategy> progressIdle;
+        private CountersManager countersManager;
+        private ThreadFactory progressThreadFactory;
         private ErrorHandler errorHandler = t -> {
             System.err.println("overlap transport progress thread: " + t);
             t.printStackTrace();
@@ -619,6 +665,25 @@ public final class Transport implements AutoCloseable {
         /** @param idle the progress thread's idle strategy (default: backoff, parking up to 50 us) */
         public Builder progressIdleStrategy(final Supplier<IdleStrategy> idle) {
             this.progressIdle = Objects.requireNonNull(idle, "idle");
+            return this;
+        }
+
+        /**
+         * @param manager keep this transport's counters in the user's Agrona counters manager (never closed by the
+         *                transport; allocations hold its monitor) instead of the mesh's store or a private one
+         */
+        public Builder counters(final CountersManager manager) {
+            this.countersManager = Objects.requireNonNull(manager, "manager");
+            return this;
+        }
+
+        /**
+         * @param factory makes the progress thread (names, daemon flag, an affinity hook that wraps the Runnable): it
+         *                must return a new, unstarted thread that runs the given Runnable. Default: a daemon thread
+         *                named {@code <mesh>-progress}. The transport's close stops and joins it.
+         */
+        public Builder progressThreadFactory(final ThreadFactory factory) {
+            this.progressThreadFactory = Objects.requireNonNull(factory, "factory");
             return this;
         }
 

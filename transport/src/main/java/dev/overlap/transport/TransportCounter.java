@@ -1,11 +1,17 @@
 package dev.overlap.transport;
 
+import dev.overlap.core.counters.CounterTypes;
+
 /**
  * The transport's monotonic counters. Sender counters belong to an {@link Endpoint} (summed per device by
  * {@link Transport#counter(int, TransportCounter)}); receiver counters belong to a device's {@link Inbox}.
  *
- * <p>Every counter has exactly one writer at a time (an endpoint's owning thread, or the holder of an inbox's drain
- * lock) and lives in a per-writer block of 128 bytes, so writers never share a cache line. Writes are release
+ * <p>Each is an Agrona counter of the transport's {@link Transport#counters() counters store} (one per endpoint and
+ * sender counter, one per inbox and receiver counter), labelled {@code <mesh> transport dev<d> endpoint <id>: <label>}
+ * or {@code <mesh> transport dev<d> inbox: <label>}, with type id {@link #typeId()} and a key naming the device and the
+ * endpoint id (-1 for an inbox), so another process reads them from the counters file ({@code overlap stat}).
+ * Every counter has exactly one writer at a time (an endpoint's owning thread, or the holder of an inbox's drain
+ * lock) and an Agrona counter slot of its own (128 bytes), so writers never share a cache line. Writes are release
  * stores, reads are acquire loads: a reader that sees a count also sees what the writer did before counting it.
  * Writers publish in batches, like an Aeron duty cycle: an inbox at the end of each drain; an endpoint on each
  * {@link Endpoint#poll()}, flush, quiet, close, wait round, and at least every 64 messages it sends, except
@@ -60,8 +66,10 @@ public enum TransportCounter {
     /** Messages whose handler threw (the message counts as applied; the exception reaches the drainer). */
     HANDLER_ERRORS(false, 5, "handler errors");
 
-    /** Bytes of one per-writer counter block. */
-    static final int BLOCK_BYTES = 128;
+    /** How many sender counters there are (their slots run from 0). */
+    static final int SENDER_COUNTERS = 14;
+    /** How many receiver counters there are (their slots run from 0). */
+    static final int RECEIVER_COUNTERS = 6;
 
     private final boolean sender;
     private final int slot;
@@ -83,11 +91,13 @@ public enum TransportCounter {
         return label;
     }
 
-    int slot() {
-        return slot;
+    /** @return its Agrona type id, {@code CounterTypes.TRANSPORT + ordinal()} (see {@link CounterTypes}) */
+    public int typeId() {
+        return CounterTypes.TRANSPORT + ordinal();
     }
 
-    int offset() {
-        return slot << 3;
+    /** @return its index among the sender or among the receiver counters */
+    int slot() {
+        return slot;
     }
 }

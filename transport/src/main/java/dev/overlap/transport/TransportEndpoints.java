@@ -3,11 +3,13 @@ package dev.overlap.transport;
 import dev.overlap.core.Mesh;
 import dev.overlap.core.WorkerContext;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.status.AtomicCounter;
 
 import java.util.function.Supplier;
 
 /**
- * One job: the transport's endpoints. It creates them (ids from 0, one sender counter block and one reply area each,
+ * One job: the transport's endpoints. It creates them (ids from 0, their sender counters allocated in the transport's
+ * counters store and one reply area each,
  * up to {@link Transport.Builder#maxEndpoints}), one per mesh worker up front, finds an endpoint by id for the
  * drainers that answer its gets and fetches, sums the sender counters per home device, and flushes every endpoint
  * for the transport's close.
@@ -23,10 +25,12 @@ final class TransportEndpoints {
     private final Endpoint[][] workers;
     private final Supplier<IdleStrategy> idleStrategy;
     private final int replySlots;
+    private final String labelPrefix;
     private volatile int count;
 
     TransportEndpoints(final int maxEndpoints, final Mesh mesh, final Supplier<IdleStrategy> idleStrategy,
-        final int replySlots) {
+        final int replySlots, final String labelPrefix) {
+        this.labelPrefix = labelPrefix;
         this.endpoints = new Endpoint[maxEndpoints];
         this.idleStrategy = idleStrategy;
         this.replySlots = replySlots;
@@ -55,8 +59,9 @@ final class TransportEndpoints {
             throw new IllegalStateException("all " + endpoints.length + " endpoints are in use: raise "
                 + "Builder.maxEndpoints");
         }
-        final Endpoint endpoint = new Endpoint(transport, id, homeDevice, idleStrategy.get(),
-            transport.ownMemory().endpointCounters(), id * TransportCounter.BLOCK_BYTES,
+        final AtomicCounter[] counters = TransportMemory.allocateCounters(transport.ownMemory().counters(), true,
+            labelPrefix + " dev" + homeDevice + " endpoint " + id, homeDevice, id);
+        final Endpoint endpoint = new Endpoint(transport, id, homeDevice, idleStrategy.get(), counters,
             TransportMemory.replyArea(replySlots), replySlots);
         endpoints[id] = endpoint;
         count = id + 1;

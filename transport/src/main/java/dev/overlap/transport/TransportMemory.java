@@ -2,27 +2,31 @@ package dev.overlap.transport;
 
 import dev.overlap.core.DeviceRegion;
 import dev.overlap.core.Mesh;
+import dev.overlap.core.counters.OverlapCounters;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One job: the transport's own memory and its lifetime. It places one {@link Inbox} per device (in a symmetric
- * region of the mesh's device memory, in the caller's buffers, or in direct buffers), allocates the endpoints'
- * counter blocks and reply areas (direct buffers, left to the garbage collector, so a late counter read of a closed
- * transport's endpoint reads live memory), and {@link #release releases} the inbox memory once, at the end of the
- * transport's close.
+ * region of the mesh's device memory, in the caller's buffers, or in direct buffers), allocates the inboxes' receiver
+ * counters in the transport's counters store (the endpoints' sender counters come from {@link TransportEndpoints}),
+ * allocates the endpoints' reply areas (direct buffers, left to the garbage collector), and {@link #release releases}
+ * the inbox memory and frees every counter once, at the end of the transport's close.
  *
- * <p><b>Reads that race the release.</b> A thread other than the drainers may read inbox memory at any time: the
- * receiver counters ({@link Transport#counter}, {@link Inbox#counter}) and the bytes pending in a ring
- * ({@link Transport#countersReport()}). Such reads pass a read gate, one atomic word: a reader increments it and
- * reads the memory only if the word's released bit is clear, then decrements it; the release sets the bit with one
- * atomic add, then waits until no reader is inside before it frees the memory. The word's atomic updates are totally
- * ordered, so each read either happens wholly before the memory goes, or learns that it is gone and reads the
- * receiver counters' final values, which the release records before it closes the gate. No read touches freed memory
- * and none fails because it raced the close.
+ * <p><b>Reads that race the release.</b> A thread other than the drainers may read the transport's memory at any
+ * time: the receiver and sender counters ({@link Transport#counter}, {@link Inbox#counter}, {@link Endpoint#counter})
+ * and the bytes pending in a ring ({@link Transport#countersReport()}). A freed counter's slot may be reused at once by
+ * another owner of the same counters store, so a counter is exactly as dangerous to read late as freed inbox memory.
+ * Such reads pass a read gate, one atomic word: a reader increments it and reads the memory only if the word's
+ * released bit is clear, then decrements it; the release sets the bit with one atomic add, then waits until no reader
+ * is inside before it frees the memory and the counters. The word's atomic updates are totally ordered, so each read
+ * either happens wholly before the memory goes, or learns that it is gone and reads the counters' final values, which
+ * the release records before it closes the gate. No read touches freed memory or a freed counter, and none fails
+ * because it raced the close.
  *
  * <p>Thread-safety: the transport builds and releases it; the gated reads come from any thread. Drains do not pass
  * the gate (they would contend on its word): the transport's close orders them before the release (see
@@ -34,22 +38,40 @@ final class TransportMemory {
     private final Inbox[] inboxes;
     /** The inbox memory when the transport lives on a mesh (freed by the release); null otherwise. */
     private final DeviceRegion inboxRegion;
-    private final AtomicBuffer endpointCounters;
+    private final OverlapCounters counters;
+    private final TransportEndpoints endpoints;
     /** Readers inside the gate, plus {@link #RELEASED} once the release began. */
     private final AtomicInteger gate = new AtomicInteger();
     /** Receiver counters per device as the release found them (by ordinal); null until then. */
     private volatile long[][] finalCounters;
+    /** Sender counters per endpoint id as the release found them (by slot); null until then. */
+    private volatile long[][] finalSenderCounters;
 
     /**
      * @param inboxBuffers standalone placement of the inboxes (one per device), or null for direct buffers; ignored
      *                     when {@code mesh} is given
      */
     TransportMemory(final Transport transport, final Mesh mesh, final int devices, final AtomicBuffer[] inboxBuffers,
-        final int ringCapacity, final int maxEndpoints) {
+        final int ringCapacity, final int maxEndpoints, final OverlapCounters counters, final String labelPrefix,
+        final TransportEndpoints endpoints) {
         final int inboxBytes = Inbox.requiredBytes(ringCapacity, maxEndpoints);
-        this.inboxRegion = mesh != null ? mesh.allocateSymmetric(inboxBytes, 4096) : null;
-        this.endpointCounters = new UnsafeBuffer(allocate(maxEndpoints * TransportCounter.BLOCK_BYTES));
+        this.counters = counters;
+        this.endpoints = endpoints;
         this.inboxes = new Inbox[devices];
+        final AtomicCounter[][] receiver = new AtomicCounter[devices][];
+        DeviceRegion region = null;
+        try {
+            for (int d = 0; d < devices; d++) {
+                receiver[d] = allocateCounters(counters, false, labelPrefix + " dev" + d + " inbox", d, -1);
+            }
+            region = mesh != null ? mesh.allocateSymmetric(inboxBytes, 4096) : null;
+        } catch (final RuntimeException e) {
+            for (final AtomicCounter[] c : receiver) {
+                freeCounters(counters, c);
+            }
+            throw e;
+        }
+        this.inboxRegion = region;
         for (int d = 0; d < devices; d++) {
             final AtomicBuffer buffer;
             if (inboxRegion != null) {
@@ -57,14 +79,42 @@ final class TransportMemory {
             } else if (inboxBuffers != null) {
                 buffer = inboxBuffers[d];
             } else {
-                buffer = new UnsafeBuffer(allocate(inboxBytes));
+                buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(inboxBytes, 128));
             }
-            inboxes[d] = new Inbox(transport, d, buffer, ringCapacity, maxEndpoints);
+            inboxes[d] = new Inbox(transport, d, buffer, ringCapacity, maxEndpoints, receiver[d]);
         }
     }
 
-    private static java.nio.ByteBuffer allocate(final int bytes) {
-        return BufferUtil.allocateDirectAligned(bytes, TransportCounter.BLOCK_BYTES);
+    /**
+     * Allocates the sender or the receiver counters of one owner, by slot, labelled {@code <prefix>: <label>}; frees
+     * the ones it made if one allocation fails.
+     */
+    static AtomicCounter[] allocateCounters(final OverlapCounters counters, final boolean sender, final String prefix,
+        final int device, final int index) {
+        final AtomicCounter[] made = new AtomicCounter[sender ? TransportCounter.SENDER_COUNTERS
+            : TransportCounter.RECEIVER_COUNTERS];
+        try {
+            for (final TransportCounter c : TransportCounter.values()) {
+                if (c.isSenderCounter() == sender) {
+                    made[c.slot()] = counters.allocate(c.typeId(), prefix + ": " + c.label(), device, index);
+                }
+            }
+        } catch (final RuntimeException e) {
+            freeCounters(counters, made);
+            throw e;
+        }
+        return made;
+    }
+
+    private static void freeCounters(final OverlapCounters counters, final AtomicCounter[] made) {
+        if (made == null) {
+            return;
+        }
+        for (final AtomicCounter c : made) {
+            if (c != null) {
+                counters.free(c);
+            }
+        }
     }
 
     /** @return a zeroed reply area of {@code slots} slots for one endpoint ({@link ReplySlots}) */
@@ -78,9 +128,9 @@ final class TransportMemory {
         return inboxes;
     }
 
-    /** @return the endpoints' sender counter blocks, {@link TransportCounter#BLOCK_BYTES} per endpoint id */
-    AtomicBuffer endpointCounters() {
-        return endpointCounters;
+    /** @return the store the transport's counters live in */
+    OverlapCounters counters() {
+        return counters;
     }
 
     /**
@@ -117,6 +167,21 @@ final class TransportMemory {
         return finalCounters[device][counter.ordinal()]; // recorded before the gate closed
     }
 
+    /**
+     * @return sender counter {@code counter} of {@code endpoint}: the published value (acquire load) while the
+     *         counters are allocated, the value the release recorded afterwards
+     */
+    long senderCounter(final Endpoint endpoint, final TransportCounter counter) {
+        if (finalSenderCounters == null && enterRead()) {
+            try {
+                return endpoint.published(counter);
+            } finally {
+                exitRead();
+            }
+        }
+        return finalSenderCounters[endpoint.id()][counter.slot()]; // recorded before the gate closed
+    }
+
     /** @return bytes pending in {@code device}'s ring (a snapshot), or 0 once the memory is released */
     int pendingBytes(final int device) {
         if (!enterRead()) {
@@ -130,8 +195,9 @@ final class TransportMemory {
     }
 
     /**
-     * Records the receiver counters' final values, closes the read gate, waits for the readers inside it, then frees
-     * the inbox memory. Called once, by the transport's close, after every drain ended. Idempotent.
+     * Records the counters' final values, closes the read gate, waits for the readers inside it, then frees every
+     * counter and the inbox memory. Called once, by the transport's close, after every drain ended and every endpoint
+     * published its counters for the last time (no endpoint is created any more). Idempotent.
      */
     void release() {
         if (gate.get() < 0) {
@@ -146,11 +212,27 @@ final class TransportMemory {
                 }
             }
         }
+        final int endpointCount = endpoints.count();
+        final long[][] lastSent = new long[endpointCount][TransportCounter.SENDER_COUNTERS];
+        for (int e = 0; e < endpointCount; e++) {
+            for (final TransportCounter c : all) {
+                if (c.isSenderCounter()) {
+                    lastSent[e][c.slot()] = endpoints.get(e).published(c);
+                }
+            }
+        }
         finalCounters = last;
+        finalSenderCounters = lastSent;
         gate.getAndAdd(RELEASED);
         while (gate.get() != RELEASED) { // readers inside finish a load or two; late ones back out at once
             Thread.onSpinWait();
             Thread.yield(); // a reader that was descheduled inside needs a core to finish
+        }
+        for (final Inbox inbox : inboxes) {
+            freeCounters(counters, inbox.agronaCounters());
+        }
+        for (int e = 0; e < endpointCount; e++) {
+            freeCounters(counters, endpoints.get(e).agronaCounters());
         }
         if (inboxRegion != null) {
             inboxRegion.close();

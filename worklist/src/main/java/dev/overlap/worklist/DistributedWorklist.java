@@ -163,6 +163,12 @@ public final class DistributedWorklist implements AutoCloseable {
                 }
             }
             for (int d = 0; d < devices; d++) {
+                for (int w = 0; w < contexts[d].length; w++) {
+                    contexts[d][w].counters = new WorkerCounters(transport.counters(), mesh.name() + " worklist dev"
+                        + d + " worker " + w, d, w);
+                }
+            }
+            for (int d = 0; d < devices; d++) {
                 final int max = transport.inbox(d).maxMessageLength();
                 if (devices > 1 && !remote.isEager() && remote.batchBytes() > max) {
                     throw new IllegalArgumentException("remote batchBytes " + remote.batchBytes() + " exceeds the largest"
@@ -178,6 +184,7 @@ public final class DistributedWorklist implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             freeQueues();
+            freeCounters();
             if (ownsTransport) {
                 transport.close();
             }
@@ -339,6 +346,7 @@ public final class DistributedWorklist implements AutoCloseable {
                 if ((c.sincePoll += n) >= POLL_EVERY) {
                     c.sincePoll = 0;
                     c.endpoint().poll();
+                    c.publishCounters();
                 }
                 return n;
             }
@@ -347,6 +355,7 @@ public final class DistributedWorklist implements AutoCloseable {
                 return 1;
             }
             c.idlePolls++;
+            c.publishCounters();
             c.flushRemote();
             final IdleFunction idle = idleFunction;
             if (idle != null) {
@@ -428,9 +437,11 @@ public final class DistributedWorklist implements AutoCloseable {
                 if ((c.sincePoll += n) >= POLL_EVERY) {
                     c.sincePoll = 0;
                     c.endpoint().poll();
+                    c.publishCounters();
                 }
             }
             c.flushRemote();
+            c.publishCounters();
             endOfRound(c);
         } catch (Throwable t) {
             fail(c, TaskFailedException.NO_TASK, t);
@@ -649,6 +660,7 @@ public final class DistributedWorklist implements AutoCloseable {
         final long[] overflow = new long[devices];
         for (int d = 0; d < devices; d++) {
             for (final TaskContext c : contexts[d]) {
+                c.publishCounters(); // the run's last counts (the join ordered the worker's writes before this)
                 tasks[d] += c.tasks;
                 local[d] += c.localPushes;
                 remotes[d] += c.remotePushes;
@@ -735,11 +747,27 @@ public final class DistributedWorklist implements AutoCloseable {
                 }
             }
         } finally {
+            freeCounters();
             if (ownsTransport) {
                 transport.close();
             }
             freeQueues();
             mesh.removeDependent(this);
+        }
+    }
+
+    private void freeCounters() {
+        if (contexts == null) {
+            return;
+        }
+        for (final TaskContext[] cs : contexts) {
+            if (cs != null) {
+                for (final TaskContext c : cs) {
+                    if (c != null && c.counters != null) {
+                        c.counters.free(transport.counters());
+                    }
+                }
+            }
         }
     }
 

@@ -70,6 +70,8 @@ public final class TaskContext extends TaskContextFields {
     private IntAggregator[] intAggregators;
     private LongAggregator[] longAggregators;
     long boundRun;
+    /** The worker's Agrona counters; set by the worklist once the context is built. */
+    WorkerCounters counters;
     long messagesAtStart;
     long bytesAtStart;
 
@@ -282,8 +284,14 @@ public final class TaskContext extends TaskContextFields {
         return endpoint == null ? 0 : endpoint.counter(TransportCounter.BYTES_SENT) - bytesAtStart;
     }
 
-    /** Zeroes the per-run statistics; host only, between runs. */
+    /** Publishes the worker's counters (release stores of what changed); the worker, or the host between runs. */
+    void publishCounters() {
+        counters.publish(this);
+    }
+
+    /** Zeroes the per-run statistics, folded into the counters first; host only, between runs. */
     void resetStats() {
+        counters.endRun(this);
         tasks = 0;
         localPushes = 0;
         remotePushes = 0;

@@ -101,8 +101,8 @@ public class LaunchOverheadBenchmark {
 
     /**
      * Idle strategy of the device's workers: {@code default} (the Mesh default, the only value CI runs) or any name
-     * {@code IdleStrategies.parse} accepts ({@code spin}, {@code yield}, {@code backoff}, {@code sleep:<us>}), for
-     * exploring with {@code -p idle=yield}.
+     * {@code IdleStrategies.parse} accepts (Agrona's aliases {@code spin}, {@code yield}, {@code backoff},
+     * {@code sleep-ns}, ..., or a class name), for exploring with {@code -p idle=yield}.
      */
     @Param({"default"})
     public String idle;

@@ -5,8 +5,13 @@ import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.partition.Partition;
 
+import org.agrona.concurrent.IdleStrategy;
+
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * Runs a {@link GraphApp} on a fresh mesh the way every command measures it: partition the graph, size each device's
@@ -49,6 +54,9 @@ public final class AppRunner {
     private final Partitioning partitioning;
     private final int warmups;
     private final int runs;
+    private final Supplier<IdleStrategy> idleStrategy;
+    private final BooleanSupplier stopRuns;
+    private final Path countersDirectory;
 
     private AppRunner(final Builder b) {
         this.devices = b.devices;
@@ -56,6 +64,9 @@ public final class AppRunner {
         this.partitioning = b.partitioning;
         this.warmups = b.warmups;
         this.runs = b.runs;
+        this.idleStrategy = b.idleStrategy;
+        this.stopRuns = b.stopRuns;
+        this.countersDirectory = b.countersDirectory;
     }
 
     /** @return a builder: 2 devices, 1 worker each, range partitioning, no warm-up, 1 run */
@@ -110,8 +121,15 @@ public final class AppRunner {
         final Partition p = partitioning.of(g, devices);
         final CsrGraph toPlace = app.placed(g, algorithms);
         final long perDevice = bytesPerDevice(toPlace, p, app, algorithms, settings);
-        try (Mesh mesh = Mesh.builder().name("overlap-" + app.id()).devices(devices).threadsPerDevice(threadsPerDevice)
-            .memoryPerDevice(perDevice).build()) {
+        final Mesh.Builder mb = Mesh.builder().name("overlap-" + app.id()).devices(devices)
+            .threadsPerDevice(threadsPerDevice).memoryPerDevice(perDevice);
+        if (idleStrategy != null) {
+            mb.idleStrategy(idleStrategy);
+        }
+        if (countersDirectory != null) {
+            mb.countersDirectory(countersDirectory);
+        }
+        try (Mesh mesh = mb.build()) {
             final long placeStart = System.nanoTime();
             try (DeviceGraph dg = DeviceGraph.place(mesh, toPlace, p, app.weighted())) {
                 final double placeMillis = (System.nanoTime() - placeStart) / 1e6;
@@ -119,10 +137,14 @@ public final class AppRunner {
                     app.run(algorithms, dg, g, source, settings);
                 }
                 AppResult result = null;
-                final double[] times = new double[runs];
+                double[] times = new double[runs];
                 for (int r = 0; r < runs; r++) {
                     result = app.run(algorithms, dg, g, source, settings);
                     times[r] = result.nanos() / 1e6;
+                    if (r + 1 < runs && stopRuns.getAsBoolean()) {
+                        times = Arrays.copyOf(times, r + 1);
+                        break;
+                    }
                 }
                 return new Measurement(result, times, placeMillis, devices, threadsPerDevice);
             }
@@ -235,6 +257,9 @@ public final class AppRunner {
         private Partitioning partitioning = Partitioning.RANGE;
         private int warmups;
         private int runs = 1;
+        private Supplier<IdleStrategy> idleStrategy;
+        private BooleanSupplier stopRuns = () -> false;
+        private Path countersDirectory;
 
         private Builder() {
         }
@@ -278,6 +303,30 @@ public final class AppRunner {
                 throw new IllegalArgumentException("runs must be in 1..1000, was " + n);
             }
             this.runs = n;
+            return this;
+        }
+
+        /**
+         * @param directory publish the mesh's counters (transport, worklist) to this process's counters file there,
+         *                  for {@code overlap stat} (default: the mesh's default)
+         */
+        public Builder countersDirectory(final Path directory) {
+            this.countersDirectory = Objects.requireNonNull(directory, "directory");
+            return this;
+        }
+
+        /** @param idle the workers' idle strategy (default: the mesh's) */
+        public Builder idleStrategy(final Supplier<IdleStrategy> idle) {
+            this.idleStrategy = Objects.requireNonNull(idle, "idle");
+            return this;
+        }
+
+        /**
+         * @param stop asked after each timed run but the last: true ends the timed runs there (the answer is the last
+         *             run's, the times those run so far); default never
+         */
+        public Builder stopRunsWhen(final BooleanSupplier stop) {
+            this.stopRuns = Objects.requireNonNull(stop, "stop");
             return this;
         }
 

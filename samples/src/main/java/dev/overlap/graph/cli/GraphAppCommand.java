@@ -1,5 +1,7 @@
 package dev.overlap.graph.cli;
 
+import dev.overlap.core.IdleStrategies;
+import dev.overlap.core.counters.CountersFile;
 import dev.overlap.graph.ConsoleProgress;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.Progress;
@@ -60,6 +62,23 @@ abstract class GraphAppCommand implements Callable<Integer> {
         + "the last (default: ${DEFAULT-VALUE})")
     int runs;
 
+    @CommandLine.Option(names = "--counters-dir", paramLabel = "DIR", description = "publish the counters of the "
+        + "transport and the worklist to this process's counters file in DIR (overlap-<pid>.counters, deleted at the "
+        + "end), where 'overlap stat --counters-dir DIR' reads them while the app runs; 'default' is "
+        + "/dev/shm/overlap-<user> (or the temp directory)")
+    String countersDir;
+
+    @CommandLine.Option(names = "--until-stdin-closes", description = "end the timed runs early, after the run in "
+        + "progress, once standard input is closed (e.g. run with --runs 1000 and watch with overlap stat, then close "
+        + "the input); the report covers the runs done")
+    boolean untilStdinCloses;
+
+    @CommandLine.Option(names = "--idle-strategy", paramLabel = "NAME", description = "the workers' idle strategy, "
+        + "named as Aeron names them: an Agrona alias (spin, noop, yield, sleep-ns, sleep-ms, backoff) or the fully "
+        + "qualified name of an IdleStrategy class with a public no-argument constructor (default: backoff tuned to "
+        + "the cores)")
+    String idleStrategy;
+
     /** @return the app */
     abstract GraphApp app();
 
@@ -119,8 +138,22 @@ abstract class GraphAppCommand implements Callable<Integer> {
         final GraphInputOptions.Loaded loaded = input.load(app.weighted(), progress);
         final CsrGraph g = loaded.graph;
         final int src = app.hasSource() ? chooseSource(g, cl) : 0;
-        final AppRunner runner = AppRunner.builder().devices(meshOptions.devices).threadsPerDevice(meshOptions.threads())
-            .partitioning(meshOptions.partitioning()).warmups(warmups).runs(runs).build();
+        final AppRunner.Builder rb0 = AppRunner.builder().devices(meshOptions.devices)
+            .threadsPerDevice(meshOptions.threads()).partitioning(meshOptions.partitioning()).warmups(warmups).runs(runs);
+        if (countersDir != null) {
+            rb0.countersDirectory(countersDirectory(countersDir));
+        }
+        if (idleStrategy != null) {
+            try {
+                rb0.idleStrategy(IdleStrategies.parse(idleStrategy));
+            } catch (final IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(cl, "--idle-strategy: " + e.getMessage());
+            }
+        }
+        if (untilStdinCloses) {
+            rb0.stopRunsWhen(StdinWatch.start());
+        }
+        final AppRunner runner = rb0.build();
         final AppRunner.Measurement m = runner.measure(g, app, algorithms, src, settings);
         final AppResult result = m.result();
         final double[] times = m.runMillis();
@@ -165,6 +198,11 @@ abstract class GraphAppCommand implements Callable<Integer> {
             return 1;
         }
         return 0;
+    }
+
+    /** @return the directory {@code --counters-dir} names ({@code default}: the library's default) */
+    static java.nio.file.Path countersDirectory(final String dir) {
+        return "default".equals(dir) ? CountersFile.defaultDirectory() : java.nio.file.Paths.get(dir);
     }
 
     private int chooseSource(final CsrGraph g, final CommandLine cl) {

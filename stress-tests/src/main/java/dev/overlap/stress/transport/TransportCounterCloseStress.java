@@ -8,6 +8,8 @@ import dev.overlap.transport.RemoteAtomic;
 import dev.overlap.transport.Transport;
 import dev.overlap.transport.TransportCounter;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersManager;
+import org.agrona.concurrent.status.CountersReader;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -21,17 +23,21 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * Counter reads that race {@link Transport#close()}: the read gate of {@code TransportMemory} (receiver counters live
- * in inbox memory, which the close gives up) and the sender counter blocks that {@code TransportEndpoints} sums. The
- * documented contract: {@link Transport#counter} returns the value before or after the close (equal here: one message
- * was sent and applied before the race, nothing moves) and never fails; {@link Inbox#counter} returns the value or,
- * once the transport is closed, throws the {@link IllegalStateException} that names it. The inbox lives in a buffer
- * the test owns; once the close has returned, the closing actor fills it with {@code 0x55} bytes, standing in for the
- * memory's next owner, so a read of the inbox after the close let go of it shows as a wrong value. The reader reads
- * throughout the close and once more after it returned.
+ * Counter reads that race {@link Transport#close()}: the read gate of {@code TransportMemory}, which guards the
+ * transport's Agrona counters (the inboxes' receiver counters and the endpoints' sender counters, which the close
+ * frees, so that their slots may go to another owner of the same counters store; {@code TransportEndpoints} sums the
+ * sender counters per device) and its inbox memory. The documented
+ * contract: {@link Transport#counter} and {@link Endpoint#counter} return the value before or after the close (equal
+ * here: one message was sent and applied before the race, nothing moves) and never fail; {@link Inbox#counter}
+ * returns the value or, once the transport is closed, throws the {@link IllegalStateException} that names it. The
+ * counters live in a {@link CountersManager} over buffers the test owns, and the inbox in a buffer it owns; once the
+ * close has returned, the closing actor fills both with {@code 0x55} bytes, standing in for the next owner of the
+ * counter slots and of the memory, so a read of a freed counter or of the inbox after the close let go of it shows as
+ * a wrong value. The reader reads throughout the close and once more after it returned.
  *
- * <p>Results: wrong answers of {@link Transport#counter} (a wrong value or any exception), and of
- * {@link Inbox#counter} (a wrong value, or an exception while the transport was open or one that does not name it).
+ * <p>Results: wrong answers of {@link Transport#counter} and {@link Endpoint#counter} (a wrong value or any
+ * exception), and of {@link Inbox#counter} (a wrong value, or an exception while the transport was open or one that
+ * does not name it).
  */
 @JCStressTest
 @Description("a counter read racing Transport.close returns the value (or, from an Inbox, the documented exception)")
@@ -42,12 +48,19 @@ public class TransportCounterCloseStress {
     private static final int RING = 512;
     private final UnsafeBuffer memory = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
     private final UnsafeBuffer inbox = new UnsafeBuffer(ByteBuffer.allocateDirect(Inbox.requiredBytes(RING, 1)));
+    /** Room for the counters of one endpoint and one inbox. */
+    private static final int COUNTERS = 20;
+    private final UnsafeBuffer counterValues = new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTERS
+        * CountersReader.COUNTER_LENGTH));
     private final Transport transport = Transport.builder().devices(1).memories(memory).inboxBuffers(inbox)
-        .ringCapacity(RING).maxEndpoints(1).maxQueues(1).replySlots(1).directPolicy(DirectPolicy.NEVER).build();
+        .ringCapacity(RING).maxEndpoints(1).maxQueues(1).replySlots(1).directPolicy(DirectPolicy.NEVER)
+        .counters(new CountersManager(new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTERS
+            * CountersReader.METADATA_LENGTH)), counterValues)).build();
+    private final Endpoint endpoint;
     private volatile boolean closeReturned;
 
     public TransportCounterCloseStress() {
-        final Endpoint endpoint = transport.newEndpoint(0);
+        endpoint = transport.newEndpoint(0);
         endpoint.atomic(RemoteAtomic.INT_ADD, GlobalAddress.of(0, 0), 1);
         endpoint.quiet(); // applied (the endpoint drains its home inbox), and its counters published
     }
@@ -62,6 +75,7 @@ public class TransportCounterCloseStress {
             try {
                 wrong += transport.counter(0, TransportCounter.MESSAGES_DELIVERED) == 1 ? 0 : 1;
                 wrong += transport.counter(0, TransportCounter.MESSAGES_SENT) == 1 ? 0 : 1;
+                wrong += endpoint.counter(TransportCounter.RING_OPS) == 1 ? 0 : 1;
             } catch (final RuntimeException e) {
                 wrong++;
             }
@@ -81,6 +95,7 @@ public class TransportCounterCloseStress {
     public void closer() {
         transport.close();
         inbox.setMemory(0, inbox.capacity(), (byte)0x55); // the memory's next owner writes over it
+        counterValues.setMemory(0, counterValues.capacity(), (byte)0x55); // and the counter slots' next owners
         closeReturned = true;
     }
 }
