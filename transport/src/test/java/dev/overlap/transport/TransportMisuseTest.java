@@ -55,7 +55,7 @@ class TransportMisuseTest {
         final Endpoint ep = t.newEndpoint(0);
         final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.batched(256, 1_000_000));
         for (int i = 0; i < 1000; i++) {
-            agg.offer(i);
+            agg.offerBlocking(i);
         }
         final Thread progress = named("order-progress");
         mesh.close(); // the transport is still open, its progress thread running: the mesh closes it first
@@ -63,7 +63,7 @@ class TransportMisuseTest {
         progress.join();
         assertEquals(1000, received.get(), "the close delivered every pending item");
         assertEquals(1000, t.counter(1, TransportCounter.ITEMS_DELIVERED), "counters stay readable");
-        assertThrows(IllegalStateException.class, () -> agg.offer(1));
+        assertThrows(IllegalStateException.class, () -> agg.offerBlocking(1));
         assertThrows(IllegalStateException.class, ep::poll);
         assertThrows(IllegalStateException.class, t::drainAll);
         assertThrows(IllegalStateException.class, () -> t.inbox(1).drain());
@@ -103,7 +103,7 @@ class TransportMisuseTest {
             });
             final Endpoint blocker = t.newEndpoint(0);
             final IntAggregator agg = blocker.intAggregator(1, Q, AggregatorConfig.eager());
-            agg.offer(1);
+            agg.offerBlocking(1);
             final Thread drainer = new Thread(() -> t.inbox(1).drain(), "drainer");
             drainer.start();
             entered.await();
@@ -151,7 +151,7 @@ class TransportMisuseTest {
             });
             final Endpoint ep = t.newEndpoint(0);
             final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.eager());
-            agg.offer(0);
+            agg.offerBlocking(0);
             final Thread drainer = new Thread(() -> t.inbox(1).drain(), "drainer");
             drainer.start();
             entered.await(); // dev1's inbox is held by a handler that waits: nothing more is applied
@@ -203,7 +203,7 @@ class TransportMisuseTest {
                 final Endpoint ep = t.newEndpoint(0);
                 final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.batched(64, 1_000_000));
                 for (int i = 0; i < items; i++) {
-                    agg.offer(i);
+                    agg.offerBlocking(i);
                 }
                 ep.quiet(); // applied (the waiting endpoint helps dev1's undrained inbox), counters published
                 final long messages = t.counter(0, TransportCounter.MESSAGES_SENT);
