@@ -36,6 +36,26 @@ class AggregatorClaimTest {
         return Transport.builder().devices(2).ringCapacity(ring).maxEndpoints(8).build();
     }
 
+    /** Two devices, a recorder of dev1's queue {@link #Q}, an aggregator of four items to it from dev0. */
+    private static final class Rig implements AutoCloseable {
+        final Transport t;
+        final Recorder r = new Recorder(ItemType.INT);
+        final Endpoint ep;
+        final IntAggregator agg;
+
+        Rig(final int ring) {
+            t = transport(ring);
+            t.registerHandler(1, Q, ItemType.INT, r);
+            ep = t.newEndpoint(0);
+            agg = ep.intAggregator(1, Q, FOUR);
+        }
+
+        @Override
+        public void close() {
+            t.close();
+        }
+    }
+
     private static List<Long> range(final long from, final long to) {
         return LongStream.range(from, to).boxed().collect(Collectors.toList());
     }
@@ -55,78 +75,66 @@ class AggregatorClaimTest {
 
     @Test
     void pendingItemsThatFitTheBatchLeaveFirstInTheClaimsOwnRecord() {
-        try (Transport t = transport(4096)) {
-            final Recorder r = new Recorder(ItemType.INT);
-            t.registerHandler(1, Q, ItemType.INT, r);
-            final Endpoint ep = t.newEndpoint(0);
-            final IntAggregator agg = ep.intAggregator(1, Q, FOUR);
-            agg.offerBlocking(0);
-            agg.offerBlocking(1);
+        try (Rig rig = new Rig(4096)) {
+            rig.agg.offerBlocking(0);
+            rig.agg.offerBlocking(1);
             final IntBatchClaim claim = new IntBatchClaim();
-            assertEquals(2, agg.tryClaim(2, claim));
+            assertEquals(2, rig.agg.tryClaim(2, claim));
             assertTrue(claim.isOpen());
-            assertTrue(agg.hasOpenClaim());
+            assertTrue(rig.agg.hasOpenClaim());
             assertEquals(2, claim.count());
-            assertEquals(0, agg.pending(), "the pending items went into the claim");
-            assertEquals(2, ep.counter(TransportCounter.ITEMS_ENQUEUED), "carried items counted when the claim opened");
+            assertEquals(0, rig.agg.pending(), "the pending items went into the claim");
+            assertEquals(2, rig.ep.counter(TransportCounter.ITEMS_ENQUEUED), "carried items counted at the claim");
             claim.putInt(0, 2);
             claim.putInt(1, 3);
             assertEquals(3, claim.getInt(1));
             claim.commit();
             assertFalse(claim.isOpen());
-            assertFalse(agg.hasOpenClaim());
+            assertFalse(rig.agg.hasOpenClaim());
             assertEquals(0, claim.count());
-            assertEquals(4, ep.counter(TransportCounter.ITEMS_ENQUEUED), "published by the commit, before delivery");
-            t.inbox(1).drain();
-            assertEquals(range(0, 4), r.items);
-            assertEquals(List.of(4), r.batches, "one record: no copy of the claimed items, no second message");
-            assertEquals(1, published(ep, TransportCounter.MESSAGES_SENT));
-            assertEquals(4, published(ep, TransportCounter.ITEMS_FLUSHED));
-            assertEquals(1, published(ep, TransportCounter.FLUSHES_EXPLICIT));
-            assertEquals(4, t.counter(1, TransportCounter.ITEMS_DELIVERED));
+            assertEquals(4, rig.ep.counter(TransportCounter.ITEMS_ENQUEUED), "published by the commit itself");
+            rig.t.inbox(1).drain();
+            assertEquals(range(0, 4), rig.r.items);
+            assertEquals(List.of(4), rig.r.batches, "one record: no copy of the claimed items, no second message");
+            assertEquals(1, published(rig.ep, TransportCounter.MESSAGES_SENT));
+            assertEquals(4, published(rig.ep, TransportCounter.ITEMS_FLUSHED));
+            assertEquals(1, published(rig.ep, TransportCounter.FLUSHES_EXPLICIT));
+            assertEquals(4, rig.t.counter(1, TransportCounter.ITEMS_DELIVERED));
         }
     }
 
     @Test
     void pendingItemsThatDoNotFitLeaveAheadAsABatchOfTheirOwn() {
-        try (Transport t = transport(4096)) {
-            final Recorder r = new Recorder(ItemType.INT);
-            t.registerHandler(1, Q, ItemType.INT, r);
-            final Endpoint ep = t.newEndpoint(0);
-            final IntAggregator agg = ep.intAggregator(1, Q, FOUR);
+        try (Rig rig = new Rig(4096)) {
             for (int i = 0; i < 3; i++) {
-                agg.offerBlocking(i);
+                rig.agg.offerBlocking(i);
             }
-            claimAndCommit(agg, new IntBatchClaim(), 3, 4);
-            t.inbox(1).drain();
-            assertEquals(range(0, 5), r.items);
-            assertEquals(List.of(3, 2), r.batches);
-            assertEquals(5, ep.counter(TransportCounter.ITEMS_ENQUEUED));
-            assertEquals(2, published(ep, TransportCounter.FLUSHES_EXPLICIT));
+            claimAndCommit(rig.agg, new IntBatchClaim(), 3, 4);
+            rig.t.inbox(1).drain();
+            assertEquals(range(0, 5), rig.r.items);
+            assertEquals(List.of(3, 2), rig.r.batches);
+            assertEquals(5, rig.ep.counter(TransportCounter.ITEMS_ENQUEUED));
+            assertEquals(2, published(rig.ep, TransportCounter.FLUSHES_EXPLICIT));
         }
     }
 
     @Test
     void anAbortSendsNothingAndLeavesThePendingItemsPending() {
-        try (Transport t = transport(4096)) {
-            final Recorder r = new Recorder(ItemType.INT);
-            t.registerHandler(1, Q, ItemType.INT, r);
-            final Endpoint ep = t.newEndpoint(0);
-            final IntAggregator agg = ep.intAggregator(1, Q, FOUR);
-            agg.offerBlocking(0);
+        try (Rig rig = new Rig(4096)) {
+            rig.agg.offerBlocking(0);
             final IntBatchClaim claim = new IntBatchClaim();
-            assertEquals(3, agg.tryClaim(3, claim));
+            assertEquals(3, rig.agg.tryClaim(3, claim));
             claim.putInt(0, -1);
             claim.abort();
             assertFalse(claim.isOpen());
-            assertEquals(1, agg.pending());
-            claimAndCommit(agg, claim, 1, 2); // the flyweight is reusable; the ring skips the aborted record
-            agg.offerBlocking(3);
-            agg.flush();
-            t.inbox(1).drain();
-            assertEquals(range(0, 4), r.items, "nothing of the aborted claim, everything else once, in order");
-            assertEquals(4, ep.counter(TransportCounter.ITEMS_ENQUEUED), "aborted items were never counted");
-            assertEquals(4, t.counter(1, TransportCounter.ITEMS_DELIVERED));
+            assertEquals(1, rig.agg.pending());
+            claimAndCommit(rig.agg, claim, 1, 2); // the flyweight is reusable; the ring skips the aborted record
+            rig.agg.offerBlocking(3);
+            rig.agg.flush();
+            rig.t.inbox(1).drain();
+            assertEquals(range(0, 4), rig.r.items, "nothing of the aborted claim, everything else once, in order");
+            assertEquals(4, rig.ep.counter(TransportCounter.ITEMS_ENQUEUED), "aborted items were never counted");
+            assertEquals(4, rig.t.counter(1, TransportCounter.ITEMS_DELIVERED));
             final IllegalStateException e = assertThrows(IllegalStateException.class, claim::commit);
             assertTrue(e.getMessage().contains("committed"), e.getMessage());
         }
@@ -134,49 +142,44 @@ class AggregatorClaimTest {
 
     @Test
     void aClaimOfMoreThanOneBatchOrOfNothingIsRefusedWithAClearError() {
-        try (Transport t = transport(4096)) {
-            t.registerHandler(1, Q, ItemType.INT, new Recorder(ItemType.INT));
-            final Endpoint ep = t.newEndpoint(0);
-            final IntAggregator agg = ep.intAggregator(1, Q, FOUR);
+        try (Rig rig = new Rig(4096)) {
             final IntBatchClaim claim = new IntBatchClaim();
             final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> agg.tryClaim(5, claim));
+                () -> rig.agg.tryClaim(5, claim));
             assertTrue(e.getMessage().contains("a claim of 5 items") && e.getMessage().contains("batch capacity 4"),
                 e.getMessage());
-            assertThrows(IllegalArgumentException.class, () -> agg.tryClaim(0, claim));
-            assertThrows(IllegalArgumentException.class, () -> agg.tryClaim(-1, claim));
-            assertThrows(NullPointerException.class, () -> agg.tryClaim(1, null));
-            final IntAggregator eager = ep.intAggregator(1, Q, AggregatorConfig.eager());
+            assertThrows(IllegalArgumentException.class, () -> rig.agg.tryClaim(0, claim));
+            assertThrows(IllegalArgumentException.class, () -> rig.agg.tryClaim(-1, claim));
+            assertThrows(NullPointerException.class, () -> rig.agg.tryClaim(1, null));
+            final IntAggregator eager = rig.ep.intAggregator(1, Q, AggregatorConfig.eager());
             assertThrows(IllegalArgumentException.class, () -> eager.tryClaim(2, claim));
             assertEquals(1, eager.tryClaim(1, claim), "an eager aggregator claims one item at a time");
             claim.abort();
-            assertFalse(agg.hasOpenClaim());
+            assertFalse(rig.agg.hasOpenClaim());
         }
     }
 
     @Test
     void theFlyweightNamesEveryMisuse() {
-        try (Transport t = transport(4096)) {
-            t.registerHandler(1, Q, ItemType.INT, new Recorder(ItemType.INT));
-            final IntAggregator agg = t.newEndpoint(0).intAggregator(1, Q, FOUR);
+        try (Rig rig = new Rig(4096)) {
             final IntBatchClaim claim = new IntBatchClaim();
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> claim.putInt(0, 1));
             assertTrue(e.getMessage().contains("no claim was made"), e.getMessage());
             assertThrows(IllegalStateException.class, () -> claim.getInt(0));
             assertThrows(IllegalStateException.class, claim::commit);
             assertThrows(IllegalStateException.class, claim::abort);
-            assertEquals(2, agg.tryClaim(2, claim));
+            assertEquals(2, rig.agg.tryClaim(2, claim));
             final IndexOutOfBoundsException out = assertThrows(IndexOutOfBoundsException.class,
                 () -> claim.putInt(2, 1));
             assertTrue(out.getMessage().contains("item index 2 is outside the claim of 2 items"), out.getMessage());
             assertThrows(IndexOutOfBoundsException.class, () -> claim.putInt(-1, 1));
-            e = assertThrows(IllegalStateException.class, () -> agg.tryClaim(1, claim));
+            e = assertThrows(IllegalStateException.class, () -> rig.agg.tryClaim(1, claim));
             assertTrue(e.getMessage().contains("commit or abort it"), e.getMessage());
             final IntBatchClaim second = new IntBatchClaim();
-            e = assertThrows(IllegalStateException.class, () -> agg.tryClaim(1, second));
+            e = assertThrows(IllegalStateException.class, () -> rig.agg.tryClaim(1, second));
             assertTrue(e.getMessage().contains("has an open claim"), e.getMessage());
             assertTrue(claim.toString().contains("2 items"), claim.toString());
-            assertTrue(agg.toString().contains("a claim open"), agg.toString());
+            assertTrue(rig.agg.toString().contains("a claim open"), rig.agg.toString());
             claim.commit();
             e = assertThrows(IllegalStateException.class, () -> claim.putInt(0, 1));
             assertTrue(e.getMessage().contains("committed"), e.getMessage());
@@ -222,22 +225,18 @@ class AggregatorClaimTest {
 
     @Test
     void aClaimLeftOpenIsAbortedByItsAggregatorsClose() {
-        try (Transport t = transport(4096)) {
-            final Recorder r = new Recorder(ItemType.INT);
-            t.registerHandler(1, Q, ItemType.INT, r);
-            final Endpoint ep = t.newEndpoint(0);
-            final IntAggregator agg = ep.intAggregator(1, Q, FOUR);
-            agg.offerBlocking(0);
+        try (Rig rig = new Rig(4096)) {
+            rig.agg.offerBlocking(0);
             final IntBatchClaim claim = new IntBatchClaim();
-            assertEquals(2, agg.tryClaim(2, claim));
+            assertEquals(2, rig.agg.tryClaim(2, claim));
             claim.putInt(0, 1);
-            agg.close();
+            rig.agg.close();
             assertFalse(claim.isOpen());
             final IllegalStateException e = assertThrows(IllegalStateException.class, claim::commit);
             assertTrue(e.getMessage().contains("aborted when") && e.getMessage().contains("closed"), e.getMessage());
-            t.inbox(1).drain();
-            assertEquals(List.of(0L), r.items, "the carried item was flushed by the close, the claimed ones dropped");
-            assertEquals(OfferResult.CLOSED, agg.tryClaim(1, claim));
+            rig.t.inbox(1).drain();
+            assertEquals(List.of(0L), rig.r.items, "the carried item flushed by the close, the claimed ones not");
+            assertEquals(OfferResult.CLOSED, rig.agg.tryClaim(1, claim));
         }
     }
 
@@ -273,25 +272,21 @@ class AggregatorClaimTest {
 
     @Test
     void claimsOffersAndAbortsInterleaveInOfferOrder() {
-        try (Transport t = transport(1 << 14)) {
-            final Recorder r = new Recorder(ItemType.INT);
-            t.registerHandler(1, Q, ItemType.INT, r);
-            final Endpoint ep = t.newEndpoint(0);
-            final IntAggregator agg = ep.intAggregator(1, Q, FOUR);
+        try (Rig rig = new Rig(1 << 14)) {
             final IntBatchClaim claim = new IntBatchClaim();
             final List<Long> expected = new ArrayList<>();
             int next = 0;
             for (int round = 0; round < 60; round++) {
                 for (int k = 0; k < round % 6; k++) { // 0 to 5 offers: some complete batches, some stay pending
                     if (round % 2 == 0) {
-                        agg.offerBlocking(next);
+                        rig.agg.offerBlocking(next);
                     } else {
-                        assertTrue(agg.tryOffer(next) >= 0);
+                        assertTrue(rig.agg.tryOffer(next) >= 0);
                     }
                     expected.add((long)next++);
                 }
                 final int m = 1 + round % 4;
-                assertEquals(m, agg.tryClaim(m, claim));
+                assertEquals(m, rig.agg.tryClaim(m, claim));
                 for (int i = 0; i < m; i++) {
                     claim.putInt(i, round % 7 == 3 ? -1 : next + i);
                 }
@@ -304,14 +299,14 @@ class AggregatorClaimTest {
                     }
                 }
                 if (round % 5 == 0) {
-                    t.inbox(1).drain();
+                    rig.t.inbox(1).drain();
                 }
             }
-            agg.flush();
-            t.inbox(1).drain();
-            assertEquals(expected, r.items);
-            assertEquals(expected.size(), ep.counter(TransportCounter.ITEMS_ENQUEUED));
-            assertEquals(expected.size(), t.counter(1, TransportCounter.ITEMS_DELIVERED));
+            rig.agg.flush();
+            rig.t.inbox(1).drain();
+            assertEquals(expected, rig.r.items);
+            assertEquals(expected.size(), rig.ep.counter(TransportCounter.ITEMS_ENQUEUED));
+            assertEquals(expected.size(), rig.t.counter(1, TransportCounter.ITEMS_DELIVERED));
         }
     }
 
@@ -337,7 +332,7 @@ class AggregatorClaimTest {
             assertEquals(OfferResult.BACK_PRESSURED, agg.tryOffer(4), "the batch is full and the ring too");
             assertEquals(OfferResult.BACK_PRESSURED, agg.tryClaim(1, claim), "the pending batch cannot go ahead");
             assertEquals(4, agg.pending(), "nothing changed");
-            final IntAggregator eager = ep.intAggregator(1, Q, AggregatorConfig.eager());
+            final IntAggregator eager = rig.ep.intAggregator(1, Q, AggregatorConfig.eager());
             assertEquals(OfferResult.BACK_PRESSURED, eager.tryOffer(5));
             assertTrue(published(ep, TransportCounter.BACK_PRESSURE_RETRIES) > 0);
             while (t.inbox(1).drain() > 0) {
