@@ -332,7 +332,7 @@ class AggregatorClaimTest {
             assertEquals(OfferResult.BACK_PRESSURED, agg.tryOffer(4), "the batch is full and the ring too");
             assertEquals(OfferResult.BACK_PRESSURED, agg.tryClaim(1, claim), "the pending batch cannot go ahead");
             assertEquals(4, agg.pending(), "nothing changed");
-            final IntAggregator eager = rig.ep.intAggregator(1, Q, AggregatorConfig.eager());
+            final IntAggregator eager = ep.intAggregator(1, Q, AggregatorConfig.eager());
             assertEquals(OfferResult.BACK_PRESSURED, eager.tryOffer(5));
             assertTrue(published(ep, TransportCounter.BACK_PRESSURE_RETRIES) > 0);
             while (t.inbox(1).drain() > 0) {
