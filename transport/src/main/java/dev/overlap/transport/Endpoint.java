@@ -61,9 +61,10 @@ import static dev.overlap.transport.MessageFormat.PUT_HEADER_LENGTH;
  *
  * <p><b>Naming.</b> Methods that may wait say so by their form, as {@link java.util.concurrent.BlockingQueue}'s do:
  * the aggregators' {@code tryOffer} and {@code tryClaim} never wait and return {@link dev.overlap.core.OfferResult}
- * codes; the aggregators' {@code offerBlocking}, and {@code put}, {@code get}, {@code atomic}, {@code fetch},
- * {@code flush} and {@code quiet} here, wait as above (on back-pressure, for a reply or for an ordering fence), and
- * each has a timed form that takes a timeout. {@code put} is the one-sided remote put, not {@code BlockingQueue.put}.
+ * codes; the aggregators' {@code offerBlocking} (a blocking queue's {@code put}), and the remote operations,
+ * {@code flush} and {@code quiet} here, wait as above (on back-pressure, for a reply or for an ordering fence); the
+ * forms that take a timeout wait at most that long. {@code put} is the one-sided remote put, not
+ * {@code BlockingQueue.put}.
  */
 public final class Endpoint extends EndpointRingSender implements AutoCloseable {
     // This class is the public API and the choice between the ring and the direct path. The fields the send paths

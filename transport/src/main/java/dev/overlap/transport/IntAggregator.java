@@ -129,7 +129,7 @@ public final class IntAggregator extends Aggregator {
 
     /**
      * Claims room for {@code count} items in the destination ring, to be written in place through {@code claim}
-     * ({@link IntBatchClaim#putInt(int, int)}) and sent with {@link BatchClaim#commit()} (or given back with
+     * ({@link IntBatchClaim#putInt}) and sent with {@link BatchClaim#commit()} (or given back with
      * {@link BatchClaim#abort()}): zero-copy, where {@link #offerBlocking(int)} stages each item and copies the batch.
      * Never waits. Pending items leave first: carried in the same record when they fit one batch with the claimed
      * ones, else sent ahead as a batch of their own. See {@link BatchClaim} for what is sent and counted, and
