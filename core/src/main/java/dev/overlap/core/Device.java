@@ -104,6 +104,7 @@ public final class Device {
         if (kernel == null) {
             throw new NullPointerException("kernel");
         }
+        checkLocal();
         synchronized (streamLock) {
             checkOpen();
             return link(KernelLaunch.discrete(this, ++launches, gridSize, kernel));
@@ -122,6 +123,7 @@ public final class Device {
         if (kernel == null) {
             throw new NullPointerException("kernel");
         }
+        checkLocal();
         synchronized (streamLock) {
             checkOpen();
             persistentLaunches.removeIf(KernelLaunch::isDone);
@@ -198,6 +200,20 @@ public final class Device {
             failed.clear();
         }
         return first;
+    }
+
+    /** @return true if this process runs this device's workers (every device, in a mesh of one process) */
+    public boolean isLocal() {
+        return workers.length > 0;
+    }
+
+    private void checkLocal() {
+        if (workers.length == 0) {
+            final World w = mesh.world();
+            throw new IllegalStateException("dev" + id + " runs in rank " + w.rankOf(id) + ", another process (this is"
+                + " rank " + w.rank() + "): launch its kernels there; here its memory is reachable, its workers are "
+                + "not");
+        }
     }
 
     private void checkOpen() {

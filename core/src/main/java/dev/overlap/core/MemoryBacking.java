@@ -52,6 +52,15 @@ public abstract class MemoryBacking {
         }
     }
 
+    /**
+     * @return the memory files of a world of several processes: this rank's devices' files are created in the job
+     *         directory, every other device's file (created by its owner before it announced itself ready) is
+     *         mapped; none is deleted on close (the last rank to leave deletes the directory)
+     */
+    static MemoryBacking shared(final World world) {
+        return new Shared(world);
+    }
+
     abstract Allocation allocate(int device, int capacity);
 
     abstract void release(int device, Allocation allocation);
@@ -133,6 +142,51 @@ public abstract class MemoryBacking {
         @Override
         public String toString() {
             return "mapped(" + directory + ")";
+        }
+    }
+
+    private static final class Shared extends MemoryBacking {
+        private final World world;
+
+        Shared(final World world) {
+            this.world = world;
+        }
+
+        private File file(final int device) {
+            return world.directory().resolve("dev" + device + ".mem").toFile();
+        }
+
+        @Override
+        Allocation allocate(final int device, final int capacity) {
+            final File file = file(device);
+            final MappedByteBuffer mapped;
+            if (world.isLocal(device)) {
+                IoUtil.delete(file, true); // a dead job's file: a new one, never a mapping of the old
+                mapped = IoUtil.mapNewFile(file, capacity, false); // a new file reads as zeros
+            } else {
+                if (!file.isFile() || file.length() != capacity) {
+                    throw new IllegalStateException("dev" + device + " memory file " + file + " of rank "
+                        + world.rankOf(device) + " is " + (file.isFile() ? file.length() + " bytes, expected "
+                        + capacity : "missing") + " although that rank announced itself ready");
+                }
+                mapped = IoUtil.mapExistingFile(file, "dev" + device);
+            }
+            return new Allocation(mapped, mapped);
+        }
+
+        @Override
+        void release(final int device, final Allocation allocation) {
+            IoUtil.unmap((MappedByteBuffer)allocation.owner);
+        }
+
+        @Override
+        void abandon(final int device, final Allocation allocation) {
+            // the mapping goes with the buffer; the file with the job directory
+        }
+
+        @Override
+        public String toString() {
+            return "shared(" + world.directory() + ")";
         }
     }
 }

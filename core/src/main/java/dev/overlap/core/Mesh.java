@@ -36,6 +36,11 @@ import java.util.function.Supplier;
  * naming the closed mesh or the freed allocation. Closing things earlier, in the opposite order of their creation,
  * is the efficient path (see {@link #close()} on when memory is returned).
  *
+ * <p><b>Across processes.</b> Built with a {@link Builder#world WorldConfig}, the mesh spans several processes on
+ * one host: each process (rank) runs the workers of its own devices ({@link #localDevices()}) and maps every
+ * device's memory, so one-sided operations reach every device; symmetric allocations are collective. See
+ * {@link World}.
+ *
  * <p>Thread-safety: every method may be called from any thread. Allocation is synchronized (a set-up operation).
  * {@code put}/{@code get}/{@code copy} are plain bulk copies: they order nothing by themselves; publish with a
  * release store, an atomic, or a kernel boundary.
@@ -50,6 +55,7 @@ public final class Mesh implements AutoCloseable {
     private final DeviceMemory[] memories;
     private final SymmetricHeap heap;
     private final MemoryBacking backing;
+    private final World world;
     /** Regions not yet freed, in allocation order; guarded by {@link #heap}. */
     private final Map<DeviceRegion, Boolean> live = new IdentityHashMap<>();
     /** Resources closed before the devices stop, most recent first; guarded by {@link #lifecycle}. */
@@ -61,22 +67,43 @@ public final class Mesh implements AutoCloseable {
     private Mesh(final Builder b) {
         AgronaAccess.require();
         this.name = b.name;
-        this.backing = b.backing;
         final int threads = b.threadsPerDevice;
-        this.heap = new SymmetricHeap(b.devices, b.memoryPerDevice);
+        this.world = b.world != null ? World.join(b.world, b.devices, b.memoryPerDevice) : World.single(b.devices);
+        this.backing = b.world != null ? MemoryBacking.shared(world) : b.backing;
+        this.heap = new SymmetricHeap(b.devices, b.memoryPerDevice, world.isDistributed());
         this.devices = new Device[b.devices];
         this.memories = new DeviceMemory[b.devices];
+        final int localThreads = world.localDeviceCount() * threads;
         final Supplier<IdleStrategy> idle = b.idleStrategy != null ? b.idleStrategy
-            : IdleStrategies.defaultFor(b.devices * threads + 1);
+            : IdleStrategies.defaultFor(localThreads + 1);
         // Spinning while waiting for a launch only pays when every busy thread has a core of its own.
-        final boolean spin = b.devices * threads + 1 <= Runtime.getRuntime().availableProcessors();
+        final boolean spin = localThreads + 1 <= Runtime.getRuntime().availableProcessors();
         try {
+            // This rank's devices' memory first: the other ranks map it once this rank has announced it.
             for (int d = 0; d < b.devices; d++) {
-                memories[d] = new DeviceMemory(this, d, b.memoryPerDevice, backing.allocate(d, b.memoryPerDevice));
-                devices[d] = new Device(this, d, memories[d], threads, idle, b.parkAfterNanos, spin, name);
+                if (world.isLocal(d)) {
+                    memories[d] = new DeviceMemory(this, d, b.memoryPerDevice, backing.allocate(d,
+                        b.memoryPerDevice));
+                }
+            }
+            if (world.isDistributed()) {
+                world.announceReady();
+                world.awaitReady();
+            }
+            for (int d = 0; d < b.devices; d++) {
+                if (memories[d] == null) {
+                    memories[d] = new DeviceMemory(this, d, b.memoryPerDevice, backing.allocate(d,
+                        b.memoryPerDevice));
+                }
+                devices[d] = new Device(this, d, memories[d], world.isLocal(d) ? threads : 0, idle,
+                    b.parkAfterNanos, spin, name);
             }
         } catch (final RuntimeException | Error e) {
-            releaseMemory(false);
+            try {
+                releaseMemory(false);
+            } finally {
+                world.leave();
+            }
             throw e;
         }
         for (final Device device : devices) {
@@ -97,6 +124,23 @@ public final class Mesh implements AutoCloseable {
     /** @return device {@code id} */
     public Device device(final int id) {
         return devices[checkDevice(id)];
+    }
+
+    /**
+     * @return the processes this mesh spans and this process's place among them (a world of one rank unless the
+     *         mesh was built with a {@link Builder#world WorldConfig})
+     */
+    public World world() {
+        return world;
+    }
+
+    /** @return the devices this process runs (all of them in a mesh of one process), by id */
+    public List<Device> localDevices() {
+        final List<Device> local = new ArrayList<>(world.localDeviceCount());
+        for (int d = world.firstLocalDevice(), end = d + world.localDeviceCount(); d < end; d++) {
+            local.add(devices[d]);
+        }
+        return local;
     }
 
     /** @return the memory of device {@code id} (its accessors throw once the mesh is closed) */
@@ -149,8 +193,20 @@ public final class Mesh implements AutoCloseable {
     DeviceRegion allocateRegion(final int device, final long bytes, final int alignment) {
         synchronized (heap) {
             checkOpen();
+            if (device != DeviceRegion.SYMMETRIC && !world.isLocal(device)) {
+                throw new IllegalStateException("dev" + device + " belongs to rank " + world.rankOf(device) + ", not "
+                    + "to this process (rank " + world.rank() + "): allocate its local memory there");
+            }
             final long offset = device == DeviceRegion.SYMMETRIC ? heap.allocateSymmetric(bytes, alignment)
                 : heap.allocateLocal(device, bytes, alignment);
+            if (device == DeviceRegion.SYMMETRIC) {
+                try {
+                    world.checkSymmetric(offset, bytes);
+                } catch (final IllegalStateException e) {
+                    heap.freeSymmetric(offset);
+                    throw e;
+                }
+            }
             final DeviceRegion region = new DeviceRegion(this, device, offset, bytes);
             live.put(region, Boolean.TRUE);
             return region;
@@ -238,7 +294,13 @@ public final class Mesh implements AutoCloseable {
         final int from = region.isSymmetric() ? 0 : region.device();
         final int to = region.isSymmetric() ? memories.length - 1 : region.device();
         for (int d = from; d <= to; d++) {
-            memories[d].rawBuffer().setMemory((int)region.offset(), (int)region.bytes(), (byte)0);
+            if (world.isLocal(d)) { // every rank zeroes its own devices' part
+                memories[d].rawBuffer().setMemory((int)region.offset(), (int)region.bytes(), (byte)0);
+            }
+        }
+        if (region.isSymmetric() && world.isDistributed() && world.failure() == null) {
+            // collective: nobody reuses the range before every rank has zeroed its part and stopped using it
+            world.barrier();
         }
         if (region.isSymmetric()) {
             heap.freeSymmetric(region.offset());
@@ -463,6 +525,7 @@ public final class Mesh implements AutoCloseable {
                 }
             }
         } finally {
+            world.leave();
             state = CLOSED;
             closedLatch.countDown();
             if (interrupted) {
@@ -560,8 +623,9 @@ public final class Mesh implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "Mesh{" + name + ", " + devices.length + " devices x " + devices[0].workerCount() + " workers, "
-            + memoryPerDevice() + " bytes each, " + backing + (state != OPEN ? ", closed" : "") + "}";
+        return "Mesh{" + name + ", " + devices.length + " devices x " + devices[world.firstLocalDevice()].workerCount()
+            + " workers, " + memoryPerDevice() + " bytes each, " + backing + (world.isDistributed() ? ", " + world : "")
+            + (state != OPEN ? ", closed" : "") + "}";
     }
 
     /**
@@ -577,6 +641,8 @@ public final class Mesh implements AutoCloseable {
         private Supplier<IdleStrategy> idleStrategy;
         private long parkAfterNanos = TimeUnit.MICROSECONDS.toNanos(100);
         private String name = "overlap";
+        private WorldConfig world;
+        private boolean backingSet;
 
         private Builder() {
         }
@@ -613,6 +679,18 @@ public final class Mesh implements AutoCloseable {
         /** @param backing direct buffers (default) or mapped files */
         public Builder backing(final MemoryBacking backing) {
             this.backing = Objects.requireNonNull(backing, "backing");
+            this.backingSet = true;
+            return this;
+        }
+
+        /**
+         * @param world span several processes on this host: the devices are split among the world's ranks, each rank
+         *              runs its own devices' workers and maps every device's memory (see {@link World}); every
+         *              rank builds its mesh with the same devices, memory per device and world, and its own rank.
+         *              The memory lives in the world's directory, so {@link #backing} may not be set too.
+         */
+        public Builder world(final WorldConfig world) {
+            this.world = Objects.requireNonNull(world, "world");
             return this;
         }
 
@@ -645,8 +723,17 @@ public final class Mesh implements AutoCloseable {
          * @throws IllegalStateException if the Agrona flag is missing (the message names it)
          */
         public Mesh build() {
+            if (world != null && backingSet) {
+                throw new IllegalArgumentException("a mesh across processes keeps its memory in the world's directory:"
+                    + " do not also set backing()");
+            }
+            if (world != null && devices < world.ranks()) {
+                throw new IllegalArgumentException("a world of " + world.ranks() + " ranks needs at least as many "
+                    + "devices (each rank owns one or more), was " + devices);
+            }
             if (threadsPerDevice < 0) {
-                threadsPerDevice = Math.max(1, Runtime.getRuntime().availableProcessors() / devices);
+                final int localDevices = world == null ? devices : (devices + world.ranks() - 1) / world.ranks();
+                threadsPerDevice = Math.max(1, Runtime.getRuntime().availableProcessors() / localDevices);
             }
             return new Mesh(this);
         }

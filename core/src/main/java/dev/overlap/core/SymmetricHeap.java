@@ -13,13 +13,16 @@ import java.util.TreeMap;
  */
 final class SymmetricHeap {
     private final long capacity;
+    /** Local allocations from the top, so they never move the offsets of symmetric ones (a world of processes). */
+    private final boolean localsFromTop;
     /** Per device: free ranges start -> end (exclusive), coalesced. */
     private final List<TreeMap<Long, Long>> free = new ArrayList<>();
     /** Per device: allocated start -> length. */
     private final List<Map<Long, Long>> allocated = new ArrayList<>();
 
-    SymmetricHeap(final int devices, final long capacity) {
+    SymmetricHeap(final int devices, final long capacity, final boolean localsFromTop) {
         this.capacity = capacity;
+        this.localsFromTop = localsFromTop;
         for (int d = 0; d < devices; d++) {
             final TreeMap<Long, Long> f = new TreeMap<>();
             f.put(0L, capacity);
@@ -55,7 +58,8 @@ final class SymmetricHeap {
 
     synchronized long allocateLocal(final int device, final long bytes, final int alignment) {
         checkAllocation(bytes, alignment);
-        final long offset = firstFit(ranges(free.get(device)), bytes, alignment);
+        final long offset = localsFromTop ? lastFit(ranges(free.get(device)), bytes, alignment)
+            : firstFit(ranges(free.get(device)), bytes, alignment);
         if (offset < 0) {
             throw outOfMemory("allocation", device, bytes, alignment);
         }
@@ -144,6 +148,17 @@ final class SymmetricHeap {
         for (final long[] r : ranges) {
             final long start = (r[0] + alignment - 1) & -(long)alignment;
             if (start + bytes <= r[1]) {
+                return start;
+            }
+        }
+        return -1;
+    }
+
+    private static long lastFit(final List<long[]> ranges, final long bytes, final int alignment) {
+        for (int i = ranges.size() - 1; i >= 0; i--) {
+            final long[] r = ranges.get(i);
+            final long start = (r[1] - bytes) & -(long)alignment;
+            if (start >= r[0] && r[1] - bytes >= 0) {
                 return start;
             }
         }

@@ -54,7 +54,7 @@ class ArchitectureTest {
     static final ArchRule libraryNeverUsesTheLab = noClasses().that().resideInAnyPackage(LIBRARY)
         .should().dependOnClassesThat().resideInAnyPackage("dev.overlap.graph..", "dev.overlap.bench..",
             "dev.overlap.stress..", "dev.overlap.testing..", "picocli..", "com.fasterxml..", "me.tongfei..",
-            "org.HdrHistogram..")
+            "org.HdrHistogram..", "org.jfree..")
         .because("library modules carry no CLI, JSON, chart or benchmark dependency");
 
     @ArchTest

@@ -7,6 +7,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.Tag;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AfterProperty;
 
@@ -34,6 +35,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * {@code -Doverlap.chaos.steps=N} (default 60). A failing script is shrunk by jqwik and printed with the child's
  * step log.
  */
+@Tag("slow")
 public class ChaosPropertyTest {
     private static final int STEPS = Integer.getInteger("overlap.chaos.steps", 60);
     private static final long CHILD_TIMEOUT_SECONDS = 120;

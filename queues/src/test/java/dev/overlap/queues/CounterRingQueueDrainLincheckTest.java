@@ -3,6 +3,7 @@ package dev.overlap.queues;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import java.util.List;
  */
 @Param(name = "item", gen = IntGen.class, conf = "1:9")
 @Param(name = "max", gen = IntGen.class, conf = "1:3")
+@Tag("slow")
 public class CounterRingQueueDrainLincheckTest {
     private final CounterRingQueue<Integer> queue = new CounterRingQueue<>(32, 4, Publication.ORDERED);
 

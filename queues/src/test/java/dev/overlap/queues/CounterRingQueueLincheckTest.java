@@ -3,6 +3,7 @@ package dev.overlap.queues;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
  * counters, so this is also the model check of the shared counter algorithm.
  */
 @Param(name = "item", gen = IntGen.class, conf = "1:9")
+@Tag("slow")
 public class CounterRingQueueLincheckTest {
     private final CounterRingQueue<Integer> queue = new CounterRingQueue<>(3, 2, Publication.ORDERED);
 

@@ -2,6 +2,7 @@ package dev.overlap.queues;
 
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * {@code peek} of the same mode are linearizable: {@link CounterRingQueueWindowedStrictLincheckTest}.
  */
 @Param(name = "item", gen = UniqueIntGen.class)
+@Tag("slow")
 public class CounterRingQueueWindowedLincheckTest {
     private final CounterRingQueue<Integer> queue = new CounterRingQueue<>(3, 2, Publication.WINDOWED);
 

@@ -3,6 +3,7 @@ package dev.overlap.queues;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * (mutant {@code mutants/queues-windowed-strict-poll-does-not-wait.patch}).
  */
 @Param(name = "item", gen = IntGen.class, conf = "1:9")
+@Tag("slow")
 public class CounterRingQueueWindowedStrictLincheckTest {
     private final CounterRingQueue<Integer> queue = new CounterRingQueue<>(3, 2, Publication.WINDOWED);
 

@@ -4,6 +4,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
@@ -18,6 +19,7 @@ import java.util.stream.Collectors;
  */
 @Param(name = "item", gen = IntGen.class, conf = "1:9")
 @Param(name = "max", gen = IntGen.class, conf = "1:3")
+@Tag("slow")
 public class IntCounterQueueLincheckTest {
     private final IntCounterQueue queue =
         new IntCounterQueue(new UnsafeBuffer(new byte[IntCounterQueue.requiredBytes(4, 2)]), 4, 2, Publication.ORDERED);

@@ -3,6 +3,7 @@ package dev.overlap.queues;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * position. Items are distinct ({@link UniqueIntGen}). Stress mode (Agrona buffer).
  */
 @Param(name = "item", gen = UniqueIntGen.class)
+@Tag("slow")
 public class IntCounterQueueWindowedLincheckTest {
     private final IntCounterQueue queue = new IntCounterQueue(
         new UnsafeBuffer(new byte[IntCounterQueue.requiredBytes(4, 2)]), 4, 2, Publication.WINDOWED);

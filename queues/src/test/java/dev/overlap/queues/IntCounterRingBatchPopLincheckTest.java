@@ -4,6 +4,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
@@ -19,6 +20,7 @@ import java.util.stream.Collectors;
  */
 @Param(name = "item", gen = IntGen.class, conf = "1:9")
 @Param(name = "max", gen = IntGen.class, conf = "1:3")
+@Tag("slow")
 public class IntCounterRingBatchPopLincheckTest {
     private final IntCounterRing ring =
         new IntCounterRing(new UnsafeBuffer(new byte[IntCounterRing.requiredBytes(32, 4)]), 32, 4, Publication.ORDERED);

@@ -3,6 +3,7 @@ package dev.overlap.queues;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * ({@link CounterRingQueueWindowedLincheckTest}).
  */
 @Param(name = "item", gen = UniqueIntGen.class)
+@Tag("slow")
 public class IntCounterRingWindowedLincheckTest {
     private final IntCounterRing ring =
         new IntCounterRing(new UnsafeBuffer(new byte[IntCounterRing.requiredBytes(3, 2)]), 3, 2, Publication.WINDOWED);

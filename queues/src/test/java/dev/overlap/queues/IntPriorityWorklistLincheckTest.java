@@ -6,6 +6,7 @@ import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Method;
@@ -30,6 +31,7 @@ import java.util.List;
  */
 @Param(name = "item", gen = UniqueIntGen.class)
 @Param(name = "key", gen = IntGen.class, conf = "0:5")
+@Tag("slow")
 public class IntPriorityWorklistLincheckTest {
     private static final int CAPACITY = 32;
     /** Keys below it start in near: the election scenario's key 2 starts in far, its key 1 goes to near. */

@@ -4,6 +4,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * model-checked through the on-heap {@link CounterRingQueue} ({@link CounterRingQueueLincheckTest}).
  */
 @Param(name = "item", gen = IntGen.class, conf = "1:9")
+@Tag("slow")
 public class LongCounterRingLincheckTest {
     private final LongCounterRing ring =
         new LongCounterRing(new UnsafeBuffer(new byte[LongCounterRing.requiredBytes(3, 2)]), 3, 2, Publication.ORDERED);

@@ -2,6 +2,7 @@ package dev.overlap.queues;
 
 import dev.overlap.queues.QueueSanityConformanceTest.Val;
 import org.jctools.queues.MessagePassingQueue;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -54,6 +55,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@link QueueSanityConformanceTest} (the same calls).
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@Tag("slow")
 public class MpqSanityConformanceTest {
     private static final String ALL = "dev.overlap.queues.ConformanceSubject#all";
     private static final String CONCURRENT = "dev.overlap.queues.ConformanceSubject#concurrent";

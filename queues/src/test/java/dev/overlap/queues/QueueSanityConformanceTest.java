@@ -1,6 +1,7 @@
 package dev.overlap.queues;
 
 import org.jctools.queues.QueueProgressIndicators;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -44,6 +45,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * make the same calls as the two here and are not repeated in {@link MpqSanityConformanceTest}.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@Tag("slow")
 public class QueueSanityConformanceTest {
     private static final String ALL = "dev.overlap.queues.ConformanceSubject#all";
     private static final String CONCURRENT = "dev.overlap.queues.ConformanceSubject#concurrent";

@@ -1,5 +1,6 @@
 package dev.overlap.queues;
 
+import org.junit.jupiter.api.Tag;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -39,6 +40,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code mvn -B -pl queues -am test -Djcstress.skip=true -Djmh.smoke.skip=true -Dtest=QueueSoakTest
  * -Dsurefire.failIfNoSpecifiedTests=false -Doverlap.soak.seconds=600}.
  */
+@Tag("slow")
 public class QueueSoakTest {
     static final int PRODUCERS = 8;
     static final int CONSUMERS = 8;

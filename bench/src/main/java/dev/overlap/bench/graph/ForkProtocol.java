@@ -1,22 +1,31 @@
 package dev.overlap.bench.graph;
 
+import com.fasterxml.jackson.jr.ob.JSON;
 import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.ref.Verification;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * What a forked measurement tells its parent, one tab-separated line each on standard output, and how the parent reads
- * it back: {@code ROW impl threads times edges verified detail peakRssKiB prError settings} (times space-separated,
- * full precision; the peak RSS -1 when unknown, the PageRank error {@code NaN} when none),
- * {@code NOTE text}, or {@code ERROR description} (the child failed; the parent reports it as its own failure). Tabs
- * and line breaks inside a field become spaces. Both sides live here so that they cannot drift apart. Stateless;
- * thread-safe.
+ * What a forked measurement tells its parent on standard output, and how the parent reads it back: one line per
+ * message, {@value #PREFIX} followed by a JSON object (jackson-jr) with one key, {@code "note"} (a text),
+ * {@code "error"} (the child failed; the parent reports it as its own failure) or {@code "row"} (an object:
+ * {@code impl}, {@code threads}, {@code runMillis} (every run, full precision), {@code edgesTraversed},
+ * {@code verification} ({@code passed} or {@code FAILED}), {@code detail}, {@code peakRssKib} (-1 when unknown),
+ * {@code prError} (left out when none) and {@code settings}). Other lines (a JVM warning) are ignored; text fields keep
+ * their tabs and line breaks. Both sides live here so that they cannot drift apart. Stateless; thread-safe.
  */
 final class ForkProtocol {
+    /** Starts every protocol line. */
+    static final String PREFIX = "OVERLAP-FORK ";
+
     private ForkProtocol() {
     }
 
@@ -43,16 +52,24 @@ final class ForkProtocol {
     static int print(final Collection<ComparisonRow> rows, final Collection<String> notes, final PrintWriter out) {
         int failed = 0;
         for (final String n : notes) {
-            out.println("NOTE\t" + field(n));
+            out.println(line("note", n));
         }
         for (final ComparisonRow row : rows) {
-            final StringBuilder times = new StringBuilder();
+            final List<Double> times = new ArrayList<>();
             for (final double t : row.runMillis()) {
-                times.append(times.length() == 0 ? "" : " ").append(t);
+                times.add(t);
             }
-            out.println(String.join("\t", "ROW", row.impl, row.threads, times, Long.toString(row.edgesTraversed),
-                row.verified(), field(row.verification.detail()), Long.toString(row.peakRssKib),
-                Double.toString(row.prError), field(row.settings)));
+            final Map<String, Object> r = new LinkedHashMap<>();
+            r.put("impl", row.impl);
+            r.put("threads", row.threads);
+            r.put("runMillis", times);
+            r.put("edgesTraversed", row.edgesTraversed);
+            r.put("verification", row.verified());
+            r.put("detail", row.verification.detail());
+            r.put("peakRssKib", row.peakRssKib);
+            r.put("prError", Double.isNaN(row.prError) ? null : row.prError);
+            r.put("settings", row.settings);
+            out.println(line("row", r));
             failed += row.verification.passed() ? 0 : 1;
         }
         out.flush();
@@ -61,11 +78,22 @@ final class ForkProtocol {
 
     /** Child side: the line that reports a failure. */
     static String errorLine(final String description) {
-        return "ERROR\t" + description.replace('\t', ' ');
+        return line("error", description);
+    }
+
+    private static String line(final String key, final Object value) {
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put(key, value);
+        try {
+            return PREFIX + JSON.std.asString(m);
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**
-     * Parent side: reads a child's lines (other lines are ignored).
+     * Parent side: reads a child's lines (lines without the prefix are ignored; a protocol line that cannot be read
+     * is reported as the child's error).
      *
      * @param graph the graph the child measured
      * @param app   the app it measured
@@ -75,26 +103,40 @@ final class ForkProtocol {
         String error = null;
         final List<String> notes = new ArrayList<>();
         for (final String line : lines) {
-            final String[] f = line.split("\t", -1);
-            if (f[0].equals("ERROR") && f.length == 2) {
-                error = f[1];
-            } else if (f[0].equals("NOTE") && f.length == 2) {
-                notes.add(f[1]);
-            } else if (f[0].equals("ROW") && f.length == 10) {
-                final String[] ts = f[3].trim().split(" ");
-                final double[] times = new double[ts.length];
-                for (int i = 0; i < ts.length; i++) {
-                    times[i] = Double.parseDouble(ts[i]);
+            if (!line.startsWith(PREFIX)) {
+                continue;
+            }
+            try {
+                final Map<String, Object> m = JSON.std.mapFrom(line.substring(PREFIX.length()));
+                if (m.get("error") instanceof String e) {
+                    error = e;
+                } else if (m.get("note") instanceof String n) {
+                    notes.add(n);
+                } else if (m.get("row") instanceof Map<?, ?> r) {
+                    row = row(r, graph, app);
+                } else {
+                    error = "unknown reply " + line;
                 }
-                row = new ComparisonRow(graph, app, f[1], f[2], times, Long.parseLong(f[4]),
-                    "passed".equals(f[5]) ? Verification.pass(f[6]) : Verification.fail(f[6]))
-                    .withPeakRss(Long.parseLong(f[7])).withPrError(Double.parseDouble(f[8])).withSettings(f[9]);
+            } catch (final IOException | RuntimeException e) {
+                error = "unreadable reply (" + e.getMessage() + "): " + line;
             }
         }
         return new Reply(row, notes, error);
     }
 
-    private static String field(final String s) {
-        return s.replace('\t', ' ').replace('\n', ' ');
+    private static ComparisonRow row(final Map<?, ?> r, final String graph, final GraphApp app) {
+        final List<?> runs = (List<?>)r.get("runMillis");
+        final double[] times = new double[runs.size()];
+        for (int i = 0; i < times.length; i++) {
+            times[i] = ((Number)runs.get(i)).doubleValue();
+        }
+        final String detail = (String)r.get("detail");
+        final Object prError = r.get("prError");
+        return new ComparisonRow(graph, app, (String)r.get("impl"), (String)r.get("threads"), times,
+            ((Number)r.get("edgesTraversed")).longValue(),
+            "passed".equals(r.get("verification")) ? Verification.pass(detail) : Verification.fail(detail))
+            .withPeakRss(((Number)r.get("peakRssKib")).longValue())
+            .withPrError(prError == null ? Double.NaN : ((Number)prError).doubleValue())
+            .withSettings((String)r.get("settings"));
     }
 }

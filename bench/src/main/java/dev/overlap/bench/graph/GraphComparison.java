@@ -149,7 +149,7 @@ public final class GraphComparison implements Callable<Integer> {
         + "megamorphic for the later ones (async SSSP on kron:20 ran ~1.5x slower that way)")
     boolean fork;
 
-    /** Set in a forked measurement: one mode and app, results on standard output as tab-separated lines. */
+    /** Set in a forked measurement: one mode and app, results on standard output as {@link ForkProtocol} lines. */
     @Option(names = "--child", hidden = true)
     boolean child;
 

@@ -1,8 +1,9 @@
 package dev.overlap.bench.graph;
 
 import com.fasterxml.jackson.jr.ob.JSON;
-import dev.overlap.bench.report.SvgChart;
 import dev.overlap.graph.report.TextTable;
+import dev.overlap.graph.report.chart.ChartData;
+import dev.overlap.graph.report.chart.SvgCharts;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -94,7 +95,11 @@ final class SweepReport {
         return JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT).asString(m) + "\n";
     }
 
-    /** @return the charts by file name ({@code sweep-FAMILY-APP.svg}), one per family and app with points */
+    /**
+     * @return the charts by file name ({@code sweep-FAMILY-APP.svg}), one per family and app with points; a point
+     *     whose verification failed is hollow; a time of 0 (below the clock's resolution) cannot sit on the log axis
+     *     and is left out of the chart (the table keeps it)
+     */
     Map<String, String> charts() {
         final List<Point> all = points();
         final Set<String> keys = new LinkedHashSet<>();
@@ -105,38 +110,25 @@ final class SweepReport {
         for (final String key : keys) {
             final String family = key.substring(0, key.indexOf('\u0000'));
             final String app = key.substring(key.indexOf('\u0000') + 1);
-            final Map<String, List<SvgChart.Point>> byImpl = new LinkedHashMap<>();
+            final Map<String, List<ChartData.Point>> byImpl = new LinkedHashMap<>();
             for (final Point p : all) {
-                if (p.graph().family().equals(family) && p.row().app.id().equals(app)) {
-                    byImpl.computeIfAbsent(p.row().impl, k -> new ArrayList<>()).add(new SvgChart.Point(
-                        p.graph().edges(), p.nsPerEdge(), Double.NaN, !p.row().verification.passed(),
+                if (p.graph().family().equals(family) && p.row().app.id().equals(app) && p.nsPerEdge() > 0) {
+                    byImpl.computeIfAbsent(p.row().impl, k -> new ArrayList<>()).add(ChartData.Point.of(
+                        p.graph().edges(), p.nsPerEdge()).flagged(!p.row().verification.passed()).tooltip(
                         String.format(Locale.ROOT, "%s %s: %.2f ms, %.2f ns per edge", p.graph().name(), p.row().impl,
                             p.row().median(), p.nsPerEdge())));
                 }
             }
-            final List<SvgChart.Series> series = new ArrayList<>();
-            for (final Map.Entry<String, List<SvgChart.Point>> e : byImpl.entrySet()) {
-                series.add(new SvgChart.Series(e.getKey(), e.getValue()));
+            final List<ChartData.Series> series = new ArrayList<>();
+            byImpl.forEach((impl, points) -> series.add(ChartData.Series.of(impl, points)));
+            if (!series.isEmpty()) {
+                charts.put("sweep-" + family + "-" + app + ".svg", SvgCharts.render(ChartData.of(app + " on "
+                    + family + " graphs: time per edge against size", ChartData.Axis.log("directed edges"),
+                    ChartData.Panel.of(ChartData.Axis.log("ns per edge (median run)"), series))
+                    .flaggedAs("verification failed")));
             }
-            charts.put("sweep-" + family + "-" + app + ".svg", SvgChart.render(new SvgChart.Data(app + " on " + family
-                + " graphs: time per edge against size", "directed edges", "ns per edge (median run)", null, true,
-                true, SweepReport::edgesLabel, series, null, null, "verification failed", null)));
         }
         return charts;
-    }
-
-    /** @return a tick label for an edge count: {@code 950}, {@code 12k}, {@code 3.4M}, {@code 1.1G} */
-    static String edgesLabel(final double x) {
-        if (x >= 1e9) {
-            return String.format(Locale.ROOT, "%.2gG", x / 1e9);
-        }
-        if (x >= 1e6) {
-            return String.format(Locale.ROOT, "%.2gM", x / 1e6);
-        }
-        if (x >= 1e3) {
-            return String.format(Locale.ROOT, "%.2gk", x / 1e3);
-        }
-        return String.format(Locale.ROOT, "%.0f", x);
     }
 
     /** @return the section of {@code comparison.md}: the charts, then ns per edge by graph and implementation */

@@ -1,7 +1,7 @@
 package dev.overlap.bench.report;
 
-import java.math.BigDecimal;
-import java.math.MathContext;
+import dev.overlap.graph.report.chart.ChartData;
+
 import java.util.Locale;
 
 /** Number formatting shared by tables and charts. */
@@ -35,29 +35,6 @@ final class Format {
     /** @return {@code v} with about 4 significant digits */
     static String num(final double v) {
         return fixed(v, decimalsFor(v));
-    }
-
-    /** @return a short axis label: 3 significant digits, k/M/G suffixes for large values */
-    static String axis(final double v) {
-        final double a = Math.abs(v);
-        if (a >= 1e9) {
-            return compact(v / 1e9) + "G";
-        }
-        if (a >= 1e6) {
-            return compact(v / 1e6) + "M";
-        }
-        if (a >= 1e4) {
-            return compact(v / 1e3) + "k";
-        }
-        return compact(v);
-    }
-
-    private static String compact(final double v) {
-        if (v == 0) {
-            return "0";
-        }
-        final String s = new BigDecimal(v).round(new MathContext(3)).stripTrailingZeros().toPlainString();
-        return s.equals("-0") ? "0" : s;
     }
 
     /** @return the ratio as {@code 1.52×} */
@@ -94,7 +71,7 @@ final class Format {
             v /= 1024;
             u++;
         }
-        return compact(v) + " " + units[u];
+        return ChartData.Axis.compact(v) + " " + units[u];
     }
 
     /** @return seconds as {@code 1 min 23 s} or {@code 12 s} */

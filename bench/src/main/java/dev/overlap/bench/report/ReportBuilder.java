@@ -6,6 +6,8 @@ import dev.overlap.bench.report.Analysis.Row;
 import dev.overlap.bench.report.Analysis.Verdict;
 import dev.overlap.bench.report.BenchmarkMeta.ChartSpec;
 import dev.overlap.bench.report.BenchmarkMeta.Comparison;
+import dev.overlap.graph.report.chart.ChartData;
+import dev.overlap.graph.report.chart.SvgCharts;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -573,7 +575,7 @@ final class ReportBuilder {
             }
             final String file = "charts/" + t.meta.simpleName + "-" + (++n) + ".svg";
             final String title = title(t, spec, y, f.getKey());
-            charts.put(file, SvgChart.render(chartData(t, spec, y, series, f.getValue(), title)));
+            charts.put(file, SvgCharts.render(chartData(t, spec, y, series, f.getValue(), title)));
             doc.image(file, title);
         }
         return n;
@@ -609,8 +611,8 @@ final class ReportBuilder {
         return null;
     }
 
-    private SvgChart.Data chartData(final ClassTable t, final ChartSpec spec, final YSource y,
-                                    final List<String> seriesDims, final List<Row> rows, final String title) {
+    private ChartData chartData(final ClassTable t, final ChartSpec spec, final YSource y,
+                                final List<String> seriesDims, final List<Row> rows, final String title) {
         final String xDim = spec.x();
         final boolean numeric = rows.stream().allMatch(r -> Format.isNumber(r.dim(xDim)));
         final List<String> categories = numeric ? null : orderedValues(t, xDim, rows);
@@ -628,7 +630,7 @@ final class ReportBuilder {
                 && yhi / ylo >= 30)
             : spec.yScale() == Chart.Scale.LOG && ylo > 0;
 
-        final Map<String, List<SvgChart.Point>> series = new LinkedHashMap<>();
+        final Map<String, List<ChartData.Point>> series = new LinkedHashMap<>();
         final List<Row> sorted = new ArrayList<>(rows);
         final List<String> order = seriesOrder(t, seriesDims, rows);
         sorted.sort(Comparator.comparingInt((Row r) -> order.indexOf(label(t, seriesDims, r, true)))
@@ -642,15 +644,11 @@ final class ReportBuilder {
                 + Format.num(v) + (Double.isFinite(e) ? " ± " + Format.num(e) : "") + " " + y.unit()
                 + (r.oversubscribed ? " (oversubscribed: " + r.busyThreads + " busy threads)" : "");
             series.computeIfAbsent(name.isEmpty() ? y.label() : name, k -> new ArrayList<>())
-                .add(new SvgChart.Point(x, v, e, r.oversubscribed, tip));
+                .add(ChartData.Point.of(x, v).error(e).flagged(r.oversubscribed).tooltip(tip));
         }
-        final List<SvgChart.Series> list = new ArrayList<>();
-        series.forEach((k, v) -> list.add(new SvgChart.Series(k, v)));
+        final List<ChartData.Series> list = new ArrayList<>();
+        series.forEach((k, v) -> list.add(ChartData.Series.of(k, v)));
 
-        Double shade = null;
-        if (numeric) {
-            shade = shadeFrom(rows, xDim, logX);
-        }
         final String yLabel;
         Double reference = null;
         String referenceLabel = null;
@@ -670,12 +668,17 @@ final class ReportBuilder {
             yLabel = y.label().equals("score") ? y.unit() + (higher ? " (higher is better)" : " (lower is better)")
                 : y.label() + " (" + y.unit() + ")";
         }
-        final boolean bytes = t.meta.isBytes(xDim);
-        final DoubleFunction<String> xFormat = bytes ? Format::bytes : Format::axis;
-        return new SvgChart.Data(title, xDim.equals(BenchmarkMeta.BENCHMARK) ? "benchmark" : xDim, yLabel,
-            categories == null ? null : categories.stream().map(c -> value(t, xDim, c)).toList(), logX, logY,
-            xFormat, list, reference, referenceLabel,
-            "oversubscribed (> " + cores + " cores)", shade);
+        final String xLabel = xDim.equals(BenchmarkMeta.BENCHMARK) ? "benchmark" : xDim;
+        final ChartData.Axis xAxis = categories == null
+            ? ChartData.Axis.of(xLabel, logX).format(t.meta.isBytes(xDim) ? Format::bytes : ChartData.Axis::compact)
+            : ChartData.Axis.categories(xLabel, categories.stream().map(c -> value(t, xDim, c)).toList());
+        ChartData.Panel panel = ChartData.Panel.of(ChartData.Axis.of(yLabel, logY), list);
+        if (reference != null && (!logY || reference > 0)) {
+            panel = panel.reference(reference, referenceLabel);
+        }
+        final ChartData chart = ChartData.of(title, xAxis, panel).flaggedAs("oversubscribed (> " + cores + " cores)");
+        final Double shade = numeric ? shadeFrom(rows, xDim, logX) : null;
+        return shade == null ? chart : chart.shadeFrom(shade, "oversubscribed");
     }
 
     /** @return the x from which every point is oversubscribed and below which none is, or null */

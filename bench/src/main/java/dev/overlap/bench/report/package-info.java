@@ -27,7 +27,8 @@
  *       {@code "benchmark"}; {@code y} is {@code "score"}, an {@code @AuxCounters} metric or a comparison's name;
  *       series default to the other varying dimensions ({@code series} narrows them, the rest become one chart
  *       each). Without {@code @Chart}: one score chart over {@code threads} or the numeric param with most
- *       values.</li>
+ *       values. A log y axis is chosen when the scores span 30x or more (or {@code yScale = LOG}); a ratio chart
+ *       gets its reference line ({@code 1×} or {@code 0%}).</li>
  *   <li>{@link dev.overlap.bench.report.BusyThreads @BusyThreads("threads + 1")} on the class (repeatable, with
  *       {@code when = "param=a|b"}): busy threads per row, for the oversubscription marks. Default: the
  *       {@code threads} param, else JMH's thread count.</li>
@@ -44,5 +45,16 @@
  * a run prints the actual time per class next to it. {@code AnnotationLintTest} fails when the suite's estimate
  * exceeds 9 minutes (10% margin): a family that adds benchmarks adds a {@code @Quick} that keeps it within its share
  * (a guide: core 1.5 min, queues 2.5, transport 1.5, PROACT 2, worklist and graphs 1 each).
+ *
+ * <h2>Charts</h2>
+ * {@code ReportBuilder} decides what each chart shows (the analysis that is ours: series, facets, axes and their
+ * scales, units in the axis titles, ratio reference lines, which points are oversubscribed) as a
+ * {@link dev.overlap.graph.report.chart.ChartData}; {@link dev.overlap.graph.report.chart.SvgCharts} in the samples
+ * module draws it with JFreeChart into SVG (JFreeSVG), the same code that draws the graph comparison's size sweep and
+ * {@code overlap scaling}'s chart. Files: {@code charts/<Class>-<n>.svg}, linked from both reports. Oversubscribed
+ * points (busy threads &gt; cores) are drawn hollow (pale dashed bars), listed in the legend, and the x range where
+ * every point is oversubscribed is shaded. Each data point is an SVG group
+ * {@code <g class="point" data-series="..." data-flagged="...">} with its value and error as a tooltip; text stays
+ * text, so a chart can be searched and tested.
  */
 package dev.overlap.bench.report;

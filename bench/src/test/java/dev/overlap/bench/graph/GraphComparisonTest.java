@@ -6,8 +6,11 @@ import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.Algorithms;
 import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.testing.Xml;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
 import picocli.CommandLine;
 
 import java.io.IOException;
@@ -24,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("slow")
 class GraphComparisonTest {
     @TempDir
     Path dir;
@@ -203,9 +207,11 @@ class GraphComparisonTest {
         assertTrue(csv.stream().anyMatch(l -> l.startsWith("road,road:400,400,")), csv.toString());
         for (final String chart : new String[] {"sweep-kron-bfs.svg", "sweep-kron-pr.svg", "sweep-road-bfs.svg",
             "sweep-road-pr.svg"}) {
-            final String svg = Files.readString(out.resolve(chart));
-            assertTrue(svg.startsWith("<?xml") && svg.contains("data-name=\"java csr\"")
-                && svg.contains("data-name=\"overlap bsp\""), chart);
+            final Document svg = Xml.parse(Files.readString(out.resolve(chart)));
+            // one point per graph of the family, per implementation
+            assertEquals(2, Xml.points(svg, "java csr").size(), chart);
+            assertEquals(2, Xml.points(svg, "overlap bsp").size(), chart);
+            assertTrue(Xml.texts(svg).contains("directed edges (log scale)"), chart);
         }
         final String md = Files.readString(out.resolve("comparison.md"));
         assertTrue(md.contains("## Size sweep: time per edge against size"), md);

@@ -1,5 +1,6 @@
 package dev.overlap.bench.report;
 
+import dev.overlap.testing.Xml;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -102,8 +103,8 @@ class ReportGeneratorTest {
         assertCharts(out, s.charts());
         Xml.parse(Files.readString(out.resolve("report.html")));
         final String queueChart = Files.readString(out.resolve("charts/FakeQueueBenchmark-1.svg"));
-        assertTrue(Xml.dataMarkers(Xml.parse(queueChart)).stream()
-            .filter(e -> e.getAttribute("fill").equals("#ffffff")).count() == 3, "threads=4 drawn hollow");
+        assertEquals(3, Xml.points(Xml.parse(queueChart)).stream().filter(Xml::hollow).count(),
+            "threads=4 drawn hollow");
         assertTrue(queueChart.contains(">oversubscribed</text>"), "threads > 2 shaded");
     }
 

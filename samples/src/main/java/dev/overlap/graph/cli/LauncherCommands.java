@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * The commands the {@code ./overlap} shell launcher runs itself, before the jar starts: {@code bench} (the JMH suite
- * and its report, {@code bench/report.sh}) and {@code bench-graphs} (the graph comparison in the bench module's own
+ * and its report, from the bench module's jar) and {@code bench-graphs} (the graph comparison in the bench module's own
  * jar). They are not picocli subcommands (the launcher hands their arguments to other programs), but
  * {@code overlap --help} lists them beside the others, and naming one to the jar directly says where it lives.
  *
@@ -17,8 +17,8 @@ final class LauncherCommands {
     private static final Map<String, String> COMMANDS = new LinkedHashMap<>();
 
     static {
-        COMMANDS.put("bench", "The JMH suite and its report, with peers and a baseline (bench/report.sh: --quick, "
-            + "--full, --include REGEX, --baseline FILE, report); run by the ./overlap launcher script.");
+        COMMANDS.put("bench", "The JMH suite and its report, with peers and a baseline (--quick, --full, "
+            + "--include REGEX, --baseline FILE, report); run by the ./overlap launcher script.");
         COMMANDS.put("bench-graphs", "BFS, PageRank and SSSP in each mode against plain Java and JGraphT on kron and "
             + "grid graphs, every answer verified (bench module); run by the ./overlap launcher script.");
     }

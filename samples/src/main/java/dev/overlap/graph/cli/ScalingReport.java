@@ -3,8 +3,13 @@ package dev.overlap.graph.cli;
 import com.fasterxml.jackson.jr.ob.JSON;
 import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.app.WorkCounts;
-import dev.overlap.graph.report.ScalingChart;
 import dev.overlap.graph.report.TextTable;
+import dev.overlap.graph.report.chart.ChartData;
+import dev.overlap.graph.report.chart.ChartData.Axis;
+import dev.overlap.graph.report.chart.ChartData.Panel;
+import dev.overlap.graph.report.chart.ChartData.Point;
+import dev.overlap.graph.report.chart.ChartData.Series;
+import dev.overlap.graph.report.chart.SvgCharts;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -17,8 +22,9 @@ import java.util.Map;
 
 /**
  * Renders a {@link ScalingSweep.Result}: the CSV ({@link #CSV_HEADER}, one line per device count), the SVG chart
- * ({@link ScalingChart}), the JSON object of {@code --json} and the text table. Speedup and efficiency are against the
- * one-device point, "vs seq" against the single-threaded Java run. Immutable once built; thread-safe.
+ * ({@link #chart}, drawn by {@link SvgCharts}), the JSON object of {@code --json} and the text table. Speedup and
+ * efficiency are against the one-device point, "vs seq" against the single-threaded Java run. Immutable once built;
+ * thread-safe.
  */
 final class ScalingReport {
     /** CSV header; one line per device count follows. */
@@ -94,23 +100,47 @@ final class ScalingReport {
         return sb.toString();
     }
 
-    /** @return the SVG chart's text: time and speedup against devices */
-    String svg() {
-        final int n = points.size();
-        final int[] devices = new int[n];
-        final double[] median = new double[n];
-        final double[] min = new double[n];
-        final double[] max = new double[n];
-        final boolean[] over = new boolean[n];
-        for (int i = 0; i < n; i++) {
-            final ScalingPoint p = points.get(i);
-            devices[i] = p.devices;
-            median[i] = p.median();
-            min[i] = p.best();
-            max[i] = p.worst();
-            over[i] = p.oversubscribed;
+    /**
+     * @return the chart: the median time against devices (bars: fastest..slowest run; the single-threaded Java run as
+     *     a reference line) over the speedup against the first device count and against the single-threaded run,
+     *     with the ideal (linear) speedup; oversubscribed points hollow
+     */
+    ChartData chart() {
+        final boolean withSeq = Double.isFinite(seqMillis) && seqMillis > 0;
+        final int first = points.get(0).devices;
+        final List<Point> time = new ArrayList<>();
+        final List<Point> speedup = new ArrayList<>();
+        final List<Point> vsSeq = new ArrayList<>();
+        for (final ScalingPoint p : points) {
+            final String at = p.devices + " device" + (p.devices == 1 ? "" : "s") + ": ";
+            time.add(Point.of(p.devices, p.median()).range(p.best(), p.worst()).flagged(p.oversubscribed)
+                .tooltip(at + num(p.median()) + " ms (" + num(p.best()) + ".." + num(p.worst()) + ")"));
+            speedup.add(Point.of(p.devices, base() / p.median()).flagged(p.oversubscribed)
+                .tooltip(at + num(base() / p.median()) + " x"));
+            vsSeq.add(Point.of(p.devices, seqMillis / p.median()).flagged(p.oversubscribed)
+                .tooltip(at + num(seqMillis / p.median()) + " x"));
         }
-        return ScalingChart.svg(title(), devices, median, min, max, over, seqMillis);
+        Panel timePanel = Panel.of(Axis.linear("median time (ms; bars: fastest..slowest run)"),
+            List.of(Series.of("median time", time)));
+        if (withSeq) {
+            timePanel = timePanel.reference(seqMillis, "single-threaded Java CSR: " + TextTable.fixed(seqMillis, 2)
+                + " ms");
+        }
+        final List<Series> speed = new ArrayList<>();
+        speed.add(Series.of("speedup over " + first + " device" + (first == 1 ? "" : "s"), speedup));
+        if (withSeq) {
+            speed.add(Series.of("speedup over single-threaded Java CSR", vsSeq));
+        }
+        final int last = points.get(points.size() - 1).devices;
+        speed.add(Series.guide("ideal (linear)", List.of(Point.of(first, 1), Point.of(last, last / (double)first))));
+        return ChartData.stacked(title(), Axis.linear("devices").format(v -> Long.toString(Math.round(v))),
+            List.of(timePanel, Panel.of(Axis.linear("speedup (×)"), speed)))
+            .flaggedAs("more busy threads than the " + cores + " cores");
+    }
+
+    /** @return the SVG of {@link #chart} */
+    String svg() {
+        return SvgCharts.render(chart());
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.overlap.graph.cli;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The memory cases run the real launcher class in a forked JVM with a small heap or direct-memory limit, so the
  * {@link OutOfMemoryError} is the JVM's own.
  */
+@Tag("slow")
 class CliErrorsTest {
     @TempDir
     Path dir;

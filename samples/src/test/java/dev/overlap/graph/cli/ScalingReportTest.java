@@ -4,7 +4,10 @@ import com.fasterxml.jackson.jr.ob.JSON;
 import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.ref.Verification;
+import dev.overlap.graph.report.chart.ChartData;
+import dev.overlap.testing.Xml;
 import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -54,6 +57,33 @@ class ScalingReportTest {
             && l.contains("83%") && l.endsWith("skipped")), out);
         assertTrue(out.contains("* more busy threads than the 1 cores"), out);
         assertTrue(out.endsWith("wrote d/scaling.csv and d/scaling.svg\n"), out);
+    }
+
+    @Test
+    void theChartStacksTimeOverSpeedupWithHollowOversubscribedPoints() {
+        final ScalingReport report = report(GraphApp.BFS, 3000, Verification.pass("ok"));
+        final ChartData chart = report.chart();
+        assertEquals(2, chart.panels().size());
+        final ChartData.Panel time = chart.panels().get(0);
+        final ChartData.Point twoDevices = time.series().get(0).points().get(1);
+        assertEquals(6, twoDevices.y());
+        assertEquals(5, twoDevices.low());
+        assertEquals(8, twoDevices.high());
+        assertTrue(twoDevices.flagged());
+        assertEquals("single-threaded Java CSR: 12.00 ms", time.references().get(0).label());
+        final List<ChartData.Series> speedup = chart.panels().get(1).series();
+        assertEquals(List.of("speedup over 1 device", "speedup over single-threaded Java CSR", "ideal (linear)"),
+            speedup.stream().map(ChartData.Series::name).toList());
+        assertEquals(10 / 6.0, speedup.get(0).points().get(1).y(), 1e-12);
+        assertEquals(2, speedup.get(1).points().get(1).y(), 1e-12);
+        assertTrue(speedup.get(2).guide());
+
+        final Document svg = Xml.parse(report.svg());
+        assertEquals(6, Xml.points(svg).size());
+        assertEquals(3, Xml.points(svg).stream().filter(Xml::hollow).count(), "the 2-device point of each series");
+        assertTrue(Xml.elements(svg, "title").stream()
+            .anyMatch(t -> t.getTextContent().equals("2 devices: 6 ms (5..8)")), "tooltips");
+        assertTrue(Xml.texts(svg).contains("more busy threads than the 1 cores"), Xml.texts(svg).toString());
     }
 
     @Test

@@ -1,0 +1,108 @@
+package dev.overlap.world;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+
+/**
+ * The processes of one test job: one child JVM per rank, started with the test's class path and the Agrona flag,
+ * each child's output collected line by line on a reader thread (so the test can wait for a line instead of
+ * sleeping). Every wait is bounded; {@link #close()} kills whatever still runs.
+ */
+final class RankProcesses implements AutoCloseable {
+    private final List<Process> processes = new ArrayList<>();
+    private final List<List<String>> lines = new ArrayList<>();
+
+    /**
+     * @param ranks    how many
+     * @param mainArgs the main class and its arguments for a rank
+     */
+    RankProcesses(final int ranks, final IntFunction<List<String>> mainArgs) throws IOException {
+        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        for (int r = 0; r < ranks; r++) {
+            final List<String> cmd = new ArrayList<>(List.of(java, "--add-exports",
+                "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path")));
+            cmd.addAll(mainArgs.apply(r));
+            final Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            final List<String> out = new CopyOnWriteArrayList<>();
+            final Thread reader = new Thread(() -> {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                    for (String line = in.readLine(); line != null; line = in.readLine()) {
+                        out.add(line);
+                    }
+                } catch (final IOException e) {
+                    out.add("(output lost: " + e + ")");
+                }
+            }, "rank-" + r + "-output");
+            reader.setDaemon(true);
+            reader.start();
+            processes.add(p);
+            lines.add(out);
+        }
+    }
+
+    Process process(final int rank) {
+        return processes.get(rank);
+    }
+
+    /** @return what rank {@code rank} printed so far */
+    List<String> output(final int rank) {
+        return lines.get(rank);
+    }
+
+    /** Waits until rank {@code rank} prints {@code line} (or exits first: then fails with its output). */
+    void awaitLine(final int rank, final String line, final long timeout, final TimeUnit unit) throws Exception {
+        final long deadline = System.nanoTime() + unit.toNanos(timeout);
+        while (!lines.get(rank).contains(line)) {
+            if (!processes.get(rank).isAlive() && !lines.get(rank).contains(line)) {
+                processes.get(rank).waitFor(1, TimeUnit.SECONDS); // let the reader take the last lines
+                if (!lines.get(rank).contains(line)) {
+                    throw new AssertionError("rank " + rank + " exited (" + processes.get(rank).exitValue()
+                        + ") without printing '" + line + "': " + lines.get(rank));
+                }
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("rank " + rank + " did not print '" + line + "' within " + timeout + " "
+                    + unit + ": " + lines.get(rank));
+            }
+            processes.get(rank).waitFor(10, TimeUnit.MILLISECONDS); // a bounded wait on the process, not a sleep
+        }
+    }
+
+    /** @return rank {@code rank}'s exit code, waiting at most {@code timeout} (then fails with its output) */
+    int awaitExit(final int rank, final long timeout, final TimeUnit unit) throws Exception {
+        final Process p = processes.get(rank);
+        if (!p.waitFor(timeout, unit)) {
+            throw new AssertionError("rank " + rank + " still runs after " + timeout + " " + unit + ": "
+                + lines.get(rank));
+        }
+        return p.exitValue();
+    }
+
+    @Override
+    public void close() {
+        for (final Process p : processes) {
+            if (p.isAlive()) {
+                p.destroyForcibly();
+            }
+        }
+        for (final Process p : processes) {
+            try {
+                p.waitFor(30, TimeUnit.SECONDS);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}
