@@ -8,6 +8,7 @@ import dev.overlap.core.KernelFailedException;
 import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.LongArray;
 import dev.overlap.core.Mesh;
+import dev.overlap.core.OfferResult;
 import dev.overlap.core.SymmetricArray;
 import dev.overlap.queues.CounterRingQueue;
 import dev.overlap.queues.IntCounterRing;
@@ -326,7 +327,7 @@ public final class ChaosRunner {
                 if (aggregator != null) {
                     for (int i = 0, n = Math.floorMod(b, 100); i < n; i++) {
                         final int v = (int)nextValue++;
-                        aggregator.offer(v);
+                        aggregator.offerBlocking(v);
                         sent.add(v);
                     }
                 }
@@ -469,12 +470,16 @@ public final class ChaosRunner {
         if (q.ring == null || !(q.gone || q.ring.isFreed())) {
             return false;
         }
+        final long result = q.ring.offer(1); // a non-blocking offer answers CLOSED (OfferResult), never throws
+        if (result != OfferResult.CLOSED) {
+            failures.add("offer to " + describe(q) + " after it was freed: " + OfferResult.describe(result));
+        }
         try {
-            q.ring.offer(1);
+            q.ring.poll(-1);
         } catch (final IllegalStateException refused) {
             return true;
         }
-        failures.add("offer to " + describe(q) + " after it was freed: accepted");
+        failures.add("poll of " + describe(q) + " after it was freed: accepted");
         return true;
     }
 
@@ -484,7 +489,7 @@ public final class ChaosRunner {
         }
         for (int i = 0; i < n; i++) {
             final long v = nextValue++;
-            final boolean ok = q.heap != null ? q.heap.offer(v) : q.ring.offer((int)v);
+            final boolean ok = q.heap != null ? q.heap.offer(v) : q.ring.offer((int)v) >= 0;
             if (ok) {
                 q.expected.add(v);
             }

@@ -37,6 +37,12 @@ import java.util.Objects;
  * JCTools' argument conventions hold: {@link IllegalArgumentException} for a null consumer, supplier, wait
  * strategy or exit condition and for a negative limit; {@link NullPointerException} for a null element.
  *
+ * <p><b>Booleans, not result codes.</b> Overlap's other non-blocking offers return Aeron-style result codes
+ * ({@link dev.overlap.core.OfferResult}); this class keeps the signatures of the contracts it implements, which win:
+ * {@code offer} and {@code relaxedOffer} return {@code false} when the queue is full (the
+ * {@link dev.overlap.core.OfferResult#BACK_PRESSURED} case; it lives on the heap and is never closed or freed), and
+ * {@code fill} returns a count.
+ *
  * <p>On-heap (counters in padded fields through VarHandles, items in an {@code Object[]}): needs no JVM flag.
  * Consumed slots are cleared (nothing stays reachable from the queue after it is popped): a consumer claims
  * positions with its CAS on {@code start}, then reads and clears the slots; a producer that reuses a slot a lap

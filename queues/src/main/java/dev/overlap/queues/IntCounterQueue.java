@@ -2,6 +2,7 @@ package dev.overlap.queues;
 
 import dev.overlap.core.Device;
 import dev.overlap.core.DeviceRegion;
+import dev.overlap.core.OfferResult;
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.util.function.IntConsumer;
@@ -127,30 +128,41 @@ public final class IntCounterQueue {
     }
 
     /**
-     * Pushes one item.
+     * Pushes one item; never waits for room (an {@link Publication#ORDERED} push may wait for the pushes that reserved
+     * before it to publish, which no pop can hold up).
      *
-     * @return false when the block is used up (capacity items pushed since the last reset)
+     * @return the new position (non-negative: taken): the positions reserved up to and including the item, 1 to
+     *         {@link #capacity()}; or {@link OfferResult#MAX_POSITION_EXCEEDED} when the block is used up
+     *         ({@code capacity} items pushed since the last {@link #reset()}), {@link OfferResult#CLOSED} when its own
+     *         memory was freed (nothing pushed; see {@link OfferResult})
      */
-    public boolean offer(final int item) {
-        QueueMemory.check(memory, name);
+    public long offer(final int item) {
+        if (QueueMemory.isFreed(memory)) {
+            return OfferResult.CLOSED;
+        }
         final long s = seq.reserveBlock(1);
         if (s >= seq.capacity) {
             seq.publish(s, 0);
-            return false;
+            return OfferResult.MAX_POSITION_EXCEEDED;
         }
         region.putInt(slots + (int)(s << 2), item);
         seq.publish(s, 1);
-        return true;
+        return s + 1;
     }
 
     /**
      * Pushes {@code src[off .. off+len)} with one reservation.
      *
-     * @return how many were pushed: {@code len}, or fewer when the block ran out (a prefix of the items)
+     * @return how many were pushed (non-negative: taken): {@code len}, or fewer when the block ran out (a prefix of
+     *         the items), 0 only for an empty batch; or {@link OfferResult#MAX_POSITION_EXCEEDED} when the block was
+     *         used up before the first item, {@link OfferResult#CLOSED} when its own memory was freed (nothing
+     *         pushed). Add the result to a count only when it is non-negative.
      */
     public int offer(final int[] src, final int off, final int len) {
-        QueueMemory.check(memory, name);
         checkBatch(src, off, len);
+        if (QueueMemory.isFreed(memory)) {
+            return OfferResult.CLOSED;
+        }
         if (len == 0) {
             return 0;
         }
@@ -161,7 +173,7 @@ public final class IntCounterQueue {
             region.putInt(at, src[off + i]);
         }
         seq.publish(s, k);
-        return k;
+        return k > 0 ? k : OfferResult.MAX_POSITION_EXCEEDED;
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.overlap.queues;
 
 import dev.overlap.core.Device;
 import dev.overlap.core.DeviceRegion;
+import dev.overlap.core.OfferResult;
 import dev.overlap.core.Specialized;
 import org.agrona.concurrent.AtomicBuffer;
 
@@ -15,7 +16,7 @@ import java.util.Objects;
  * <ul>
  * <li><b>Reservation</b> is one CAS on {@code endAlloc} bounded by {@code start + capacity} (a {@code getAndAdd}
  * could overshoot a full ring and would then have to wait for consumers). A full ring is back-pressure: the push
- * returns {@code false} (or pushes fewer), it never overwrites.</li>
+ * returns {@link OfferResult#BACK_PRESSURED} (or a batch push pushes fewer), it never overwrites.</li>
  * <li><b>Releasing slots without release counters.</b> A pop copies its items <em>before</em> its CAS on
  * {@code start}; producers may only reserve positions below {@code start + capacity}, so while {@code start} still
  * equals the value the pop read, none of its slots can be overwritten, and a successful CAS proves the copy was
@@ -122,16 +123,24 @@ public final class IntCounterRing {
         return slots + (int)((position & mask) << ITEM_SHIFT);
     }
 
-    /** @return false when the ring is full */
-    public boolean offer(final @Specialized int item) {
-        QueueMemory.check(memory, name);
+    /**
+     * Pushes one item if the ring has room; never waits for room.
+     *
+     * @return the new position (non-negative: taken), which is {@link #reservedIndex()} as this push left it: the
+     *         positions reserved up to and including the item; or {@link OfferResult#BACK_PRESSURED} when the ring is
+     *         full, {@link OfferResult#CLOSED} when its own memory was freed (nothing pushed; see {@link OfferResult})
+     */
+    public long offer(final @Specialized int item) {
+        if (QueueMemory.isFreed(memory)) {
+            return OfferResult.CLOSED;
+        }
         final long s = seq.tryReserveRing(1);
         if (s == CounterSequencer.FULL) {
-            return false;
+            return OfferResult.BACK_PRESSURED;
         }
         region.putInt(offset(s), item);
         seq.publish(s, 1);
-        return true;
+        return s + 1;
     }
 
     /**
@@ -159,36 +168,44 @@ public final class IntCounterRing {
     }
 
     /**
-     * Pushes all of {@code src[off .. off+len)} with one reservation, or nothing.
+     * Pushes all of {@code src[off .. off+len)} with one reservation, or nothing; never waits for room.
      *
-     * @return false (nothing pushed) when fewer than {@code len} slots are free
+     * @return {@code len} (non-negative: taken; 0 for an empty batch), or {@link OfferResult#BACK_PRESSURED} (nothing
+     *         pushed) when fewer than {@code len} slots are free, {@link OfferResult#CLOSED} when the ring's own memory
+     *         was freed
      * @throws IllegalArgumentException when {@code len > capacity}
      */
-    public boolean offerAll(final int[] src, final int off, final int len) {
-        QueueMemory.check(memory, name);
+    public int offerAll(final int[] src, final int off, final int len) {
         Objects.checkFromIndexSize(off, len, src.length);
         if (len > seq.capacity) {
             throw new IllegalArgumentException("batch of " + len + " exceeds the ring capacity " + seq.capacity);
         }
+        if (QueueMemory.isFreed(memory)) {
+            return OfferResult.CLOSED;
+        }
         if (len == 0) {
-            return true;
+            return 0;
         }
         final long s = seq.tryReserveRing(len);
         if (s == CounterSequencer.FULL) {
-            return false;
+            return OfferResult.BACK_PRESSURED;
         }
         write(src, off, len, s);
-        return true;
+        return len;
     }
 
     /**
-     * Pushes as many of {@code src[off .. off+len)} as fit (a prefix) with one reservation.
+     * Pushes as many of {@code src[off .. off+len)} as fit (a prefix) with one reservation; never waits for room.
      *
-     * @return how many were pushed (0 when full)
+     * @return how many were pushed, 1 to {@code len} (non-negative: taken; 0 only for an empty batch), or
+     *         {@link OfferResult#BACK_PRESSURED} when not one fits, {@link OfferResult#CLOSED} when the ring's own
+     *         memory was freed (nothing pushed). Add the result to a count only when it is non-negative.
      */
     public int offer(final int[] src, final int off, final int len) {
-        QueueMemory.check(memory, name);
         Objects.checkFromIndexSize(off, len, src.length);
+        if (QueueMemory.isFreed(memory)) {
+            return OfferResult.CLOSED;
+        }
         int n = len;
         while (n > 0) {
             final long s = seq.tryReserveRing(n);
@@ -197,7 +214,7 @@ public final class IntCounterRing {
                 return n;
             }
             if (n == 1) {
-                return 0;
+                return OfferResult.BACK_PRESSURED;
             }
             n = (int)Math.min(n - 1, Math.max(1, seq.ringFreeHint()));
         }

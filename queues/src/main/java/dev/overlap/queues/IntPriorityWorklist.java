@@ -2,6 +2,7 @@ package dev.overlap.queues;
 
 import dev.overlap.core.Device;
 import dev.overlap.core.DeviceRegion;
+import dev.overlap.core.OfferResult;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -23,8 +24,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * progress (it waits for a running move, which is bounded work, instead of answering early); so pushes and polls
  * are linearizable against a bag of entries: a poll returns an entry some push added and no poll returned before,
  * and "empty" only when the bag is empty (Lincheck stress, with distinct items, so duplicates and losses show). Order is by priority band, FIFO within a
- * ring; it is not a strict priority queue (as in Atos). {@code push} reports {@code false} when the worklist holds
- * {@code capacity} items in near and far each (back-pressure, never a drop).
+ * ring; it is not a strict priority queue (as in Atos). {@code push} reports {@link OfferResult#BACK_PRESSURED} when the worklist
+ * holds {@code capacity} items in near and far each (back-pressure, never a drop).
  *
  * <p><b>Thread-safety and memory ordering.</b> Any thread may push and poll. A push happens-before the poll that
  * returns its entry; a threshold raise happens-before the pushes that read it. The threshold only grows.
@@ -32,6 +33,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class IntPriorityWorklist {
     /** Far entries a mover takes at once (and the far ring's private headroom). */
     public static final int MOVE_BATCH = 64;
+    /** {@link #push} put the entry in the near band (its key was below the threshold). */
+    public static final int NEAR = 0;
+    /** {@link #push} put the entry in the far band (its key was not below the threshold, or near was full). */
+    public static final int FAR = 1;
     private static final int THRESHOLD = 0;
     private static final int MOVE_SEQUENCE = 128;
     private static final int RINGS = 256;
@@ -123,17 +128,21 @@ public final class IntPriorityWorklist {
 
     /**
      * Pushes {@code item} with priority {@code key}: to near when {@code key < threshold}, else to far (or to far
-     * when near is full).
+     * when near is full); never waits for room.
      *
-     * @return false when both bands are full
+     * @return the band that took it (non-negative: taken), {@link #NEAR} or {@link #FAR}; or
+     *         {@link OfferResult#BACK_PRESSURED} when both bands are full, {@link OfferResult#CLOSED} when the
+     *         worklist's own memory was freed (nothing pushed; see {@link OfferResult})
      */
-    public boolean push(final int item, final int key) {
-        QueueMemory.check(memory, name);
-        final long e = entry(item, key);
-        if (key < buffer.getLongVolatile(THRESHOLD) && near.offer(e)) {
-            return true;
+    public int push(final int item, final int key) {
+        if (QueueMemory.isFreed(memory)) {
+            return OfferResult.CLOSED;
         }
-        return far.offerWithin(e, capacity);
+        final long e = entry(item, key);
+        if (key < buffer.getLongVolatile(THRESHOLD) && near.offer(e) >= 0) {
+            return NEAR;
+        }
+        return far.offerWithin(e, capacity) ? FAR : OfferResult.BACK_PRESSURED;
     }
 
     /**
@@ -141,12 +150,16 @@ public final class IntPriorityWorklist {
      * reservation, the others (and what near refuses) to far with one reservation (one by one only when far cannot
      * take them all). Reorders {@code entries} (near candidates first).
      *
-     * @return how many were pushed: all but the suffix of {@code entries} (in its new order) from the return value
-     *         on, which found both bands full
+     * @return how many were pushed (non-negative: taken; 0 only for {@code n == 0}): all but the suffix of
+     *         {@code entries} (in its new order) from the return value on, which found both bands full; or
+     *         {@link OfferResult#BACK_PRESSURED} when not one fits, {@link OfferResult#CLOSED} when the worklist's own
+     *         memory was freed (nothing pushed)
      */
     public int pushAll(final long[] entries, final int n) {
-        QueueMemory.check(memory, name);
         java.util.Objects.checkFromIndexSize(0, n, entries.length);
+        if (QueueMemory.isFreed(memory)) {
+            return OfferResult.CLOSED;
+        }
         final long threshold = buffer.getLongVolatile(THRESHOLD);
         int k = 0;
         for (int i = 0; i < n; i++) {
@@ -156,7 +169,7 @@ public final class IntPriorityWorklist {
                 entries[k++] = e;
             }
         }
-        final int i = k == 0 ? 0 : near.offer(entries, 0, k);
+        final int i = k == 0 ? 0 : Math.max(0, near.offer(entries, 0, k)); // near's only code: BACK_PRESSURED
         if (i == n || far.offerAllWithin(entries, i, n - i, capacity)) {
             return n;
         }
@@ -169,7 +182,7 @@ public final class IntPriorityWorklist {
                 entries[j] = t;
             }
         }
-        return unpushed;
+        return unpushed > 0 ? unpushed : OfferResult.BACK_PRESSURED;
     }
 
     /**
@@ -252,7 +265,7 @@ public final class IntPriorityWorklist {
                     back[toFar++] = e;
                 }
             }
-            final int accepted = toNear == 0 ? 0 : near.offer(batch, 0, toNear);
+            final int accepted = toNear == 0 ? 0 : Math.max(0, near.offer(batch, 0, toNear)); // or BACK_PRESSURED
             movedAny |= accepted > 0;
             for (int i = accepted; i < toNear; i++) { // near is full: these wait in far
                 back[toFar++] = batch[i];

@@ -1,5 +1,7 @@
 package dev.overlap.queues;
 
+import dev.overlap.core.OfferResult;
+
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,17 +30,19 @@ public class CounterQueuesTest {
     @EnumSource(Publication.class)
     void blockIsOneShotUntilReset(final Publication p) {
         final IntCounterQueue q = new IntCounterQueue(region(IntCounterQueue.requiredBytes(5, 2)), 5, 2, p);
-        assertTrue(q.offer(1));
+        assertEquals(1, q.offer(1), "the new position");
         assertEquals(3, q.offer(new int[] {2, 3, 4}, 0, 3));
         assertEquals(1, q.poll(-1));
         assertEquals(1, q.offer(new int[] {5, 6, 7}, 0, 3), "clamped at capacity");
-        assertFalse(q.offer(8), "pops do not free a block");
+        assertEquals(OfferResult.MAX_POSITION_EXCEEDED, q.offer(8), "pops do not free a block");
+        assertEquals(OfferResult.MAX_POSITION_EXCEEDED, q.offer(new int[] {8}, 0, 1));
+        assertEquals(0, q.offer(new int[0], 0, 0), "an empty batch takes nothing and is no error");
         final int[] out = new int[8];
         assertEquals(4, q.poll(out, 0, 8));
         assertArrayEquals(new int[] {2, 3, 4, 5}, java.util.Arrays.copyOf(out, 4));
         assertEquals(-1, q.poll(-1));
         q.reset();
-        assertTrue(q.offer(9));
+        assertEquals(1, q.offer(9), "positions count from the reset");
         assertEquals(9, q.poll(-1));
     }
 

@@ -2,9 +2,10 @@ package dev.overlap.queues;
 
 import dev.overlap.core.Device;
 import dev.overlap.core.Mesh;
-import dev.overlap.testing.Variant;
+import dev.overlap.core.OfferResult;
 import dev.overlap.testing.Variant.Element;
 import dev.overlap.testing.Variant.Elements;
+import dev.overlap.testing.Variant;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
@@ -146,12 +147,14 @@ class CounterRingSanityTest {
             this.target = target;
         }
 
-        boolean offer(final long item) {
-            return c.type.offer.callBoolean(target, item);
+        /** @return the new position, or a code ({@link OfferResult}) */
+        long offer(final long item) {
+            return c.type.offer.callLong(target, item);
         }
 
-        boolean offerAll(final long... items) {
-            return c.type.offerAll.callBoolean(target, items, 0, items.length);
+        /** @return the items taken (all), or a code */
+        int offerAll(final long... items) {
+            return c.type.offerAll.callInt(target, items, 0, items.length);
         }
 
         int offer(final long[] items, final int off, final int len) {
@@ -230,10 +233,11 @@ class CounterRingSanityTest {
         final Ring r = ring(c, 16, 4);
         final long[] samples = c.type.samples;
         for (final long v : samples) {
-            assertTrue(r.offer(v));
+            final long position = r.offer(v);
+            assertEquals(r.call("reservedIndex"), position, "the new position");
             assertEquals(v, r.poll(), "single item");
         }
-        assertTrue(r.offerAll(samples));
+        assertEquals(samples.length, r.offerAll(samples));
         assertEquals(samples.length, r.size());
         final long[] out = new long[samples.length];
         assertEquals(samples.length, r.poll(out, 0, out.length));
@@ -254,10 +258,13 @@ class CounterRingSanityTest {
             final long a = r.sample(lap);
             final long b = r.sample(lap + 1);
             final long d = r.sample(lap + 2);
-            assertTrue(r.offer(a));
-            assertTrue(r.offerAll(b, d));
-            assertFalse(r.offer(a), "full is back-pressure");
-            assertFalse(r.offerAll(a, b), "all or nothing");
+            assertEquals(4L * lap + 1, r.offer(a), "the new position: positions reserved so far (4 a lap)");
+            assertEquals(2, r.offerAll(b, d));
+            assertEquals(OfferResult.BACK_PRESSURED, r.offer(a), "full is back-pressure");
+            assertEquals(OfferResult.BACK_PRESSURED, r.offerAll(a, b), "all or nothing");
+            assertEquals(OfferResult.BACK_PRESSURED, r.offer(new long[] {a}, 0, 1), "not one fits");
+            assertEquals(0, r.offer(new long[] {a}, 0, 0), "an empty batch takes nothing and is no error");
+            assertEquals(0, r.offerAll(), "an empty batch takes nothing and is no error");
             assertEquals(3, r.size());
             assertEquals(a, r.poll());
             assertEquals(1, r.offer(new long[] {a, b}, 0, 2), "a greedy batch pushes what fits");
@@ -283,16 +290,25 @@ class CounterRingSanityTest {
             }
             final int pushed;
             switch (random.nextInt(3)) {
-                case 0:
-                    pushed = r.offer(items[0]) ? 1 : 0;
+                case 0: {
+                    final long result = r.offer(items[0]);
+                    pushed = result >= 0 ? 1 : 0;
+                    assertEquals(model.size() < 8 ? next + 1 : OfferResult.BACK_PRESSURED, result, "offer");
                     break;
-                case 1:
-                    pushed = r.offerAll(items) ? items.length : 0;
-                    assertEquals(model.size() + items.length <= 8, pushed == items.length, "offerAll");
+                }
+                case 1: {
+                    final int result = r.offerAll(items);
+                    pushed = Math.max(0, result);
+                    assertEquals(model.size() + items.length <= 8 ? items.length : OfferResult.BACK_PRESSURED, result,
+                        "offerAll");
                     break;
-                default:
-                    pushed = r.offer(items, 0, items.length);
-                    assertEquals(Math.min(items.length, 8 - model.size()), pushed, "greedy offer");
+                }
+                default: {
+                    final int result = r.offer(items, 0, items.length);
+                    pushed = Math.max(0, result);
+                    assertEquals(model.size() < 8 ? Math.min(items.length, 8 - model.size())
+                        : OfferResult.BACK_PRESSURED, result, "greedy offer");
+                }
             }
             for (int i = 0; i < pushed; i++) {
                 model.addLast(items[i]);
@@ -334,12 +350,15 @@ class CounterRingSanityTest {
             assertTrue(assertThrows(IllegalStateException.class, r::free).getMessage().contains("caller's region"));
             return;
         }
-        assertTrue(r.offer(r.sample(0)));
+        assertEquals(1, r.offer(r.sample(0)));
         r.free();
         assertTrue(r.isFreed());
         final String name = c.type.variant.type().getSimpleName() + " of capacity 8";
-        assertTrue(assertThrows(IllegalStateException.class, () -> r.offer(1)).getMessage().contains(name));
-        assertThrows(IllegalStateException.class, r::poll);
+        assertEquals(OfferResult.CLOSED, r.offer(1), "a non-blocking offer answers with a code, see OfferResult");
+        assertEquals(OfferResult.CLOSED, r.offerAll(1, 2));
+        assertEquals(OfferResult.CLOSED, r.offer(new long[2], 0, 2));
+        assertThrows(IndexOutOfBoundsException.class, () -> r.offer(new long[2], 1, 2), "bad arguments still throw");
+        assertTrue(assertThrows(IllegalStateException.class, r::poll).getMessage().contains(name));
         assertThrows(IllegalStateException.class, () -> r.poll(new long[2], 0, 2));
         assertThrows(IllegalStateException.class, r::size);
         assertThrows(IllegalStateException.class, r::free, "a second free is reported");
@@ -374,7 +393,7 @@ class CounterRingSanityTest {
                     for (int j = 0; j < n; j++) {
                         batch[j] = mark | (long)id << 20 | (i + j + 1);
                     }
-                    final int pushed = (i & 1) == 0 ? r.offer(batch, 0, n) : (r.offer(batch[0]) ? 1 : 0);
+                    final int pushed = (i & 1) == 0 ? Math.max(0, r.offer(batch, 0, n)) : (r.offer(batch[0]) >= 0 ? 1 : 0);
                     i += pushed;
                     if (pushed == 0) {
                         Thread.yield(); // 4 threads on few cores: let a consumer run

@@ -21,12 +21,12 @@ public class IntCounterQueueWindowedLincheckTest {
 
     @Operation
     public boolean offer(@Param(name = "item") final int item) {
-        return queue.offer(item);
+        return queue.offer(item) >= 0; // a position, or a code: not taken
     }
 
     @Operation
     public int offerBatch(@Param(name = "item") final int a, @Param(name = "item") final int b) {
-        return queue.offer(new int[] {a, b}, 0, 2);
+        return Math.max(0, queue.offer(new int[] {a, b}, 0, 2)); // a count, or a code: none taken
     }
 
     @Operation

@@ -24,12 +24,12 @@ public class IntCounterRingLincheckTest {
 
     @Operation
     public boolean offer(@Param(name = "item") final int item) {
-        return ring.offer(item);
+        return ring.offer(item) >= 0; // a position, or a code: not taken
     }
 
     @Operation
     public boolean offerAll(@Param(name = "item") final int a, @Param(name = "item") final int b) {
-        return ring.offerAll(new int[] {a, b}, 0, 2);
+        return ring.offerAll(new int[] {a, b}, 0, 2) >= 0; // all taken, or a code: none
     }
 
     @Operation

@@ -1,5 +1,6 @@
 package dev.overlap.queues;
 
+import dev.overlap.core.OfferResult;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -21,10 +22,10 @@ public class IntPriorityWorklistTest {
     @Test
     void servesBandsInPriorityOrderAndKeepsKeys() {
         final IntPriorityWorklist w = worklist(16, 10, 10);
-        assertTrue(w.push(1, 25));
-        assertTrue(w.push(2, 5));
-        assertTrue(w.push(3, 15));
-        assertTrue(w.push(4, 35));
+        assertEquals(IntPriorityWorklist.FAR, w.push(1, 25));
+        assertEquals(IntPriorityWorklist.NEAR, w.push(2, 5));
+        assertEquals(IntPriorityWorklist.FAR, w.push(3, 15));
+        assertEquals(IntPriorityWorklist.FAR, w.push(4, 35));
         final List<String> got = new ArrayList<>();
         long e;
         while ((e = w.poll(Long.MIN_VALUE)) != Long.MIN_VALUE) {
@@ -40,7 +41,7 @@ public class IntPriorityWorklistTest {
         // whole band of its key before the threshold rises again, so pops come out in key order.
         final IntPriorityWorklist w = worklist(2048, 0, 1);
         for (int i = 0; i < 1000; i++) {
-            assertTrue(w.push(i, (i * 7) % 10));
+            assertEquals(IntPriorityWorklist.FAR, w.push(i, (i * 7) % 10));
         }
         int lastKey = -1;
         int count = 0;
@@ -58,8 +59,8 @@ public class IntPriorityWorklistTest {
     @Test
     void emptyBandsAreSkippedNotCrossedOneDeltaAtATime() {
         final IntPriorityWorklist w = worklist(64, 0, 1);
-        assertTrue(w.push(1, 1_000_000));
-        assertTrue(w.push(2, 1_000_005));
+        assertTrue(OfferResult.isTaken(w.push(1, 1_000_000)));
+        assertTrue(OfferResult.isTaken(w.push(2, 1_000_005)));
         final long first = w.poll(Long.MIN_VALUE);
         assertEquals(1, IntPriorityWorklist.item(first));
         // one pass found no key in the band [0, 1) and jumped to the smallest key; the next raise moved it
@@ -81,7 +82,8 @@ public class IntPriorityWorklistTest {
             extra[i] = IntPriorityWorklist.entry(100 + i, 50);
         }
         final int pushed = w.pushAll(extra, extra.length);
-        assertEquals(0, pushed, "far is full and the keys are not near: nothing fits");
+        assertEquals(OfferResult.BACK_PRESSURED, pushed, "far is full and the keys are not near: nothing fits");
+        assertEquals(0, w.pushAll(extra, 0), "an empty batch takes nothing and is no error");
         final long[] out = new long[16];
         final java.util.Set<Integer> seen = new java.util.HashSet<>();
         int n;
@@ -134,11 +136,13 @@ public class IntPriorityWorklistTest {
     @Test
     void fullIsBackPressure() {
         final IntPriorityWorklist w = worklist(2, 10, 1);
-        assertTrue(w.push(1, 1));
-        assertTrue(w.push(2, 1));
-        assertTrue(w.push(3, 1), "near full: goes far");
-        assertTrue(w.push(4, 100));
-        assertFalse(w.push(5, 100));
+        assertEquals(IntPriorityWorklist.NEAR, w.push(1, 1));
+        assertEquals(IntPriorityWorklist.NEAR, w.push(2, 1));
+        assertEquals(IntPriorityWorklist.FAR, w.push(3, 1), "near full: goes far");
+        assertEquals(IntPriorityWorklist.FAR, w.push(4, 100));
+        assertEquals(OfferResult.BACK_PRESSURED, w.push(5, 100));
+        assertEquals(OfferResult.BACK_PRESSURED, w.push(5, 1), "near and far full");
+        assertEquals(OfferResult.BACK_PRESSURED, w.pushAll(new long[] {IntPriorityWorklist.entry(6, 1)}, 1));
         assertThrows(IllegalArgumentException.class, () -> worklist(4, 0, 0));
     }
 
@@ -154,7 +158,7 @@ public class IntPriorityWorklistTest {
             threads[t] = new Thread(() -> {
                 int pushed = 0;
                 while (pushed < perThread || popped.get() < (long)threads.length * perThread) {
-                    if (pushed < perThread && w.push(id * perThread + pushed + 1, (pushed * 7919) % 1000)) {
+                    if (pushed < perThread && w.push(id * perThread + pushed + 1, (pushed * 7919) % 1000) >= 0) {
                         pushed++;
                     }
                     final long e = w.poll(Long.MIN_VALUE);

@@ -24,12 +24,12 @@ public class LongCounterRingLincheckTest {
 
     @Operation
     public boolean offer(@Param(name = "item") final int item) {
-        return ring.offer((long)item);
+        return ring.offer((long)item) >= 0; // a position, or a code: not taken
     }
 
     @Operation
     public boolean offerAll(@Param(name = "item") final int a, @Param(name = "item") final int b) {
-        return ring.offerAll(new long[] {a, b}, 0, 2);
+        return ring.offerAll(new long[] {a, b}, 0, 2) >= 0; // all taken, or a code: none
     }
 
     @Operation

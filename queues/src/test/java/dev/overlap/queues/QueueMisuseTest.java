@@ -2,6 +2,7 @@ package dev.overlap.queues;
 
 import dev.overlap.core.Device;
 import dev.overlap.core.Mesh;
+import dev.overlap.core.OfferResult;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -51,12 +52,24 @@ public class QueueMisuseTest {
             longs.free();
             block.free();
             worklist.free();
-            assertMessage(assertThrows(IllegalStateException.class, () -> ints.offer(1)), "was freed");
-            assertThrows(IllegalStateException.class, () -> ints.poll(-1));
+            // the non-blocking offers answer CLOSED (see OfferResult); every other call throws, naming the queue
+            assertEquals(OfferResult.CLOSED, ints.offer(1));
+            assertEquals(OfferResult.CLOSED, ints.offer(new int[2], 0, 2));
+            assertEquals(OfferResult.CLOSED, ints.offerAll(new int[2], 0, 2));
+            assertEquals(OfferResult.CLOSED, longs.offer(2L));
+            assertEquals(OfferResult.CLOSED, longs.offer(new long[2], 0, 2));
+            assertEquals(OfferResult.CLOSED, block.offer(3));
+            assertEquals(OfferResult.CLOSED, block.offer(new int[2], 0, 2));
+            assertEquals(OfferResult.CLOSED, worklist.push(1, 1));
+            assertEquals(OfferResult.CLOSED, worklist.pushAll(new long[2], 2));
+            assertMessage(assertThrows(IllegalStateException.class, () -> ints.poll(-1)), "was freed");
+            assertMessage(assertThrows(IllegalStateException.class, () -> ints.poll(-1)), "IntCounterRing of capacity 64");
             assertThrows(IllegalStateException.class, ints::size);
-            assertThrows(IllegalStateException.class, () -> longs.offer(new long[2], 0, 2));
+            assertThrows(IllegalStateException.class, () -> longs.poll(new long[2], 0, 2));
             assertThrows(IllegalStateException.class, () -> block.poll(new int[4], 0, 4));
-            assertThrows(IllegalStateException.class, () -> worklist.push(1, 1));
+            assertThrows(IllegalStateException.class, block::reset);
+            assertThrows(IllegalStateException.class, () -> worklist.poll(-1L));
+            assertThrows(IllegalStateException.class, worklist::size);
             assertTrue(ints.isFreed());
             assertTrue(ints.toString().contains("freed"), ints.toString());
         }
@@ -68,6 +81,7 @@ public class QueueMisuseTest {
         final LongCounterRing ring = LongCounterRing.allocate(mesh.device(0), 64);
         ring.offer(1);
         mesh.close();
+        assertEquals(OfferResult.CLOSED, ring.offer(2), "a producer racing into the shutdown gets a code");
         assertMessage(assertThrows(IllegalStateException.class, () -> ring.poll(-1)), "mesh 'q3' was closed");
         assertMessage(assertThrows(IllegalStateException.class, ring::free), "mesh 'q3' was closed");
     }

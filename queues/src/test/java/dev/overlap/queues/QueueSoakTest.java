@@ -119,11 +119,11 @@ public class QueueSoakTest {
             public int push(final int[] items, final int n, final SplittableRandom random) {
                 switch (random.nextInt(3)) {
                     case 0:
-                        return r.offer(items[0]) ? 1 : 0;
+                        return r.offer(items[0]) >= 0 ? 1 : 0;
                     case 1:
-                        return r.offerAll(items, 0, n) ? n : 0;
+                        return Math.max(0, r.offerAll(items, 0, n)); // n, or BACK_PRESSURED: none
                     default:
-                        return r.offer(items, 0, n);
+                        return Math.max(0, r.offer(items, 0, n)); // a count, or BACK_PRESSURED: none
                 }
             }
 

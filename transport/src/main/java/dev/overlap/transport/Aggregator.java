@@ -11,6 +11,23 @@ import org.agrona.concurrent.AtomicBuffer;
  * into the destination ring with one {@code tryClaim}/{@code commit}; a full ring blocks the sender (draining its
  * own inbox) and never drops an item.
  *
+ * <p><b>Offers, by how they wait</b> (the conventions of {@link java.util.concurrent.BlockingQueue}, with
+ * {@code offerBlocking} where a blocking queue says {@code put}, which on an {@link Endpoint} means a one-sided remote
+ * put): {@code tryOffer(item)} never waits and returns an Aeron-style result code ({@link dev.overlap.core.OfferResult}:
+ * non-negative, the items now pending, when the item was taken; {@code BACK_PRESSURED}, {@code ADMIN_ACTION} or
+ * {@code CLOSED} when it was not); {@code offer(item, timeout, unit)} waits at most the timeout; the
+ * {@code offerBlocking} forms (one item, an array, a buffer) wait until every item is taken.
+ *
+ * <p><b>Zero-copy claims.</b> {@code tryClaim(count, claim)} reserves a whole batch record in the destination ring
+ * and lets the caller write the items in place through a reusable {@link BatchClaim} flyweight (Aeron's
+ * {@code tryClaim} and {@code BufferClaim}, on Agrona's ring claim): {@link BatchClaim#commit()} sends it,
+ * {@link BatchClaim#abort()} gives the room back. Items pending in the aggregator leave first: they are carried
+ * ahead of the claimed ones in the same record when both fit one batch, else sent as a batch of their own before the
+ * claim. While a claim is open the aggregator takes nothing else (its offers, claims and flush throw an
+ * {@link IllegalStateException}; its polls find nothing pending), and its endpoint refuses to wait (every operation
+ * that would wait throws an {@link IllegalStateException}): the open record holds up the destination's consumer,
+ * which reads the ring in order, so a waiting owner could wait for itself. {@link #close()} aborts an open claim.
+ *
  * <p><b>Thread-safety:</b> single-writer. An aggregator belongs to its {@link Endpoint} and must only be used by the
  * endpoint's thread. The counters it updates are readable from any thread.
  *
@@ -39,8 +56,13 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
     private final AggregatorConfig config;
 
     int count;
-    /** Items of the pending batch already counted in ITEMS_ENQUEUED (by a poll). */
+    /**
+     * Items of the pending batch already counted in ITEMS_ENQUEUED (by a poll); while a claim is open, the pending
+     * items the claim carries (counted when it opened).
+     */
     int publishedPending;
+    /** The open claim, or null; while it is open, {@link #count} is 0 (the pending items are in the claim). */
+    BatchClaim claim;
     boolean sending;
     boolean closed;
     private long polls;
@@ -106,9 +128,10 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
      * Sends the pending items now, if any (blocking on back-pressure).
      *
      * @return 1 if a batch was sent, else 0
+     * @throws IllegalStateException if closed, or a claim is open
      */
     public final int flush() {
-        checkOpen();
+        checkUsable();
         if (count == 0) {
             return 0;
         }
@@ -124,7 +147,7 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
      * @throws dev.overlap.core.InterruptedWaitException if interrupted while waiting (the items stay pending)
      */
     public final boolean flush(final long timeout, final java.util.concurrent.TimeUnit unit) {
-        checkOpen();
+        checkUsable();
         return endpoint.withDeadline(timeout, unit, this::flush);
     }
 
@@ -147,12 +170,16 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
         return 0;
     }
 
-    /** Flushes the pending items (counted as {@link FlushCause#CLOSE}) and closes; idempotent. */
+    /**
+     * Aborts an open claim, flushes the pending items (counted as {@link FlushCause#CLOSE}) and closes; idempotent.
+     * Later non-blocking offers return {@link dev.overlap.core.OfferResult#CLOSED}; every other call throws.
+     */
     @Override
     public final void close() {
         if (closed) {
             return;
         }
+        abortClaimForClose();
         try {
             if (count > 0) {
                 endpoint.sendBatch(this, FlushCause.CLOSE);
@@ -167,6 +194,60 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
     /** @return true once closed */
     public final boolean isClosed() {
         return closed;
+    }
+
+    /** @return true while a claim of this aggregator is open (neither committed nor aborted) */
+    public final boolean hasOpenClaim() {
+        return claim != null;
+    }
+
+    /**
+     * The claim that {@code tryClaim} makes: checks, then claims through the endpoint.
+     *
+     * @return the number of items claimed, or a negative {@link dev.overlap.core.OfferResult} code
+     */
+    final int claim(final int items, final BatchClaim into) {
+        java.util.Objects.requireNonNull(into, "claim");
+        if (items < 1 || items > capacity) {
+            throw new IllegalArgumentException("a claim of " + items + " items: " + this + " claims 1 to its batch"
+                + " capacity " + capacity + " items at a time (offerBlocking(DirectBuffer, int, int) sends more)");
+        }
+        if (into.isOpen()) {
+            throw new IllegalStateException("this " + into.getClass().getSimpleName() + " holds an open claim of "
+                + into.aggregator + ": commit or abort it before claiming again");
+        }
+        if (closed) {
+            return dev.overlap.core.OfferResult.CLOSED;
+        }
+        checkUsable();
+        return endpoint.tryClaimBatch(this, items, into);
+    }
+
+    /** A claim opened: the pending items went into its record (counted as enqueued), none is pending now. */
+    final void claimOpened(final BatchClaim opened) {
+        claim = opened;
+        count = 0;
+    }
+
+    /** The open claim was committed: its carried items left with it. */
+    final void claimCommitted() {
+        claim = null;
+        publishedPending = 0;
+        polls = 0;
+    }
+
+    /** The open claim was aborted: the pending items it carried are pending again, in place (nothing touched them). */
+    final void claimAborted(final int carried) {
+        claim = null;
+        count = carried;
+    }
+
+    /** Aborts the open claim, if any: the close's first step (the claim's holder learns of it on commit or abort). */
+    final void abortClaimForClose() {
+        final BatchClaim open = claim;
+        if (open != null) {
+            endpoint.abortClaim(open, "aborted when " + this + " closed");
+        }
     }
 
     /** Counts the pending items not counted yet in ITEMS_ENQUEUED (release store). */
@@ -215,9 +296,19 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
         }
     }
 
+    /** @throws IllegalStateException if closed, or a claim is open (it takes nothing else meanwhile) */
+    final void checkUsable() {
+        checkOpen();
+        if (claim != null) {
+            throw new IllegalStateException("aggregator to dev" + destination + " queue " + queueId + " has an open"
+                + " claim of " + claim.count() + " items: commit or abort it first");
+        }
+    }
+
     @Override
     public String toString() {
         return getClass().getSimpleName() + "{endpoint " + endpoint.id() + " -> dev" + destination + " queue "
-            + queueId + ", " + count + "/" + capacity + " pending, " + config + "}";
+            + queueId + ", " + count + "/" + capacity + " pending" + (claim != null ? ", a claim open" : "") + ", "
+            + config + "}";
     }
 }

@@ -46,7 +46,7 @@ public final class AggregatorConfig {
         return new Builder();
     }
 
-    /** @return eager mode: every item is its own message, sent by {@code offer} */
+    /** @return eager mode: every item is its own message, sent by the offer that takes it */
     public static AggregatorConfig eager() {
         return builder().eager(true).build();
     }

@@ -58,8 +58,14 @@ final class AggregatorSet {
         }
     }
 
-    /** Closes every aggregator (each flushes its pending items and leaves the set). */
+    /**
+     * Closes every aggregator (each flushes its pending items and leaves the set), after aborting every open claim:
+     * the endpoint refuses to wait while a claim is open, and a flush may wait.
+     */
     void closeAll() {
+        for (int i = 0; i < count; i++) {
+            aggregators[i].abortClaimForClose();
+        }
         while (count > 0) {
             aggregators[count - 1].close();
         }

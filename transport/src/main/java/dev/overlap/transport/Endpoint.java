@@ -57,6 +57,15 @@ import static dev.overlap.transport.MessageFormat.PUT_HEADER_LENGTH;
  * TimeUnit)}, {@link #atomic(RemoteAtomic, long, long, long, TimeUnit)} and {@link #flush(long, TimeUnit)} too).
  * Neither loses anything: a request already sent still takes effect (a get's bytes may still arrive in its
  * destination buffer: {@link #quiet()} waits for that), and an item already handed to an aggregator stays there.
+ * While a claim of one of its aggregators is open ({@link BatchClaim}) the endpoint waits for nothing: an operation
+ * that would wait throws an {@link IllegalStateException} instead (the open record holds up its destination's inbox).
+ *
+ * <p><b>Naming.</b> Methods that may wait say so by their form, as {@link java.util.concurrent.BlockingQueue}'s do:
+ * the aggregators' {@code tryOffer} and {@code tryClaim} never wait and return {@link dev.overlap.core.OfferResult}
+ * codes; the aggregators' {@code offerBlocking} (a blocking queue's {@code put}), and the remote operations,
+ * {@code flush} and {@code quiet} here, wait as above (on back-pressure, for a reply or for an ordering fence); the
+ * forms that take a timeout wait at most that long. {@code put} is the one-sided remote put, not
+ * {@code BlockingQueue.put}.
  */
 public final class Endpoint extends EndpointRingSender implements AutoCloseable {
     // This class is the public API and the choice between the ring and the direct path. The fields the send paths

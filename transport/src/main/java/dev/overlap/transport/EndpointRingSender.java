@@ -1,5 +1,6 @@
 package dev.overlap.transport;
 
+import dev.overlap.core.OfferResult;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.IdleStrategy;
@@ -34,8 +35,9 @@ import static dev.overlap.transport.MessageFormat.SENDER_OFFSET;
  * never-waiting paths, gives up at once), written, counted and committed; the commit (a release store of the record
  * length) publishes everything written before it to the drainer that applies the message. Every batch of items,
  * whatever sent it (a full batch, a poll, a flush, a close, a bulk offer, eager mode, waiting or not), is committed
- * by {@link #commitBatch}, after its items are in the record and its items are counted as enqueued; every remote
- * operation by {@link #commitOp}.
+ * by {@link #commitBatch}, after its items are in the record and its items are counted as enqueued (a claimed batch
+ * too: {@link #commitClaim}); every remote operation by {@link #commitOp}. The never-waiting paths answer with
+ * {@link OfferResult} codes.
  *
  * <p>The third of {@link Endpoint}'s superclasses (see {@link EndpointCounters}), so the batch-send paths of the
  * aggregators reach the endpoint's fields with no extra load; every method is final. It refuses every send once the
@@ -128,12 +130,18 @@ abstract class EndpointRingSender extends EndpointFence {
     }
 
     /**
-     * Non-blocking flush: false when the destination ring has no room now, or when {@code a} is in the middle of a
-     * blocking send on this thread (a handler running during that send's wait): nothing changes then.
+     * Non-blocking flush. Nothing changes unless it answers 0.
+     *
+     * @return 0 when sent (or nothing was pending); {@link OfferResult#BACK_PRESSURED} when the destination ring has
+     *         no room now, {@link OfferResult#ADMIN_ACTION} when {@code a} is in the middle of a blocking send on this
+     *         thread (a handler running during that send's wait), {@link OfferResult#CLOSED} when this endpoint or
+     *         its transport is closed
      */
-    final boolean trySendBatch(final Aggregator a, final FlushCause cause) {
-        checkOpen();
-        return a.count == 0 || sendStaged(a, null, 0, 0, cause, false);
+    final int trySendBatch(final Aggregator a, final FlushCause cause) {
+        if (closed || transport.isClosed()) {
+            return OfferResult.CLOSED;
+        }
+        return a.count == 0 ? 0 : sendStaged(a, null, 0, 0, cause, false);
     }
 
     /**
@@ -149,12 +157,13 @@ abstract class EndpointRingSender extends EndpointFence {
     /**
      * The items staged in {@code a}, then {@code count} items of {@code src} from byte {@code offset}, as one batch.
      * A blocking send ({@code wait}) refuses an aggregator that is already inside a blocking send on this thread (a
-     * handler run by that send's wait used it); a non-blocking one answers false then, or when the ring is full.
-     * Items a handler adds to {@code a} while the send waits for ring space stay pending, after the sent ones.
+     * handler run by that send's wait used it); a non-blocking one answers {@link OfferResult#ADMIN_ACTION} then, or
+     * {@link OfferResult#BACK_PRESSURED} when the ring is full. Items a handler adds to {@code a} while the send
+     * waits for ring space stay pending, after the sent ones.
      *
-     * @return true if the batch was committed
+     * @return 0 if the batch was committed, else the code
      */
-    private boolean sendStaged(final Aggregator a, final DirectBuffer src, final int offset, final int count,
+    private int sendStaged(final Aggregator a, final DirectBuffer src, final int offset, final int count,
         final FlushCause cause, final boolean wait) {
         final int n = a.count;
         final int length = BATCH_HEADER_LENGTH + ((n + count) << a.shift);
@@ -174,11 +183,11 @@ abstract class EndpointRingSender extends EndpointFence {
             }
         } else {
             if (a.sending) {
-                return false;
+                return OfferResult.ADMIN_ACTION;
             }
             index = tryClaim(inbox, a.msgTypeId, length);
             if (index == 0) {
-                return false;
+                return OfferResult.BACK_PRESSURED;
             }
         }
         final AtomicBuffer rb = inbox.ringBuffer();
@@ -190,7 +199,7 @@ abstract class EndpointRingSender extends EndpointFence {
         }
         commitBatch(inbox, index, a, length, n + count, cause);
         a.batchSent(n);
-        return true;
+        return 0;
     }
 
     /** Eager mode: one message for one item. */
@@ -199,18 +208,25 @@ abstract class EndpointRingSender extends EndpointFence {
         sendOne(a, item, true);
     }
 
-    /** Eager mode, non-blocking: false (nothing sent) if the ring has no room now. */
-    final boolean trySendEager(final Aggregator a, final long item) {
-        checkOpen();
+    /**
+     * Eager mode, non-blocking.
+     *
+     * @return 0 (sent: nothing is pending), {@link OfferResult#BACK_PRESSURED} (nothing sent) if the ring has no
+     *         room now, {@link OfferResult#CLOSED} if this endpoint or its transport is closed
+     */
+    final int trySendEager(final Aggregator a, final long item) {
+        if (closed || transport.isClosed()) {
+            return OfferResult.CLOSED;
+        }
         return sendOne(a, item, false);
     }
 
-    private boolean sendOne(final Aggregator a, final long item, final boolean wait) {
+    private int sendOne(final Aggregator a, final long item, final boolean wait) {
         final Inbox inbox = inboxes[a.destination];
         final int length = BATCH_HEADER_LENGTH + a.type.bytes();
         final int index = wait ? claim(inbox, a.msgTypeId, length) : tryClaim(inbox, a.msgTypeId, length);
         if (index == 0) {
-            return false;
+            return OfferResult.BACK_PRESSURED;
         }
         final AtomicBuffer rb = inbox.ringBuffer();
         if (a.type == ItemType.INT) {
@@ -219,7 +235,68 @@ abstract class EndpointRingSender extends EndpointFence {
             rb.putLong(index + ITEMS_OFFSET, item);
         }
         commitBatch(inbox, index, a, length, 1, FlushCause.EAGER);
-        return true;
+        return 0;
+    }
+
+    // ---------------------------------------------------------------------------------------------- batch claims
+
+    /**
+     * Claims a batch record for {@code items} items of {@code a} that its owner writes in place, and opens
+     * {@code claim} over it. The pending items of {@code a} leave first: copied into the front of the record when they
+     * fit one batch with the claimed ones (and counted as enqueued now, as a poll would), else sent ahead as their own
+     * batch. Never waits.
+     *
+     * @return {@code items}, or a code: {@link OfferResult#BACK_PRESSURED} (no room now), {@link OfferResult#ADMIN_ACTION}
+     *         ({@code a} is inside a blocking send on this thread), {@link OfferResult#CLOSED}; nothing is claimed then
+     */
+    final int tryClaimBatch(final Aggregator a, final int items, final BatchClaim claim) {
+        if (closed || transport.isClosed()) {
+            return OfferResult.CLOSED;
+        }
+        if (a.sending) {
+            return OfferResult.ADMIN_ACTION;
+        }
+        if (a.count + items > a.capacity) {
+            final int sent = sendStaged(a, null, 0, 0, FlushCause.EXPLICIT, false);
+            if (sent < 0) {
+                return sent;
+            }
+        }
+        final int carried = a.count;
+        final int length = BATCH_HEADER_LENGTH + ((carried + items) << a.shift);
+        final Inbox inbox = inboxes[a.destination];
+        final int index = tryClaim(inbox, a.msgTypeId, length);
+        if (index == 0) {
+            return OfferResult.BACK_PRESSURED;
+        }
+        final AtomicBuffer rb = inbox.ringBuffer();
+        if (carried > 0) {
+            a.copyStaged(rb, index + ITEMS_OFFSET, carried);
+            a.publishEnqueued(); // the carried items stay counted while they wait in the claim
+        }
+        claim.opened(a, rb, index, length, carried, items);
+        a.claimOpened(claim);
+        waits.claimOpened();
+        return items;
+    }
+
+    /** Commits the open {@code claim}: its items (the carried ones counted already) counted enqueued, then sent. */
+    final void commitClaim(final BatchClaim claim) {
+        final Aggregator a = claim.aggregator;
+        commitBatch(inboxes[a.destination], claim.index, a, claim.length, claim.carried + claim.count(),
+            FlushCause.EXPLICIT);
+        a.claimCommitted();
+        waits.claimClosed();
+        claim.ended("committed");
+    }
+
+    /** Aborts the open {@code claim}: the record is skipped by the consumer, the carried items pending again. */
+    final void abortClaim(final BatchClaim claim, final String how) {
+        final Aggregator a = claim.aggregator;
+        inboxes[a.destination].ring().abort(claim.index);
+        a.claimAborted(claim.carried);
+        waits.claimClosed();
+        claim.ended(how);
     }
 
     /**

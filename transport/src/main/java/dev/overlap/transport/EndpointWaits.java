@@ -16,6 +16,11 @@ import java.util.concurrent.TimeUnit;
  * endpoint's Agrona idle strategy. The state of a wait (the deadline, the destination's last consumer position and
  * since when it stood still) lives here, off the endpoint's send paths.
  *
+ * <p>No wait while a claim is open: an aggregator's open {@link BatchClaim} holds up its destination's consumer
+ * (Agrona's ring is read in order), so a wait of its owner could be a wait for itself, directly or through another
+ * device waiting on that destination. Every wait of the endpoint is refused with an {@link IllegalStateException}
+ * while one of its claims is open, at its start and in each round (a handler run by the wait may open one).
+ *
  * <p>Thread-safety: confined to the endpoint's owning thread, like the endpoint. The consumer positions it reads are
  * Agrona's volatile ring counters.
  */
@@ -34,6 +39,8 @@ final class EndpointWaits {
     private final Inbox[] inboxes;
     private final IdleStrategy idle;
     private final long helpAfterNanos;
+    /** Claims of this endpoint's aggregators now open. */
+    private int openClaims;
     /** When the blocking call in progress gives up ({@link System#nanoTime()}), or {@link Waits#NO_DEADLINE}. */
     private long deadline = Waits.NO_DEADLINE;
     /** The wait in progress: the destination's consumer position last seen, and since when it stood still. */
@@ -108,6 +115,9 @@ final class EndpointWaits {
             throw new IllegalStateException(transport + " closed while endpoint " + id + " waited for "
                 + describe(what, dest));
         }
+        if (openClaims != 0) {
+            throw claimOpen(what, dest);
+        }
         if (Thread.interrupted()) {
             throw Waits.interrupted(describe(what, dest));
         }
@@ -117,13 +127,35 @@ final class EndpointWaits {
         return work;
     }
 
-    /** @throws IllegalStateException if this thread is applying an inbox's messages: it must not wait here */
+    /** An aggregator of the endpoint opened a claim. */
+    void claimOpened() {
+        openClaims++;
+    }
+
+    /** A claim of the endpoint was committed or aborted. */
+    void claimClosed() {
+        openClaims--;
+    }
+
+    /**
+     * @throws IllegalStateException if this thread is applying an inbox's messages, or the endpoint has an open claim:
+     *                               it must not wait here
+     */
     void checkMayWait(final int what, final int dest) {
+        if (openClaims != 0) {
+            throw claimOpen(what, dest);
+        }
         if (transport.isDrainingOnCurrentThread()) {
             throw new IllegalStateException("endpoint " + id + " on dev" + device + " would wait for "
                 + describe(what, dest) + " from inside a handler (this thread is applying an inbox's messages): "
                 + "handlers must not block on sends (use tryOffer), or the devices could deadlock");
         }
+    }
+
+    private IllegalStateException claimOpen(final int what, final int dest) {
+        return new IllegalStateException("endpoint " + id + " on dev" + device + " would wait for "
+            + describe(what, dest) + " while " + openClaims + " claim(s) of its aggregators are open: commit or abort"
+            + " them first (an open claim holds up its destination's inbox, so the wait could be for itself)");
     }
 
     private String describe(final int what, final int dest) {

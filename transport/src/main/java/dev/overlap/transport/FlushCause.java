@@ -8,7 +8,10 @@ public enum FlushCause {
     WAIT,
     /** Eager mode: every item is sent at once. */
     EAGER,
-    /** {@link Aggregator#flush()} or {@link Endpoint#flush()} was called. */
+    /**
+     * {@link Aggregator#flush()} or {@link Endpoint#flush()} was called, or a claimed batch was committed
+     * ({@link BatchClaim#commit()}; pending items a claim sends ahead of itself count here too).
+     */
     EXPLICIT,
     /** {@link Aggregator#close()}, {@link Endpoint#close()} or {@link Transport#close()}. */
     CLOSE

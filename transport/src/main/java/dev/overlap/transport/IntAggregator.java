@@ -1,5 +1,6 @@
 package dev.overlap.transport;
 
+import dev.overlap.core.OfferResult;
 import dev.overlap.core.Specialized;
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
@@ -11,6 +12,11 @@ import java.util.Objects;
 /**
  * An {@link Aggregator} of {@code int} items. Created by {@link Endpoint#intAggregator(int, int, AggregatorConfig)}.
  * Single-writer: only the owning endpoint's thread may call it.
+ *
+ * <p>{@link #tryOffer(int)} never waits and returns a result code ({@link OfferResult}),
+ * {@link #offer(int, long, java.util.concurrent.TimeUnit)} waits at most its timeout, the {@code offerBlocking} forms
+ * wait until taken, and {@link #tryClaim(int, IntBatchClaim)} claims a batch to write in place (see
+ * {@link Aggregator}).
  */
 public final class IntAggregator extends Aggregator {
     private static final long BASE = UnsafeApi.arrayBaseOffset(int[].class);
@@ -41,19 +47,19 @@ public final class IntAggregator extends Aggregator {
     }
 
     /**
-     * Adds an item; sends the batch when it is full (or at once in eager mode), waiting on back-pressure (see
-     * {@link Endpoint} on how senders wait).
+     * Adds an item; sends the batch when it is full (or at once in eager mode), waiting on back-pressure as long as it
+     * takes (see {@link Endpoint} on how senders wait).
      *
      * <p>If the thread is interrupted while waiting, the answer says whether the item was taken: an
      * {@link dev.overlap.core.InterruptedWaitException} means it was not (the wait came before it could be staged or
      * sent); a normal return with the interrupt status set means it was, and the batch it completed stays pending
      * until the next offer, poll or flush sends it. Nothing is lost or sent twice either way.
      *
-     * @throws IllegalStateException if closed
+     * @throws IllegalStateException if closed, or a claim is open
      */
-    public void offer(final @Specialized int item) {
-        if (closed) {
-            checkOpen();
+    public void offerBlocking(final @Specialized int item) {
+        if (closed || claim != null) {
+            checkUsable();
         }
         if (eager) {
             endpoint.sendEager(this, item);
@@ -69,29 +75,45 @@ public final class IntAggregator extends Aggregator {
     }
 
     /**
-     * As {@link #offer(int)}, waiting at most {@code timeout} for ring space.
+     * As {@link #offerBlocking(int)}, waiting at most {@code timeout} for ring space.
      *
      * @return true if the item was taken (its batch may still be pending if sending it timed out); false if the
      *         wait before it could be taken timed out (the item was not added)
      * @throws dev.overlap.core.InterruptedWaitException if interrupted before the item was taken
+     * @throws IllegalStateException                     if closed, or a claim is open
      */
     public boolean offer(final @Specialized int item, final long timeout, final java.util.concurrent.TimeUnit unit) {
-        return endpoint.withDeadline(timeout, unit, () -> offer(item));
+        return endpoint.withDeadline(timeout, unit, () -> offerBlocking(item));
     }
 
     /**
-     * Adds an item without ever waiting: false (and the item not added) if the batch is full and the destination
-     * ring has no room for it now. A full batch that cannot be sent stays pending until a later offer, poll or flush.
-     * Safe to call from a {@link BatchHandler}.
+     * Adds an item without ever waiting. A full batch that cannot be sent stays pending until a later offer, poll or
+     * flush. Safe to call from a {@link BatchHandler}.
+     *
+     * @return non-negative when the item was taken: the items pending afterwards (0 when its batch went out, or in
+     *         eager mode; {@link Aggregator#batchCapacity()} when the batch it completed could not go out yet); otherwise, with
+     *         nothing taken, {@link OfferResult#BACK_PRESSURED} when the batch is full and the destination ring has no
+     *         room for it now, {@link OfferResult#ADMIN_ACTION} when this aggregator is inside a blocking send on this
+     *         thread (a handler that ran during that send's wait offered; retry after it), {@link OfferResult#CLOSED}
+     *         when the aggregator, its endpoint or its transport is closed
+     * @throws IllegalStateException if a claim of this aggregator is open
      */
-    public boolean tryOffer(final @Specialized int item) {
-        checkOpen();
+    public int tryOffer(final @Specialized int item) {
+        if (closed || claim != null) {
+            if (closed) {
+                return OfferResult.CLOSED;
+            }
+            checkUsable();
+        }
         if (eager) {
             return endpoint.trySendEager(this, item);
         }
         final int n = count;
-        if (n == capacity && !endpoint.trySendBatch(this, FlushCause.SIZE)) {
-            return false;
+        if (n == capacity) {
+            final int sent = endpoint.trySendBatch(this, FlushCause.SIZE);
+            if (sent < 0) {
+                return sent;
+            }
         }
         final int m = count;
         staged[m] = item;
@@ -102,14 +124,38 @@ public final class IntAggregator extends Aggregator {
         if (m + 1 == capacity) {
             endpoint.trySendBatch(this, FlushCause.SIZE);
         }
-        return true;
+        return count;
     }
 
-    /** Adds {@code length} items of {@code items} from {@code offset}, in order; see {@link #offer(int)}. */
-    public void offer(final int[] items, final int offset, final int length) {
+    /**
+     * Claims room for {@code count} items in the destination ring, to be written in place through {@code claim}
+     * ({@link IntBatchClaim#putInt}) and sent with {@link BatchClaim#commit()} (or given back with
+     * {@link BatchClaim#abort()}): zero-copy, where {@link #offerBlocking(int)} stages each item and copies the batch.
+     * Never waits. Pending items leave first: carried in the same record when they fit one batch with the claimed
+     * ones, else sent ahead as a batch of their own. See {@link BatchClaim} for what is sent and counted, and
+     * {@link Aggregator} for what holds while the claim is open.
+     *
+     * @param count items to claim, 1 to {@link Aggregator#batchCapacity()}
+     * @param claim the flyweight to open over the claimed record (not open already)
+     * @return {@code count} when claimed; otherwise, with nothing claimed (the pending items may have been sent
+     *         ahead), {@link OfferResult#BACK_PRESSURED} when the destination ring has no room now,
+     *         {@link OfferResult#ADMIN_ACTION} when this aggregator is inside a blocking send on this thread,
+     *         {@link OfferResult#CLOSED} when the aggregator, its endpoint or its transport is closed
+     * @throws IllegalArgumentException if {@code count} is outside {@code 1 .. batchCapacity()}
+     * @throws IllegalStateException    if {@code claim} is open, or this aggregator has an open claim
+     */
+    public int tryClaim(final int count, final IntBatchClaim claim) {
+        return claim(count, claim);
+    }
+
+    /**
+     * Adds {@code length} items of {@code items} from {@code offset}, in order, waiting on back-pressure; see
+     * {@link #offerBlocking(int)}.
+     */
+    public void offerBlocking(final int[] items, final int offset, final int length) {
         Objects.checkFromIndexSize(offset, length, items.length);
         for (int i = offset, end = offset + length; i < end; i++) {
-            offer(items[i]);
+            offerBlocking(items[i]);
         }
     }
 
@@ -118,10 +164,12 @@ public final class IntAggregator extends Aggregator {
      * Whole batches are copied from {@code src} straight into the destination ring, without staging; or, when the
      * transport delivers batches of this size by reference ({@link Transport.Builder#directBatchThreshold(int)}), sent
      * as one descriptor that the receiving handler follows into {@code src}, batch by batch: the call then returns once the receiver has
-     * applied them (draining this endpoint's inbox meanwhile), and {@code src} may be reused.
+     * applied them (draining this endpoint's inbox meanwhile), and {@code src} may be reused. Waits on back-pressure.
+     *
+     * @throws IllegalStateException if closed, or a claim is open
      */
-    public void offer(final DirectBuffer src, final int offset, final int count) {
-        checkOpen();
+    public void offerBlocking(final DirectBuffer src, final int offset, final int count) {
+        checkUsable();
         Objects.checkFromIndexSize(offset, (long)count << SHIFT, src.capacity());
         if (eager) {
             for (int i = 0; i < count; i++) {

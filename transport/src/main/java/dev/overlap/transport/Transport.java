@@ -35,7 +35,7 @@ import java.util.function.Supplier;
  *     mesh.device(0).launch(1, (ctx, block) -> {
  *         Endpoint ep = transport.endpoint(ctx);
  *         IntAggregator to1 = ep.intAggregator(1, QUEUE, AggregatorConfig.batched(4096, 32));
- *         to1.offer(42);
+ *         to1.offerBlocking(42);               // or tryOffer: never waits, returns an OfferResult code
  *         ep.atomic(RemoteAtomic.INT_MIN, depth.on(1).address(7), 3);
  *         ep.quiet();
  *     }).join();
@@ -611,8 +611,9 @@ public final class Transport implements AutoCloseable {
 
         /**
          * Batches delivered by reference (the in-JVM direct path of bulk offers; off by default). With a threshold
-         * set and a {@link #directPolicy} other than {@link DirectPolicy#NEVER}, {@code IntAggregator.offer(DirectBuffer,
-         * int, int)} and its {@code long} twin send the whole batches of an aggregator whose {@code batchBytes} is at
+         * set and a {@link #directPolicy} other than {@link DirectPolicy#NEVER},
+         * {@code IntAggregator.offerBlocking(DirectBuffer, int, int)} and its {@code long} twin send the whole batches
+         * of an aggregator whose {@code batchBytes} is at
          * least {@code bytes} as one 24-byte descriptor through the ring instead of copying their items into the ring:
          * the receiving handler is called once per batch and reads the items in place in the caller's buffer, and the
          * offer returns once the descriptor has been applied (the caller's buffer may then be reused), draining its own inbox while it waits.

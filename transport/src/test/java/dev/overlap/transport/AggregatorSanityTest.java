@@ -3,6 +3,7 @@ package dev.overlap.transport;
 import dev.overlap.testing.Variant;
 import dev.overlap.testing.Variant.Element;
 import dev.overlap.testing.Variant.Elements;
+import dev.overlap.core.OfferResult;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,11 +20,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * One sanity suite over every aggregator: {@link IntAggregator} and the {@link LongAggregator} generated from it, in
- * batched and eager mode. Every send path (single, timed, never-waiting, array and buffer bulk offers) delivers each
- * item once, in order, with every bit (items are each variant's widest values); {@code tryOffer}'s "false" means the
- * item was not taken, so a sender that retries on false sends nothing twice; a closed aggregator refuses items.
- * Counters, wait rules and by-reference delivery are {@link AggregatorTest}'s and {@link DirectBatchTest}'s; races
- * are jcstress's ({@code AggregatorRingDrainStress}, {@code LongAggregatorRingDrainStress}).
+ * batched and eager mode, with their claims ({@link IntBatchClaim}, {@link LongBatchClaim}). Every send path (single,
+ * timed, never-waiting, array and buffer bulk offers, claims) delivers each item once, in order, with every bit (items
+ * are each variant's widest values); a negative {@code tryOffer} result means the item was not taken, so a sender
+ * that retries on it sends nothing twice; a closed aggregator refuses items (the never-waiting offers with
+ * {@code CLOSED}). Counters, wait rules, claims in depth and by-reference delivery are {@link AggregatorTest}'s,
+ * {@link AggregatorClaimTest}'s and {@link DirectBatchTest}'s; races are jcstress's ({@code AggregatorRingDrainStress},
+ * {@code LongAggregatorRingDrainStress}, {@code ClaimCommitStress}).
  */
 class AggregatorSanityTest {
     private static final int Q = 3;
@@ -43,18 +46,29 @@ class AggregatorSanityTest {
         final Variant.Op tryOffer;
         final Variant.Op offerArray;
         final Variant.Op offerBuffer;
+        final Variant claimVariant;
+        final Variant.Op newClaim;
+        final Variant.Op tryClaim;
+        final Variant.Op put;
+        final Variant.Op get;
 
         Type(final Class<?> type, final Class<?> element, final ItemType itemType, final String factory,
-            final long... samples) {
+            final Class<?> claimType, final long... samples) {
             this.variant = Variant.of(type, element);
             this.itemType = itemType;
             this.factory = factory;
             this.samples = samples;
-            offer = variant.method("offer", Element.class);
+            offer = variant.method("offerBlocking", Element.class);
             timedOffer = variant.method("offer", Element.class, long.class, TimeUnit.class);
             tryOffer = variant.method("tryOffer", Element.class);
-            offerArray = variant.method("offer", Elements.class, int.class, int.class);
-            offerBuffer = variant.method("offer", DirectBuffer.class, int.class, int.class);
+            offerArray = variant.method("offerBlocking", Elements.class, int.class, int.class);
+            offerBuffer = variant.method("offerBlocking", DirectBuffer.class, int.class, int.class);
+            claimVariant = Variant.of(claimType, element);
+            newClaim = claimVariant.constructor();
+            tryClaim = variant.method("tryClaim", int.class, claimType);
+            final String suffix = element == int.class ? "Int" : "Long";
+            put = claimVariant.method("put" + suffix, int.class, Element.class);
+            get = claimVariant.method("get" + suffix, int.class);
         }
 
         /** @return the {@code i}-th item: a sample, cycling, with {@code i} in bits 8 and up */
@@ -69,9 +83,9 @@ class AggregatorSanityTest {
     }
 
     static final Type INT = new Type(IntAggregator.class, int.class, ItemType.INT, "intAggregator",
-        1, -1, 0x5EED_0F0F, Integer.MAX_VALUE, Integer.MIN_VALUE);
+        IntBatchClaim.class, 1, -1, 0x5EED_0F0F, Integer.MAX_VALUE, Integer.MIN_VALUE);
     static final Type LONG = new Type(LongAggregator.class, long.class, ItemType.LONG, "longAggregator",
-        1, -1, 0x5EED_0F0F_1234_5678L, Long.MAX_VALUE, Long.MIN_VALUE);
+        LongBatchClaim.class, 1, -1, 0x5EED_0F0F_1234_5678L, Long.MAX_VALUE, Long.MIN_VALUE);
 
     enum Mode { BATCHED, EAGER }
 
@@ -142,7 +156,8 @@ class AggregatorSanityTest {
             }
             assertEquals(c.mode == Mode.EAGER ? 0 : 10 % BATCH, agg.pending(), "full batches left by size");
             assertTrue(t.timedOffer.callBoolean(agg, t.item(10), 1L, TimeUnit.MINUTES));
-            assertTrue(t.tryOffer.callBoolean(agg, t.item(11)));
+            assertEquals(c.mode == Mode.EAGER ? 0 : 12 % BATCH, t.tryOffer.callInt(agg, t.item(11)),
+                "taken: the items pending afterwards");
             final long[] array = items(t, 12, 30).stream().mapToLong(Long::longValue).toArray();
             t.offerArray.call(agg, new long[] {-5, -6}, 0, 0);
             t.offerArray.call(agg, array, 0, array.length);
@@ -156,11 +171,23 @@ class AggregatorSanityTest {
                 }
             }
             t.offerBuffer.call(agg, buffer, width, 24); // items 31..54, from a nonzero offset
+            final Object claim = t.newClaim.call();
+            for (int from = 55; from < 60; from += agg.batchCapacity()) { // claims of whole batches, then a shorter one
+                final int n = Math.min(agg.batchCapacity(), 60 - from);
+                assertEquals(n, t.tryClaim.callInt(agg, n, claim));
+                for (int i = 0; i < n; i++) {
+                    t.put.call(claim, i, t.item(from + i));
+                }
+                for (int i = 0; i < n; i++) {
+                    assertEquals(t.item(from + i), t.get.callLong(claim, i), "the claim reads back what was written");
+                }
+                ((BatchClaim)claim).commit();
+            }
             agg.flush();
             assertEquals(0, agg.pending());
             transport.inbox(1).drain();
             final List<Long> expected = items(t, 0, 30);
-            expected.addAll(items(t, 31, 55));
+            expected.addAll(items(t, 31, 60));
             assertEquals(expected, r.items);
         }
     }
@@ -174,9 +201,11 @@ class AggregatorSanityTest {
             transport.registerHandler(1, Q, t.itemType, r);
             final Aggregator agg = c.open(transport.newEndpoint(0), Q);
             int accepted = 0;
-            while (t.tryOffer.callBoolean(agg, t.item(accepted))) {
+            int result;
+            while ((result = t.tryOffer.callInt(agg, t.item(accepted))) >= 0) {
                 accepted++;
             }
+            assertEquals(OfferResult.BACK_PRESSURED, result, OfferResult.describe(result));
             assertTrue(accepted >= agg.batchCapacity(), "at least one batch fits: " + accepted);
             while (transport.inbox(1).drain() > 0) {
                 // empty the ring
@@ -189,13 +218,13 @@ class AggregatorSanityTest {
 
     /**
      * The destination ring is full (another sender's batches fill it) when this sender's item completes a batch:
-     * the item is taken and its batch stays pending, so {@code tryOffer} answers true. A sender that drains and
-     * retries whenever the answer is false must then deliver every item exactly once: a "false" for an item that
-     * was staged makes the retry stage it again, and it arrives twice.
+     * the item is taken and its batch stays pending, so {@code tryOffer} answers with the items pending (the batch
+     * capacity). A sender that drains and retries whenever the answer is negative must then deliver every item exactly
+     * once: a negative answer for an item that was staged makes the retry stage it again, and it arrives twice.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
-    void falseFromTryOfferMeansTheItemWasNotTaken(final Case c) {
+    void aNegativeTryOfferResultMeansTheItemWasNotTaken(final Case c) {
         final Type t = c.type;
         try (Transport transport = transport(512)) {
             final Recorder r = new Recorder(t.itemType);
@@ -203,14 +232,16 @@ class AggregatorSanityTest {
             transport.registerHandler(1, FILLER_Q, t.itemType, new Recorder(t.itemType));
             final Aggregator filler = c.open(transport.newEndpoint(0), FILLER_Q);
             int filled = 0;
-            while (t.tryOffer.callBoolean(filler, -1L)) {
+            while (t.tryOffer.callInt(filler, -1L) >= 0) {
                 filled++;
             }
             assertTrue(filled > 0, "the filler's batches fill the ring");
             final Aggregator agg = c.open(transport.newEndpoint(0), Q);
             int refused = 0;
             for (int i = 0; i < 3 * agg.batchCapacity(); i++) {
-                while (!t.tryOffer.callBoolean(agg, t.item(i))) {
+                int result;
+                while ((result = t.tryOffer.callInt(agg, t.item(i))) < 0) {
+                    assertEquals(OfferResult.BACK_PRESSURED, result, OfferResult.describe(result));
                     refused++;
                     transport.inbox(1).drain();
                 }
@@ -235,8 +266,11 @@ class AggregatorSanityTest {
             assertTrue(agg.isClosed());
             agg.close();
             assertThrows(IllegalStateException.class, () -> t.offer.call(agg, t.item(1)));
-            assertThrows(IllegalStateException.class, () -> t.tryOffer.call(agg, t.item(1)));
+            assertEquals(OfferResult.CLOSED, t.tryOffer.callInt(agg, t.item(1)), "the never-waiting offer: a code");
+            assertEquals(OfferResult.CLOSED, t.tryClaim.callInt(agg, 1, t.newClaim.call()));
             assertThrows(IllegalStateException.class, () -> t.offerBuffer.call(agg, new UnsafeBuffer(new byte[8]), 0, 1));
+            assertThrows(IllegalStateException.class, () -> t.offerArray.call(agg, new long[1], 0, 1));
+            assertThrows(IllegalStateException.class, () -> t.timedOffer.call(agg, t.item(1), 1L, TimeUnit.SECONDS));
             assertThrows(IllegalStateException.class, agg::flush);
             assertFalse(agg.toString().isEmpty());
             transport.inbox(1).drain();

@@ -37,7 +37,7 @@ class AggregatorTest {
             final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.batched(24, 1_000));
             assertEquals(4, agg.batchCapacity());
             for (int i = 0; i < 10; i++) {
-                agg.offer(i);
+                agg.offerBlocking(i);
             }
             assertEquals(2, agg.pending());
             assertEquals(2, published(ep, TransportCounter.FLUSHES_SIZE));
@@ -69,8 +69,8 @@ class AggregatorTest {
             t.registerHandler(1, Q, ItemType.LONG, r);
             final Endpoint ep = t.newEndpoint(0);
             final LongAggregator agg = ep.longAggregator(1, Q, AggregatorConfig.batched(256, 3));
-            agg.offer(7L);
-            agg.offer(8L);
+            agg.offerBlocking(7L);
+            agg.offerBlocking(8L);
             assertEquals(0, ep.poll());
             assertEquals(0, ep.poll());
             assertEquals(1, ep.poll(), "the third poll sends the batch");
@@ -79,7 +79,7 @@ class AggregatorTest {
             t.inbox(1).drain();
             assertEquals(List.of(7L, 8L), r.items);
             // the wait clock restarts with the next item
-            agg.offer(9L);
+            agg.offerBlocking(9L);
             assertEquals(0, agg.poll());
             assertEquals(0, agg.poll());
             assertEquals(1, agg.poll());
@@ -97,7 +97,7 @@ class AggregatorTest {
             // soon as the clock has moved on from the offer (at once on Linux; the loop covers a coarse clock).
             final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.builder().batchBytes(256)
                 .waitPolls(Long.MAX_VALUE).waitTime(1, TimeUnit.NANOSECONDS).build());
-            agg.offer(5);
+            agg.offerBlocking(5);
             assertTimeoutPreemptively(HANG_GUARD, () -> {
                 while (agg.poll() == 0) {
                     Thread.onSpinWait();
@@ -120,7 +120,7 @@ class AggregatorTest {
             // the counterpart of the test above: an hour cannot pass during a few polls, so the batch stays
             final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.builder().batchBytes(256)
                 .waitPolls(Long.MAX_VALUE).waitTime(1, TimeUnit.HOURS).build());
-            agg.offer(5);
+            agg.offerBlocking(5);
             for (int i = 0; i < 100; i++) {
                 assertEquals(0, agg.poll());
             }
@@ -138,8 +138,8 @@ class AggregatorTest {
             t.registerHandler(1, Q, ItemType.INT, r);
             final Endpoint ep = t.newEndpoint(0);
             final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.eager());
-            agg.offer(1);
-            agg.offer(2);
+            agg.offerBlocking(1);
+            agg.offerBlocking(2);
             assertEquals(0, agg.pending());
             assertEquals(2, published(ep, TransportCounter.FLUSHES_EAGER));
             assertEquals(2, published(ep, TransportCounter.MESSAGES_SENT));
@@ -160,8 +160,8 @@ class AggregatorTest {
             for (int i = 0; i < 100; i++) {
                 src.putInt(4 * i, i);
             }
-            agg.offer(1000);
-            agg.offer(src, 0, 100); // 15 fill the first batch, then 5 whole batches direct, 5 left
+            agg.offerBlocking(1000);
+            agg.offerBlocking(src, 0, 100); // 15 fill the first batch, then 5 whole batches direct, 5 left
             assertEquals(5, agg.pending());
             assertEquals(96, published(ep, TransportCounter.ITEMS_ENQUEUED));
             agg.flush();
@@ -182,7 +182,7 @@ class AggregatorTest {
             final Endpoint ep = t.newEndpoint(0);
             final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.batched(64, 1_000));
             int accepted = 0;
-            while (agg.tryOffer(accepted)) {
+            while (agg.tryOffer(accepted) >= 0) {
                 accepted++;
             }
             assertTrue(accepted > 14, "at least one batch fits: " + accepted);
@@ -204,7 +204,7 @@ class AggregatorTest {
             final Endpoint ep = t.newEndpoint(0);
             final IntAggregator agg = ep.intAggregator(0, Q, AggregatorConfig.batched(64, 1_000));
             for (int i = 0; i < 10_000; i++) {
-                agg.offer(i);
+                agg.offerBlocking(i);
             }
             agg.flush();
             t.inbox(0).drain();
@@ -219,13 +219,13 @@ class AggregatorTest {
             t.registerHandler(1, Q, ItemType.INT, new Recorder(ItemType.INT));
             final Endpoint ep = t.newEndpoint(0);
             final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.eager());
-            agg.offer(1);
+            agg.offerBlocking(1);
             assertEquals(1, ep.counter(TransportCounter.ITEMS_ENQUEUED), "enqueued is published at once");
             assertEquals(0, ep.counter(TransportCounter.MESSAGES_SENT), "the rest waits for a publication point");
             ep.poll();
             assertEquals(1, ep.counter(TransportCounter.MESSAGES_SENT));
             for (int i = 0; i < Endpoint.PUBLISH_EVERY; i++) {
-                agg.offer(i);
+                agg.offerBlocking(i);
             }
             assertTrue(ep.counter(TransportCounter.MESSAGES_SENT) > 1, "published within 64 messages");
             ep.flush();
@@ -239,8 +239,8 @@ class AggregatorTest {
             t.registerHandler(1, Q, ItemType.INT, new Recorder(ItemType.INT));
             final Endpoint a = t.newEndpoint(0);
             final Endpoint b = t.newEndpoint(0);
-            a.intAggregator(1, Q, AggregatorConfig.eager()).offer(1);
-            b.intAggregator(1, Q, AggregatorConfig.eager()).offer(2);
+            a.intAggregator(1, Q, AggregatorConfig.eager()).offerBlocking(1);
+            b.intAggregator(1, Q, AggregatorConfig.eager()).offerBlocking(2);
             assertEquals(2, t.counter(0, TransportCounter.ITEMS_ENQUEUED));
             assertEquals(0, t.counter(1, TransportCounter.ITEMS_ENQUEUED));
             assertEquals(0, t.counter(1, TransportCounter.ITEMS_DELIVERED));

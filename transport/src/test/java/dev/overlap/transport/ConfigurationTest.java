@@ -107,7 +107,7 @@ class ConfigurationTest {
             fails(IllegalStateException.class, () -> t.newEndpoint(0), "maxEndpoints");
             final IntAggregator agg = ep.intAggregator(1, 0, AggregatorConfig.batched(64, 1));
             agg.close();
-            fails(IllegalStateException.class, () -> agg.offer(1), "closed");
+            fails(IllegalStateException.class, () -> agg.offerBlocking(1), "closed");
         }
     }
 

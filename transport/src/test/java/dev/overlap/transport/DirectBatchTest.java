@@ -54,9 +54,9 @@ class DirectBatchTest {
             });
             final Endpoint ep = t.newEndpoint(0);
             final IntAggregator agg = ep.intAggregator(0, Q, AggregatorConfig.batched(24, 1_000)); // 4 items
-            agg.offer(0);
+            agg.offerBlocking(0);
             final UnsafeBuffer src = ints(1, 14);
-            agg.offer(src, 0, 14); // the pending item leaves first (ring), then 12 by reference, 2 staged
+            agg.offerBlocking(src, 0, 14); // the pending item leaves first (ring), then 12 by reference, 2 staged
             assertEquals(range(0, 13), r.items, "everything up to the staged tail applied when the offer returns");
             assertEquals(List.of(1, 4, 4, 4), r.batches);
             for (int i = 1; i <= 3; i++) {
@@ -97,7 +97,7 @@ class DirectBatchTest {
                         for (int i = 0; i < 64; i++) {
                             src.putLong(i * 8, round * 64L + i); // reused at once: the offer returned after the reads
                         }
-                        agg.offer(src, 0, 64);
+                        agg.offerBlocking(src, 0, 64);
                     }
                 } finally {
                     stop.set(true);
@@ -120,7 +120,7 @@ class DirectBatchTest {
                 t.registerHandler(1, Q, ItemType.INT, r);
                 final Endpoint ep = t.newEndpoint(0);
                 final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.batched(24, 1_000));
-                agg.offer(ints(0, 8), 0, 8); // returns without anyone draining dev1
+                agg.offerBlocking(ints(0, 8), 0, 8); // returns without anyone draining dev1
                 assertEquals(0, published(ep, TransportCounter.DIRECT_BATCHES));
                 t.inbox(1).drain();
                 assertEquals(range(0, 8), r.items);
@@ -137,9 +137,9 @@ class DirectBatchTest {
             final Endpoint ep = t.newEndpoint(0);
             final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.batched(24, 1_000));
             final UnsafeBuffer src = ints(100, 8);
-            t.registerHandler(0, Q, ItemType.INT, (q, s, b, o, c) -> agg.offer(src, 0, 8));
+            t.registerHandler(0, Q, ItemType.INT, (q, s, b, o, c) -> agg.offerBlocking(src, 0, 8));
             final IntAggregator self = ep.intAggregator(0, Q, AggregatorConfig.eager());
-            self.offer(1);
+            self.offerBlocking(1);
             assertEquals(1, t.inbox(0).drain(), "the handler's bulk offer neither waits nor throws");
             assertEquals(0, published(ep, TransportCounter.DIRECT_BATCHES));
             t.inbox(1).drain();
@@ -154,12 +154,12 @@ class DirectBatchTest {
             t.registerHandler(1, Q, ItemType.LONG, r);
             final Endpoint ep = t.newEndpoint(0);
             final LongAggregator agg = ep.longAggregator(1, Q, AggregatorConfig.batched(40, 1_000)); // 4 items
-            agg.offer(0L);
+            agg.offerBlocking(0L);
             final UnsafeBuffer src = new UnsafeBuffer(BufferUtil.allocateDirectAligned(14 * 8, 64));
             for (int i = 0; i < 14; i++) {
                 src.putLong(i * 8, i + 1);
             }
-            agg.offer(src, 0, 14);
+            agg.offerBlocking(src, 0, 14);
             assertEquals(3, agg.pending());
             assertEquals(3, published(ep, TransportCounter.FLUSHES_SIZE));
             assertEquals(12, published(ep, TransportCounter.ITEMS_FLUSHED));

@@ -86,7 +86,7 @@ class MeshTransportTest {
                     for (int seq = 0; seq < perPair; seq++) {
                         for (int dest = 0; dest < devices; dest++) {
                             if (dest != me) {
-                                to[dest].offer(me << 24 | seq);
+                                to[dest].offerBlocking(me << 24 | seq);
                                 if (seq % atomicEvery == 0) {
                                     ep.atomic(RemoteAtomic.INT_ADD, hits.on(dest).address(0), 1);
                                 }
@@ -145,7 +145,7 @@ class MeshTransportTest {
                         Long.MAX_VALUE));
                     if (block == 0) {
                         for (int i = 0; i < 100; i++) {
-                            agg.offer(ctx.deviceId() << 24 | i);
+                            agg.offerBlocking(ctx.deviceId() << 24 | i);
                         }
                         ep.poll(); // publishes the pending count; waitPolls is infinite, so nothing is sent
                     }
@@ -173,8 +173,8 @@ class MeshTransportTest {
             final Endpoint ep = t.newEndpoint(0);
             final LongAggregator a = ep.longAggregator(1, Q, AggregatorConfig.batched(256, 1_000));
             final LongAggregator b = ep.longAggregator(1, Q, AggregatorConfig.batched(256, 1_000));
-            a.offer(1);
-            b.offer(2);
+            a.offerBlocking(1);
+            b.offerBlocking(2);
             a.close();
             t.inbox(1).drain();
             assertEquals(List.of(1L), r.items);
@@ -238,7 +238,7 @@ class MeshTransportTest {
             .directPolicy(DirectPolicy.NEVER).build()) {
             final Endpoint ep = t.newEndpoint(0);
             t.registerHandler(0, Q, ItemType.INT, (q, s, b, o, c) -> ep.getLong(GlobalAddress.of(0, 0)));
-            ep.intAggregator(0, Q, AggregatorConfig.eager()).offer(1);
+            ep.intAggregator(0, Q, AggregatorConfig.eager()).offerBlocking(1);
             final IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
                 ep::poll);
             assertTrue(e.getMessage().contains("handlers must not block"), e.getMessage());

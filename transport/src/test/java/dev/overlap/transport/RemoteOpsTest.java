@@ -188,7 +188,7 @@ class RemoteOpsTest {
             final Endpoint ep = t.newEndpoint(0);
             ep.putLong(GlobalAddress.of(1, 0), 1); // nothing pending: direct
             assertEquals(1, m1.getLong(0));
-            ep.intAggregator(1, 0, AggregatorConfig.eager()).offer(5); // now a ring message is pending
+            ep.intAggregator(1, 0, AggregatorConfig.eager()).offerBlocking(5); // now a ring message is pending
             ep.putLong(GlobalAddress.of(1, 0), 2); // must queue behind it
             ep.atomic(RemoteAtomic.LONG_ADD, GlobalAddress.of(1, 0), 10);
             assertEquals(1, m1.getLong(0));
@@ -213,7 +213,7 @@ class RemoteOpsTest {
             final Owner owner = new Owner(t.inbox(1));
             try {
                 for (int i = 0; i < 1000; i++) {
-                    agg.offer(i);
+                    agg.offerBlocking(i);
                     ep.atomic(RemoteAtomic.INT_ADD, GlobalAddress.of(1, 0), 1);
                 }
                 ep.quiet();

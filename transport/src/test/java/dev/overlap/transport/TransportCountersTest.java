@@ -56,7 +56,7 @@ class TransportCountersTest {
         t.registerHandler(1, Q, ItemType.INT, (queue, sender, items, offset, count) -> { });
         final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.eager());
         for (int i = 0; i < 3; i++) {
-            agg.offer(i);
+            agg.offerBlocking(i);
         }
         ep.poll();
         t.inbox(1).drain();
@@ -143,7 +143,7 @@ class TransportCountersTest {
         final AtomicInteger got = new AtomicInteger();
         t.registerHandler(1, Q, ItemType.INT, (queue, sender, items, offset, count) -> got.addAndGet(count));
         final Endpoint ep = t.newEndpoint(0);
-        ep.intAggregator(1, Q, AggregatorConfig.eager()).offer(5);
+        ep.intAggregator(1, Q, AggregatorConfig.eager()).offerBlocking(5);
         while (t.counter(1, TransportCounter.HELPER_DRAINS) == 0) {
             Thread.onSpinWait(); // the progress thread applies it: nobody else drains dev1
         }
@@ -167,7 +167,7 @@ class TransportCountersTest {
         final AgentInvoker invoker = new AgentInvoker(errors::add, null, agent);
         invoker.start();
         final Endpoint ep = t.newEndpoint(0);
-        ep.intAggregator(1, Q, AggregatorConfig.eager()).offer(7);
+        ep.intAggregator(1, Q, AggregatorConfig.eager()).offerBlocking(7);
         assertEquals(1, invoker.invoke(), "the user's thread applied the message");
         assertEquals(1, got.get());
         t.close();

@@ -46,6 +46,36 @@ class TransportMisuseTest {
         return Mesh.builder().name(name).devices(2).threadsPerDevice(1).memoryPerDevice(4 << 20).build();
     }
 
+    /**
+     * The one exception to "use after close throws" ({@code OfferResult}): the code-returning, never-waiting offers
+     * of an aggregator whose transport closed under a sender answer {@code CLOSED}; its blocking offers, flushes and
+     * the endpoint's calls still throw, naming what is closed.
+     */
+    @Test
+    void afterTheTransportClosedTheNeverWaitingOffersAnswerClosedAndEverythingElseThrows() {
+        final Transport t = Transport.builder().devices(2).ringCapacity(4096).maxEndpoints(4).build();
+        t.registerHandler(1, Q, ItemType.INT, (queue, sender, items, offset, count) -> { });
+        t.registerHandler(1, Q + 1, ItemType.LONG, (queue, sender, items, offset, count) -> { });
+        final Endpoint ep = t.newEndpoint(0);
+        final IntAggregator ints = ep.intAggregator(1, Q, AggregatorConfig.batched(24, 1_000));
+        final LongAggregator longs = ep.longAggregator(1, Q + 1, AggregatorConfig.eager());
+        assertEquals(1, ints.tryOffer(1));
+        t.close();
+        assertEquals(dev.overlap.core.OfferResult.CLOSED, ints.tryOffer(2));
+        assertEquals(dev.overlap.core.OfferResult.CLOSED, ints.tryClaim(1, new IntBatchClaim()));
+        assertEquals(dev.overlap.core.OfferResult.CLOSED, longs.tryOffer(3L));
+        assertEquals(dev.overlap.core.OfferResult.CLOSED, longs.tryClaim(1, new LongBatchClaim()));
+        assertTrue(assertThrows(IllegalStateException.class, () -> ints.offerBlocking(4)).getMessage()
+            .contains("is closed"));
+        assertThrows(IllegalStateException.class, () -> ints.offer(4, 1, TimeUnit.SECONDS));
+        assertThrows(IllegalStateException.class, ints::flush);
+        assertThrows(IllegalStateException.class, () -> longs.offerBlocking(5L));
+        assertTrue(assertThrows(IllegalStateException.class, ep::poll).getMessage().contains("closed"));
+        assertThrows(IllegalArgumentException.class, () -> ints.tryClaim(0, new IntBatchClaim()),
+            "wrong arguments still throw");
+        assertEquals(1, ep.counter(TransportCounter.ITEMS_ENQUEUED), "the taken item was flushed by the close");
+    }
+
     @Test
     void closingTheMeshFirstClosesAnOpenTransportAndStopsItsProgressThread() throws Exception {
         final Mesh mesh = mesh("order");
@@ -55,7 +85,7 @@ class TransportMisuseTest {
         final Endpoint ep = t.newEndpoint(0);
         final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.batched(256, 1_000_000));
         for (int i = 0; i < 1000; i++) {
-            agg.offer(i);
+            agg.offerBlocking(i);
         }
         final Thread progress = named("order-progress");
         mesh.close(); // the transport is still open, its progress thread running: the mesh closes it first
@@ -63,7 +93,7 @@ class TransportMisuseTest {
         progress.join();
         assertEquals(1000, received.get(), "the close delivered every pending item");
         assertEquals(1000, t.counter(1, TransportCounter.ITEMS_DELIVERED), "counters stay readable");
-        assertThrows(IllegalStateException.class, () -> agg.offer(1));
+        assertThrows(IllegalStateException.class, () -> agg.offerBlocking(1));
         assertThrows(IllegalStateException.class, ep::poll);
         assertThrows(IllegalStateException.class, t::drainAll);
         assertThrows(IllegalStateException.class, () -> t.inbox(1).drain());
@@ -103,7 +133,7 @@ class TransportMisuseTest {
             });
             final Endpoint blocker = t.newEndpoint(0);
             final IntAggregator agg = blocker.intAggregator(1, Q, AggregatorConfig.eager());
-            agg.offer(1);
+            agg.offerBlocking(1);
             final Thread drainer = new Thread(() -> t.inbox(1).drain(), "drainer");
             drainer.start();
             entered.await();
@@ -151,7 +181,7 @@ class TransportMisuseTest {
             });
             final Endpoint ep = t.newEndpoint(0);
             final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.eager());
-            agg.offer(0);
+            agg.offerBlocking(0);
             final Thread drainer = new Thread(() -> t.inbox(1).drain(), "drainer");
             drainer.start();
             entered.await(); // dev1's inbox is held by a handler that waits: nothing more is applied
@@ -203,7 +233,7 @@ class TransportMisuseTest {
                 final Endpoint ep = t.newEndpoint(0);
                 final IntAggregator agg = ep.intAggregator(1, Q, AggregatorConfig.batched(64, 1_000_000));
                 for (int i = 0; i < items; i++) {
-                    agg.offer(i);
+                    agg.offerBlocking(i);
                 }
                 ep.quiet(); // applied (the waiting endpoint helps dev1's undrained inbox), counters published
                 final long messages = t.counter(0, TransportCounter.MESSAGES_SENT);

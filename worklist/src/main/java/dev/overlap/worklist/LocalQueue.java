@@ -1,6 +1,7 @@
 package dev.overlap.worklist;
 
 import dev.overlap.core.Device;
+import dev.overlap.core.OfferResult;
 import dev.overlap.queues.IntCounterRing;
 import dev.overlap.queues.IntPriorityWorklist;
 import dev.overlap.queues.Publication;
@@ -78,6 +79,19 @@ abstract class LocalQueue {
 
     abstract boolean tryPush(int task, int priority);
 
+    /**
+     * @param result what a non-blocking offer of the ring or worklist returned ({@link OfferResult})
+     * @return the items it took: the count, or 0 for a full ring ({@link OfferResult#BACK_PRESSURED}), which spills
+     * @throws IllegalStateException if the queue's memory was freed ({@link OfferResult#CLOSED}): a use after the
+     *                               worklist closed, refused as every other call is
+     */
+    final int taken(final long result) {
+        if (result == OfferResult.CLOSED) {
+            throw new IllegalStateException("a local queue of a closed DistributedWorklist: its device memory was freed");
+        }
+        return result >= 0 ? (int)Math.min(result, Integer.MAX_VALUE) : 0;
+    }
+
     abstract int popRing(int[] tasks, int[] priorities, long[] entries, int max);
 
     abstract long ringSize();
@@ -123,12 +137,14 @@ abstract class LocalQueue {
 
         @Override
         boolean tryPush(final int task, final int priority) {
-            return ring.offer(task);
+            final long result = ring.offer(task); // the new position, or a code
+            taken(result);
+            return result >= 0;
         }
 
         @Override
         void pushAll(final int[] tasks, final int n) {
-            final int pushed = ring.offer(tasks, 0, n);
+            final int pushed = taken(ring.offer(tasks, 0, n));
             for (int i = pushed; i < n; i++) {
                 spill(tasks[i] & 0xffffffffL);
             }
@@ -150,7 +166,7 @@ abstract class LocalQueue {
             for (int i = 0; i < count; i++) {
                 s[i] = items.getInt(offset + 4 * i);
             }
-            final int pushed = ring.offer(s, 0, count);
+            final int pushed = taken(ring.offer(s, 0, count));
             for (int i = pushed; i < count; i++) {
                 spill(s[i] & 0xffffffffL);
             }
@@ -189,7 +205,9 @@ abstract class LocalQueue {
 
         @Override
         boolean tryPush(final int task, final int priority) {
-            return worklist.push(task, priority);
+            final int result = worklist.push(task, priority); // the band that took it, or a code
+            taken(result);
+            return result >= 0;
         }
 
         @Override
@@ -201,7 +219,7 @@ abstract class LocalQueue {
 
         @Override
         void pushEntries(final long[] entries, final int n) {
-            for (int i = worklist.pushAll(entries, n); i < n; i++) {
+            for (int i = taken(worklist.pushAll(entries, n)); i < n; i++) {
                 spill(entries[i]);
             }
         }

@@ -209,13 +209,13 @@ public final class TaskContext extends TaskContextFields {
             if (a == null) {
                 a = longAggregators[device] = endpoint.longAggregator(device, worklist.queueId(), worklist.remote());
             }
-            a.offer(IntPriorityWorklist.entry(task, priority));
+            a.offerBlocking(IntPriorityWorklist.entry(task, priority));
         } else {
             IntAggregator a = intAggregators[device];
             if (a == null) {
                 a = intAggregators[device] = endpoint.intAggregator(device, worklist.queueId(), worklist.remote());
             }
-            a.offer(task);
+            a.offerBlocking(task);
         }
         remotePushes++;
         pendingRemote = true;

@@ -89,7 +89,7 @@ abstract class BenchQueue {
         }
 
         @Override boolean push(final int item) {
-            return q.offer(item);
+            return q.offer(item) >= 0; // a position, or a code (OfferResult)
         }
 
         @Override int pop() {
@@ -97,7 +97,7 @@ abstract class BenchQueue {
         }
 
         @Override int push(final int[] src, final int n) {
-            return q.offer(src, 0, n);
+            return Math.max(0, q.offer(src, 0, n)); // a count, or a code: none pushed
         }
 
         @Override int pop(final int[] dst, final int n) {
@@ -113,7 +113,7 @@ abstract class BenchQueue {
         }
 
         @Override boolean push(final int item) {
-            return q.offer(item);
+            return q.offer(item) >= 0; // a position, or a code (OfferResult)
         }
 
         @Override int pop() {
@@ -121,7 +121,7 @@ abstract class BenchQueue {
         }
 
         @Override int push(final int[] src, final int n) {
-            return q.offer(src, 0, n);
+            return Math.max(0, q.offer(src, 0, n)); // a count, or a code: none pushed
         }
 
         @Override int pop(final int[] dst, final int n) {

@@ -90,7 +90,7 @@ public final class PublicationLagProbe {
         void run(final long deadline) {
             int sincePop = 0;
             while (true) {
-                if (!ring.offer(1)) {
+                if (ring.offer(1) < 0) { // BACK_PRESSURED
                     ring.poll(sink, 0, sink.length);
                     continue;
                 }

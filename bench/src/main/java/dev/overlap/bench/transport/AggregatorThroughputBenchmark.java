@@ -38,7 +38,7 @@ import static dev.overlap.bench.transport.TransportBenchSupport.ITEMS;
  * <b>What is measured:</b> delivered item throughput (items/s; 4-byte items) from one sender thread to one receiving
  * thread, against the batch size {@code batchBytes} (64 B .. 1 MiB, the x axis of Atos Fig. 4):
  * <ul>
- *   <li>{@link #aggregated}: {@code IntAggregator.offer(int)} per item into an aggregator of {@code batchBytes}
+ *   <li>{@link #aggregated}: {@code IntAggregator.offerBlocking(int)} per item into an aggregator of {@code batchBytes}
  *       (size flushes; one {@code tryClaim}/{@code commit} per batch), standalone transport, the receiver's inbox
  *       drained by a busy-spinning thread whose handler takes each batch in place (counts it);</li>
  *   <li>{@link #bulk}: items offered 2^18 at a time from a 1 MiB direct buffer: whole batches are copied from the
@@ -216,7 +216,7 @@ public class AggregatorThroughputBenchmark {
         final IntAggregator a = pipe.aggregator;
         int v = pipe.next;
         for (int i = 0; i < ITEMS; i++) {
-            a.offer(v++);
+            a.offerBlocking(v++);
         }
         pipe.next = v;
     }
@@ -225,7 +225,7 @@ public class AggregatorThroughputBenchmark {
     @Benchmark
     @OperationsPerInvocation(ITEMS)
     public void bulk(final CountPipe pipe) {
-        pipe.aggregator.offer(pipe.source, 0, ITEMS);
+        pipe.aggregator.offerBlocking(pipe.source, 0, ITEMS);
     }
 
     /** Per-item offers, one thread doing the sending and (on back-pressure) the draining. */
@@ -235,7 +235,7 @@ public class AggregatorThroughputBenchmark {
         final IntAggregator a = s.aggregator;
         int v = s.next;
         for (int i = 0; i < ITEMS; i++) {
-            a.offer(v++);
+            a.offerBlocking(v++);
         }
         s.next = v;
     }
@@ -244,7 +244,7 @@ public class AggregatorThroughputBenchmark {
     @Benchmark
     @OperationsPerInvocation(ITEMS)
     public void loopbackBulk(final Loopback s) {
-        s.aggregator.offer(s.source, 0, ITEMS);
+        s.aggregator.offerBlocking(s.source, 0, ITEMS);
     }
 
     /** Peer: JCTools MPSC queue of int[] batches. */

@@ -75,7 +75,7 @@ public class BatchLatencyBenchmark {
             final int work = transport.inbox(1).drain(1);
             if (batchesSeen != acked[0]) {
                 acked[0]++;
-                ack.offer(1);
+                ack.offerBlocking(1);
             }
             return work;
         });
@@ -93,7 +93,7 @@ public class BatchLatencyBenchmark {
         final IntAggregator a = toReceiver;
         final int before = acks;
         for (int i = 0; i < batchItems; i++) {
-            a.offer(i);
+            a.offerBlocking(i);
         }
         idle.reset();
         while (acks == before) {

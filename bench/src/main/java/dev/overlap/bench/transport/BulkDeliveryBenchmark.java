@@ -35,7 +35,7 @@ import static dev.overlap.bench.transport.TransportBenchSupport.ITEMS;
  * <b>What is measured:</b> delivered item bandwidth (items/s, 4-byte items) of bulk offers at batches of 4 KiB and
  * more, where "delivered" means the items are in the receiver's own memory: each invocation produces 2^18 new
  * items in a 1 MiB direct buffer (one store per 64-byte line, {@link TransportBenchSupport#produce}, so the lines
- * really leave the producing core), offers them with {@code IntAggregator.offer(DirectBuffer, int, int)}, and the
+ * really leave the producing core), offers them with {@code IntAggregator.offerBlocking(DirectBuffer, int, int)}, and the
  * receiving handler copies every batch into its local 1 MiB queue area ({@link QueueHandler}, as a worklist does):
  * <ul>
  *   <li>{@link #rawCopy}: the reference, one thread, no transport: produce, then copy the items in batch-payload
@@ -210,7 +210,7 @@ public class BulkDeliveryBenchmark {
     @ComparedTo(value = "rawCopy", name = "ring vs raw copy")
     public void ring(final Ring d) {
         d.next = TransportBenchSupport.produce(d.source, d.next);
-        d.aggregator.offer(d.source, 0, ITEMS);
+        d.aggregator.offerBlocking(d.source, 0, ITEMS);
     }
 
     /** Two threads; whole batches read by the receiver in the sender's buffer. */
@@ -220,7 +220,7 @@ public class BulkDeliveryBenchmark {
     @ComparedTo(value = "ring", name = "by reference vs ring")
     public void byReference(final ByReference d) {
         d.next = TransportBenchSupport.produce(d.source, d.next);
-        d.aggregator.offer(d.source, 0, ITEMS);
+        d.aggregator.offerBlocking(d.source, 0, ITEMS);
     }
 
     /** One thread; whole batches by reference to its own inbox. */
@@ -229,6 +229,6 @@ public class BulkDeliveryBenchmark {
     @ComparedTo(value = "rawCopy", name = "loopback by reference vs raw copy")
     public void loopbackByReference(final LoopbackByReference d) {
         d.next = TransportBenchSupport.produce(d.source, d.next);
-        d.aggregator.offer(d.source, 0, ITEMS);
+        d.aggregator.offerBlocking(d.source, 0, ITEMS);
     }
 }

@@ -111,7 +111,7 @@ public class LatencyBenchmark {
         int pending;
 
         void echo(final int item) {
-            if (hasPending || !out.tryOffer(item)) {
+            if (hasPending || out.tryOffer(item) < 0) {
                 if (hasPending) {
                     throw new IllegalStateException("a second echo while one waits for ring space: more than one "
                         + "item in flight");
@@ -122,7 +122,7 @@ public class LatencyBenchmark {
         }
 
         int retry() {
-            if (hasPending && out.tryOffer(pending)) {
+            if (hasPending && out.tryOffer(pending) >= 0) {
                 hasPending = false;
                 return 1;
             }
@@ -203,7 +203,7 @@ public class LatencyBenchmark {
     @Benchmark
     public int eager(final EagerPair s) {
         final int before = s.replies;
-        s.toPong.offer(before);
+        s.toPong.offerBlocking(before);
         s.idle.reset();
         while (s.replies == before) {
             s.idle.idle(s.pingInbox.drain(1));
@@ -215,7 +215,7 @@ public class LatencyBenchmark {
     @Benchmark
     public int batchedWait16(final BatchedPair s) {
         final int before = s.replies;
-        s.toPong.offer(before);
+        s.toPong.offerBlocking(before);
         s.idle.reset();
         while (s.replies == before) {
             s.idle.idle(s.ping.poll());

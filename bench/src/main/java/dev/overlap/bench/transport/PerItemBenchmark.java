@@ -35,7 +35,7 @@ import java.util.concurrent.TimeUnit;
  * <b>What is measured:</b> item throughput (items/s) with one ring message per item, no aggregation, the baseline
  * that {@link AggregatorThroughputBenchmark} must beat by 10x at batches of 4 KiB and more:
  * <ul>
- *   <li>{@link #eagerAggregator}: {@code IntAggregator.offer} in eager mode (each item its own 12-byte message with
+ *   <li>{@link #eagerAggregator}: {@code IntAggregator.offerBlocking} in eager mode (each item its own 12-byte message with
  *       the transport's header and counters), same pipeline as the aggregated benchmark;</li>
  *   <li>{@link #agronaRing}: a bare Agrona {@code ManyToOneRingBuffer.write} of each 4-byte item, read by a
  *       busy-spinning thread (what the transport's per-item path rests on).</li>
@@ -123,7 +123,7 @@ public class PerItemBenchmark {
     public void eagerAggregator(final Eager s) {
         final IntAggregator a = s.aggregator;
         for (int i = 0; i < ITEMS; i++) {
-            a.offer(i);
+            a.offerBlocking(i);
         }
     }
 

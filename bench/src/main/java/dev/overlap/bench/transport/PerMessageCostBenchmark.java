@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
  * <b>What is measured:</b> the CPU cost (ns) of one single-item message, sent and applied on one thread (no cache
  * line crosses cores), so it isolates the transport's per-message overhead from scheduling noise:
  * <ul>
- *   <li>{@link #eager}: an eager-mode {@code IntAggregator.offer} to the thread's own inbox, then
+ *   <li>{@link #eager}: an eager-mode {@code IntAggregator.offerBlocking} to the thread's own inbox, then
  *       {@code Inbox.drain()} (drain lock, dispatch to a {@code BatchHandler}, counters, applied count);</li>
  *   <li>peer {@link #agronaRing}: bare {@code ManyToOneRingBuffer.write} of the 4-byte item, then {@code read}.</li>
  * </ul>
@@ -90,7 +90,7 @@ public class PerMessageCostBenchmark {
     @OperationsPerInvocation(BURST)
     public long eager(final Own s) {
         for (int i = 0; i < BURST; i++) {
-            s.aggregator.offer(i);
+            s.aggregator.offerBlocking(i);
         }
         s.inbox.drain();
         return s.sum;

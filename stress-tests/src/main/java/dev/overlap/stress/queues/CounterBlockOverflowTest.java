@@ -45,7 +45,7 @@ public class CounterBlockOverflowTest {
 
         void producer1() {
             for (int i = 1; i <= 3; i++) {
-                if (queue.offer(MARK | (10 + i))) {
+                if (queue.offer(MARK | (10 + i)) >= 0) { // a position, or MAX_POSITION_EXCEEDED
                     if (accepted1 != i - 1) {
                         refusedThenAccepted = 1;
                     }
@@ -57,7 +57,7 @@ public class CounterBlockOverflowTest {
         }
 
         void producer2() {
-            accepted2 = queue.offer(new int[] {MARK | 21, MARK | 22, MARK | 23}, 0, 3);
+            accepted2 = Math.max(0, queue.offer(new int[] {MARK | 21, MARK | 22, MARK | 23}, 0, 3)); // or a code: none
             n2 = queue.poll(got2, 0, 3);
         }
 

@@ -60,7 +60,7 @@ public class CounterRingBatchFifoTest {
     private void pushAll(final long[] items) {
         int done = 0;
         while (done < items.length) {
-            done += ring.offer(items, done, items.length - done);
+            done += Math.max(0, ring.offer(items, done, items.length - done)); // a count, or BACK_PRESSURED: retry
         }
     }
 

@@ -46,7 +46,7 @@ public class AggregatorRingDrainStress {
     @Actor
     public void senderA() {
         for (int i = 0; i < ITEMS; i++) {
-            a.offer(ItemLog.item(0, i));
+            a.offerBlocking(ItemLog.item(0, i));
         }
         a.flush();
         transport.inbox(0).drain();
@@ -55,7 +55,7 @@ public class AggregatorRingDrainStress {
     @Actor
     public void senderB() {
         for (int i = 0; i < ITEMS; i++) {
-            b.offer(ItemLog.item(1, i));
+            b.offerBlocking(ItemLog.item(1, i));
         }
         b.flush();
         transport.inbox(0).drain();

@@ -54,7 +54,7 @@ public class DirectBatchDrainStress {
             for (int i = 0; i < PER_OFFER; i++) {
                 source.putInt(i * 4, ItemLog.item(sender, seq + i));
             }
-            aggregator.offer(source, 0, PER_OFFER); // returns once the batches were read: the buffer may be reused
+            aggregator.offerBlocking(source, 0, PER_OFFER); // returns once the batches were read: the buffer may be reused
         }
     }
 

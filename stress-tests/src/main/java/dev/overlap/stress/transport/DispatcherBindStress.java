@@ -50,7 +50,7 @@ public class DispatcherBindStress {
     public void binder0() {
         transport.registerHandler(0, 0, ItemType.INT, log0);
         try {
-            endpoint0.intAggregator(0, 0, AggregatorConfig.eager()).offer(ItemLog.item(0, 0));
+            endpoint0.intAggregator(0, 0, AggregatorConfig.eager()).offerBlocking(ItemLog.item(0, 0));
         } catch (final IllegalStateException e) {
             failures0++;
         }
@@ -60,7 +60,7 @@ public class DispatcherBindStress {
     public void binder1ThenDrain() {
         transport.registerHandler(0, 1, ItemType.INT, log1);
         try {
-            endpoint1.intAggregator(0, 1, AggregatorConfig.eager()).offer(ItemLog.item(0, 0));
+            endpoint1.intAggregator(0, 1, AggregatorConfig.eager()).offerBlocking(ItemLog.item(0, 0));
         } catch (final IllegalStateException e) {
             failures1++;
         }

@@ -52,7 +52,7 @@ public class EnqueuedBeforeDeliveredStress {
     @Actor
     public void sender() {
         for (int i = 0; i < ITEMS; i++) {
-            aggregator.offer(ItemLog.item(0, i));
+            aggregator.offerBlocking(ItemLog.item(0, i));
         }
         endpoint.poll();
     }

@@ -45,8 +45,8 @@ public class FlushOnWaitStress {
 
     @Actor
     public void sender() {
-        aggregator.offer(ItemLog.item(0, 0));
-        aggregator.offer(ItemLog.item(0, 1));
+        aggregator.offerBlocking(ItemLog.item(0, 0));
+        aggregator.offerBlocking(ItemLog.item(0, 1));
         endpoint.poll();
         endpoint.poll();
         endpoint.poll();

@@ -56,8 +56,8 @@ public class InboxDrainRaceStress {
         final IntAggregator a0 = e0.intAggregator(0, 0, AggregatorConfig.eager());
         final IntAggregator a1 = e1.intAggregator(0, 0, AggregatorConfig.eager());
         for (int i = 0; i < PER_SENDER; i++) {
-            a0.offer(ItemLog.item(0, i));
-            a1.offer(ItemLog.item(1, i));
+            a0.offerBlocking(ItemLog.item(0, i));
+            a1.offerBlocking(ItemLog.item(1, i));
         }
     }
 

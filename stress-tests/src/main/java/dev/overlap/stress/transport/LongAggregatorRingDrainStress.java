@@ -21,15 +21,16 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * records of 32 bytes each need twice that, so both senders meet back-pressure and drain it themselves, it being
  * their home inbox too). The ring starts full (a third sender's batches, to another queue, fill it), so sender A's
  * first batches find it full unless B has drained it already: A offers its first 8 items with {@code tryOffer}
- * (never waits: on false it drains and retries, so an item that completes a batch on a full ring must be answered
- * true, taken, or the retry sends it twice) and the other 8 with {@code offer(long)} (waits on a full ring); sender
- * B offers one item, then 15 from a buffer with {@code offer(DirectBuffer, ...)} (the first fills the staged batch,
- * the rest go as whole batches straight from the buffer into the ring; the first of them waits for room, draining).
+ * (never waits: on a negative code it drains and retries, so an item that completes a batch on a full ring must be
+ * answered as taken, or the retry sends it twice) and the other 8 with {@code offerBlocking(long)} (waits on a full
+ * ring); sender B offers one item, then 15 from a buffer with {@code offerBlocking(DirectBuffer, ...)} (the first
+ * fills the staged batch, the rest go as whole batches straight from the buffer into the ring; the first of them
+ * waits for room, draining).
  * Every {@code long} must arrive once, whole (upper half intact), in per-sender order. Results: items delivered,
  * violation flags (1 duplicate/reordered, 2 unknown sender, 4 incomplete, 8 corrupted upper half).
  */
 @JCStressTest
-@Description("LongAggregator offer/tryOffer/bulk offer with racing senders: no loss, no duplication, order kept")
+@Description("LongAggregator offerBlocking/tryOffer/bulk offer with racing senders: no loss, no duplication, order kept")
 @Outcome(id = "32, 0", expect = ACCEPTABLE, desc = "all 32 long items delivered once, whole, in per-sender order")
 @Outcome(expect = FORBIDDEN, desc = "items lost, duplicated, reordered or corrupted (r1 = delivered, r2 = flags)")
 @State
@@ -48,7 +49,7 @@ public class LongAggregatorRingDrainStress {
         transport.registerHandler(0, 1, ItemType.LONG, (queue, sender, items, offset, count) -> { });
         final AggregatorConfig twoPerBatch = AggregatorConfig.batched(8 + 2 * 8, Long.MAX_VALUE);
         final LongAggregator filler = transport.newEndpoint(0).longAggregator(0, 1, twoPerBatch);
-        while (filler.tryOffer(0)) {
+        while (filler.tryOffer(0) >= 0) {
             // fill the ring: the last batch stays pending, never sent
         }
         a = transport.newEndpoint(0).longAggregator(0, 0, twoPerBatch);
@@ -61,12 +62,12 @@ public class LongAggregatorRingDrainStress {
     @Actor
     public void senderA() {
         for (int i = 0; i < ITEMS / 2; i++) {
-            while (!a.tryOffer(ItemLog.longItem(0, i))) {
+            while (a.tryOffer(ItemLog.longItem(0, i)) < 0) { // not taken (BACK_PRESSURED): drain, retry
                 transport.inbox(0).drain();
             }
         }
         for (int i = ITEMS / 2; i < ITEMS; i++) {
-            a.offer(ItemLog.longItem(0, i));
+            a.offerBlocking(ItemLog.longItem(0, i));
         }
         a.flush();
         transport.inbox(0).drain();
@@ -74,8 +75,8 @@ public class LongAggregatorRingDrainStress {
 
     @Actor
     public void senderB() {
-        b.offer(ItemLog.longItem(1, 0));
-        b.offer(bulk, 0, ITEMS - 1);
+        b.offerBlocking(ItemLog.longItem(1, 0));
+        b.offerBlocking(bulk, 0, ITEMS - 1);
         b.flush();
         transport.inbox(0).drain();
     }
