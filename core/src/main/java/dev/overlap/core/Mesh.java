@@ -338,7 +338,11 @@ public final class Mesh implements AutoCloseable {
         }
         if (region.isSymmetric() && world.isDistributed() && world.failure() == null) {
             // collective: nobody reuses the range before every rank has zeroed its part and stopped using it
-            world.barrier();
+            try {
+                world.barrier();
+            } catch (final PeerFailedException e) {
+                // a rank died or left: the world is broken, no collective allocation follows; free this rank's part
+            }
         }
         if (region.isSymmetric()) {
             heap.freeSymmetric(region.offset());

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -341,7 +342,21 @@ public final class World {
         return awaitBarrier(Waits.deadline(timeout, unit));
     }
 
+    /**
+     * As {@link #barrier()}, running {@code whileWaiting} in every round of the wait: for a rank that must keep
+     * making progress for the others while it waits (a transport draining its inboxes, so that a rank still flushing
+     * into them is not held up by this one's wait).
+     */
+    public void barrier(final Runnable whileWaiting) {
+        Objects.requireNonNull(whileWaiting, "whileWaiting");
+        awaitBarrier(Waits.NO_DEADLINE, whileWaiting);
+    }
+
     private boolean awaitBarrier(final long deadline) {
+        return awaitBarrier(deadline, null);
+    }
+
+    private boolean awaitBarrier(final long deadline, final Runnable whileWaiting) {
         if (segment == null) {
             return true;
         }
@@ -352,7 +367,7 @@ public final class World {
         while (WorldSegment.generationOf(segment.barrierWord()) == generation) {
             final boolean interrupted = Thread.interrupted();
             final RuntimeException stop = interrupted ? Waits.interrupted("a barrier of " + this)
-                : failure != null ? new PeerFailedException(failure) : (rounds & 63) == 63 ? leftPeer() : null;
+                : failure != null ? new PeerFailedException(failure) : (rounds & 63) == 63 ? goneOrFailedPeer() : null;
             if (stop != null || (deadline != Waits.NO_DEADLINE && System.nanoTime() - deadline >= 0)) {
                 if (!segment.withdraw(generation, ranks)) {
                     return true; // completed meanwhile: this arrival counted (an interrupt stays set)
@@ -361,6 +376,9 @@ public final class World {
                     throw stop;
                 }
                 return false;
+            }
+            if (whileWaiting != null) {
+                whileWaiting.run();
             }
             pause(rounds++);
         }
@@ -383,6 +401,43 @@ public final class World {
      *                                  world is broken, since the others may have completed it)
      */
     public void allReduceSum(final long[] values) {
+        allReduce(values, SUM);
+    }
+
+    /**
+     * Takes the element-wise maximum of {@code values} over every rank, in place (collective; see
+     * {@link #allReduceSum(long[])}).
+     */
+    public void allReduceMax(final long[] values) {
+        allReduce(values, MAX);
+    }
+
+    /** @return the maximum of {@code value} over every rank (collective; see {@link #allReduceSum(long[])}) */
+    public long allReduceMax(final long value) {
+        final long[] v = {value};
+        allReduceMax(v);
+        return v[0];
+    }
+
+    /**
+     * Checks that every rank passed the same {@code value} for a setting that must agree (collective: one reduction).
+     *
+     * @param what names the setting, for the message
+     * @throws IllegalStateException naming the setting and the smallest and largest values if they differ
+     */
+    public void checkSame(final String what, final long value) {
+        final long[] v = {value, -value};
+        allReduceMax(v);
+        if (v[0] != -v[1]) {
+            throw new IllegalStateException(what + " differs across the ranks of " + this + ": from " + -v[1] + " to "
+                + v[0] + " (every rank must use the same value)");
+        }
+    }
+
+    private static final int SUM = 0;
+    private static final int MAX = 1;
+
+    private void allReduce(final long[] values, final int op) {
         if (values.length > WorldSegment.REDUCE_VALUES) {
             throw new IllegalArgumentException("a reduction takes at most " + WorldSegment.REDUCE_VALUES
                 + " values, got " + values.length);
@@ -397,11 +452,12 @@ public final class World {
             }
             barrier();
             for (int i = 0; i < values.length; i++) {
-                long sum = 0;
+                long result = op == SUM ? 0 : Long.MIN_VALUE;
                 for (int r = 0; r < ranks; r++) {
-                    sum += segment.reduceValue(parity, r, i);
+                    final long v = segment.reduceValue(parity, r, i);
+                    result = op == SUM ? result + v : Math.max(result, v);
                 }
-                values[i] = sum;
+                values[i] = result;
             }
         }
     }
@@ -414,6 +470,15 @@ public final class World {
         final long[] v = {value};
         allReduceSum(v);
         return v[0];
+    }
+
+    /**
+     * @return the error for a failure another rank recorded (adopted here too, should this rank's own monitor be
+     *         slow) or for a rank that left while this one waits for all; null if neither
+     */
+    private PeerFailedException goneOrFailedPeer() {
+        final PeerFailedException recorded = config != null ? adoptRecorded() : null;
+        return recorded != null ? new PeerFailedException(recorded) : leftPeer();
     }
 
     /** @return the error for a rank that left while this one waits for all, or null */

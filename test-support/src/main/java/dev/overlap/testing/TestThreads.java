@@ -75,4 +75,68 @@ public final class TestThreads {
         }
         throw new AssertionError("no thread named " + name);
     }
+
+    /**
+     * Runs {@code task(0)} .. {@code task(n - 1)} each on a thread of its own and waits for all of them (at most
+     * {@link #RELEASE_BOUND_SECONDS} each): for calls that only complete together, such as the ranks of a mesh across
+     * processes played by threads of one JVM (joins, barriers, collective closes), which a small pool would run one
+     * after the other.
+     *
+     * @return the results, by index
+     * @throws AssertionError if a task threw (the first failure, the others suppressed) or did not end in time
+     */
+    public static <T> java.util.List<T> inParallel(final int n, final java.util.function.IntFunction<T> task) {
+        final java.util.List<java.util.concurrent.CompletableFuture<T>> futures = new java.util.ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            final int index = i;
+            final java.util.concurrent.CompletableFuture<T> f = new java.util.concurrent.CompletableFuture<>();
+            final Thread t = new Thread(() -> {
+                try {
+                    f.complete(task.apply(index));
+                } catch (final Throwable e) {
+                    f.completeExceptionally(e);
+                }
+            }, "in-parallel-" + index);
+            t.setDaemon(true);
+            t.start();
+            futures.add(f);
+        }
+        final java.util.List<T> results = new java.util.ArrayList<>(n);
+        AssertionError failure = null;
+        for (int i = 0; i < n; i++) {
+            try {
+                results.add(futures.get(i).get(RELEASE_BOUND_SECONDS, TimeUnit.SECONDS));
+            } catch (final java.util.concurrent.ExecutionException e) {
+                failure = add(failure, new AssertionError("task " + i + " failed: " + e.getCause(), e.getCause()));
+                results.add(null);
+            } catch (final java.util.concurrent.TimeoutException e) {
+                failure = add(failure, new AssertionError("task " + i + " did not end within "
+                    + RELEASE_BOUND_SECONDS + " s"));
+                results.add(null);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for parallel tasks", e);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return results;
+    }
+
+    /** As {@link #inParallel(int, java.util.function.IntFunction)} for tasks without a result. */
+    public static void runInParallel(final int n, final java.util.function.IntConsumer task) {
+        inParallel(n, i -> {
+            task.accept(i);
+            return Boolean.TRUE;
+        });
+    }
+
+    private static AssertionError add(final AssertionError first, final AssertionError next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
+    }
 }

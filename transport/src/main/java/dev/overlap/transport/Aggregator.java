@@ -82,7 +82,9 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
         this.waitPolls = config.waitPolls();
         this.waitNanos = config.waitNanos();
         this.timed = waitNanos != AggregatorConfig.NO_WAIT_NANOS;
-        this.byReference = !eager && endpoint.byReference(MessageFormat.BATCH_HEADER_LENGTH + (capacity << shift));
+        // by reference only within one process: the descriptor points into this process's buffer
+        this.byReference = !eager && endpoint.byReference(MessageFormat.BATCH_HEADER_LENGTH + (capacity << shift))
+            && endpoint.transport().isLocal(destination);
     }
 
     /** Copies the first {@code count} staged items to {@code dst} at {@code index} (native byte order). */

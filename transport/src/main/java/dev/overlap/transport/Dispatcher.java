@@ -47,12 +47,19 @@ final class Dispatcher implements MessageHandler {
     /** The senders, whose gets, fetches and batches by reference a drain completes (cached: one load less). */
     private final TransportEndpoints endpoints;
     private final Inbox inbox;
+    private final int replySlotBytes;
+    private final int replySlotMask;
+    /** Endpoint ids with a reply area: every rank's. */
+    private final int replyAreas;
     private volatile Binding[] bindings;
 
-    Dispatcher(final Transport transport, final Inbox inbox) {
+    Dispatcher(final Transport transport, final Inbox inbox, final int senders) {
         this.transport = transport;
         this.endpoints = transport.endpoints();
         this.inbox = inbox;
+        this.replySlotBytes = transport.replySlotBytes();
+        this.replySlotMask = transport.replySlots() - 1;
+        this.replyAreas = senders;
         this.bindings = new Binding[transport.maxQueues()];
     }
 
@@ -133,7 +140,8 @@ final class Dispatcher implements MessageHandler {
         final int count = buffer.getInt(index + REF_COUNT_OFFSET);
         final int batch = buffer.getInt(index + REF_BATCH_OFFSET);
         final int offset = (int)buffer.getLong(index + REF_OFFSET_OFFSET);
-        final DirectBuffer source = endpoints.get(sender).directSource();
+        final Endpoint from = endpoints.get(sender);
+        final DirectBuffer source = from != null ? from.directSource() : null;
         if (source == null || batch < 1 || count % batch != 0) {
             throw new IllegalStateException("dev" + inbox.device() + " inbox: " + MessageFormat.typeName(msgTypeId)
                 + " from endpoint " + sender + " with " + count + " items in batches of " + batch
@@ -177,15 +185,40 @@ final class Dispatcher implements MessageHandler {
         }
         final long expected = buffer.getLong(index + EXPECTED_OFFSET);
         final long previous = RemoteAtomic.apply(op, memory, (int)GlobalAddress.offset(address), operand, expected);
-        endpoints.get(sender).replySlots().completeFetch(buffer.getInt(index + FETCH_SLOT_OFFSET),
-            buffer.getLong(index + FETCH_SEQ_OFFSET), previous);
+        final int slot = buffer.getInt(index + FETCH_SLOT_OFFSET);
+        final long seq = buffer.getLong(index + FETCH_SEQ_OFFSET);
+        final Endpoint requester = endpoints.get(sender);
+        if (requester != null) {
+            requester.replySlots().completeFetch(slot, seq, previous);
+        } else { // a requester in another process: its shared reply area
+            ReplySlots.completeRemoteFetch(replyArea(sender), replySlotBytes, slot & replySlotMask, seq, previous);
+        }
+    }
+
+    private AtomicBuffer replyArea(final int sender) {
+        if (sender < 0 || sender >= replyAreas) {
+            throw new IllegalStateException("dev" + inbox.device() + " inbox: a request from endpoint " + sender
+                + ", which no rank has");
+        }
+        return transport.ownMemory().replyArea(sender);
     }
 
     private void onGet(final MutableDirectBuffer buffer, final int index, final int sender) {
         final long address = buffer.getLong(index + GET_ADDRESS_OFFSET);
         final int length = buffer.getInt(index + GET_LENGTH_OFFSET);
         final AtomicBuffer memory = transport.memory(GlobalAddress.device(address));
-        endpoints.get(sender).replySlots().completeGet(buffer.getInt(index + GET_SLOT_OFFSET),
-            buffer.getLong(index + GET_SEQ_OFFSET), memory, (int)GlobalAddress.offset(address), length);
+        final int slot = buffer.getInt(index + GET_SLOT_OFFSET);
+        final long seq = buffer.getLong(index + GET_SEQ_OFFSET);
+        final Endpoint requester = endpoints.get(sender);
+        if (requester != null) {
+            requester.replySlots().completeGet(slot, seq, memory, (int)GlobalAddress.offset(address), length);
+        } else { // a requester in another process: the bytes go inline into its shared reply area
+            if (length < 0 || length > replySlotBytes - 8) {
+                throw new IllegalStateException("dev" + inbox.device() + " inbox: a get of " + length + " bytes from "
+                    + "endpoint " + sender + " does not fit its reply slot of " + replySlotBytes + " bytes");
+            }
+            ReplySlots.completeRemoteGet(replyArea(sender), replySlotBytes, slot & replySlotMask, seq, memory,
+                (int)GlobalAddress.offset(address), length);
+        }
     }
 }

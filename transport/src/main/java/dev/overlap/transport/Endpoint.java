@@ -85,7 +85,8 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
         this.home = inboxes[device];
         this.policy = transport.directPolicy();
         this.rendezvousThreshold = transport.rendezvousThreshold();
-        this.slots = new ReplySlots(waits, replies, replySlots);
+        this.slots = new ReplySlots(waits, replies, replySlots, transport.ownMemory().replySlotBytes(),
+            transport.localDevices());
     }
 
     /** @return this endpoint's id (carried in every message it sends) */
@@ -237,7 +238,7 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
             return;
         }
         final int slot = slots.acquire();
-        slots.expect(slot, dst, dstOffset);
+        slots.expect(slot, dst, dstOffset, length);
         requestGet(dest, srcAddress, length, slot);
         slots.await(slot);
         slots.release(slot);
@@ -347,7 +348,7 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
         }
         final int slot = slots.acquire();
         final CompletableFuture<Void> future = new CompletableFuture<>();
-        slots.expect(slot, dst, dstOffset);
+        slots.expect(slot, dst, dstOffset, length);
         requestGet(dest, srcAddress, length, slot);
         slots.async(slot, future);
         return future;

@@ -13,7 +13,9 @@ import java.util.concurrent.TimeUnit;
  * no consumer progress for the transport's {@link Transport.Builder#helpAfter help-after} time it applies that inbox's
  * messages too (the UPC helper's job, done by the waiter); while the transport closes it drains every inbox. Then the
  * round checks the transport, the interrupt status and the deadline of the timed call in progress, and idles with the
- * endpoint's Agrona idle strategy. The state of a wait (the deadline, the destination's last consumer position and
+ * endpoint's Agrona idle strategy. Across processes only this process's inboxes are drained or helped (the others'
+ * handlers live elsewhere), and a round ends the wait with {@link dev.overlap.core.PeerFailedException} once a rank
+ * has failed. The state of a wait (the deadline, the destination's last consumer position and
  * since when it stood still) lives here, off the endpoint's send paths.
  *
  * <p>No wait while a claim is open: an aggregator's open {@link BatchClaim} holds up its destination's consumer
@@ -39,6 +41,8 @@ final class EndpointWaits {
     private final Inbox[] inboxes;
     private final IdleStrategy idle;
     private final long helpAfterNanos;
+    /** The mesh's world when the transport spans processes (waits then end when a peer fails), else null. */
+    private final dev.overlap.core.World world;
     /** Claims of this endpoint's aggregators now open. */
     private int openClaims;
     /** When the blocking call in progress gives up ({@link System#nanoTime()}), or {@link Waits#NO_DEADLINE}. */
@@ -57,6 +61,7 @@ final class EndpointWaits {
         this.device = device;
         this.idle = idle;
         this.helpAfterNanos = transport.helpAfterNanos();
+        this.world = transport.world();
     }
 
     /**
@@ -100,7 +105,7 @@ final class EndpointWaits {
         int work = home.drain();
         if (transport.isClosing()) {
             work += transport.drainAll();
-        } else if (dest != device && work == 0) {
+        } else if (dest != device && work == 0 && inboxes[dest].isOwned()) {
             final long position = inboxes[dest].ring().consumerPosition();
             final long now = System.nanoTime();
             if (position != lastDestPosition) {
@@ -114,6 +119,9 @@ final class EndpointWaits {
         if (transport.isClosed()) {
             throw new IllegalStateException(transport + " closed while endpoint " + id + " waited for "
                 + describe(what, dest));
+        }
+        if (world != null) {
+            world.checkPeers(); // a rank that died will never drain, reply or make room
         }
         if (openClaims != 0) {
             throw claimOpen(what, dest);

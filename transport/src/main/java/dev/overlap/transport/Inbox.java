@@ -65,9 +65,23 @@ public final class Inbox {
     private final DrainState state;
     /** Null for an inbox built outside a transport (tests); its lifetime is then the caller's. */
     private final Transport transport;
+    /**
+     * True when this process drains the inbox: always in one process; in a mesh across processes only for the
+     * devices of this rank (the handlers live in the owner's process; the others only send into the ring).
+     */
+    private final boolean owned;
 
     Inbox(final Transport transport, final int device, final AtomicBuffer buffer, final int ringCapacity,
         final int maxEndpoints, final AtomicCounter[] counters) {
+        this(transport, device, buffer, ringCapacity, maxEndpoints, counters, true);
+    }
+
+    /**
+     * @param owned false for the inbox of a device of another process: its memory is that process's to set up (it is
+     *              not zeroed here), and this process never drains it
+     */
+    Inbox(final Transport transport, final int device, final AtomicBuffer buffer, final int ringCapacity,
+        final int maxEndpoints, final AtomicCounter[] counters, final boolean owned) {
         final int required = requiredBytes(ringCapacity, maxEndpoints);
         if (buffer.capacity() < required) {
             throw new IllegalArgumentException("inbox buffer of dev" + device + " has " + buffer.capacity()
@@ -77,8 +91,11 @@ public final class Inbox {
         this.device = device;
         this.buffer = buffer;
         this.counters = counters;
+        this.owned = owned;
         final int ringBytes = ringCapacity + RingBufferDescriptor.TRAILER_LENGTH;
-        buffer.setMemory(0, required, (byte)0);
+        if (owned) {
+            buffer.setMemory(0, required, (byte)0);
+        }
         this.ring = new ManyToOneRingBuffer(new org.agrona.concurrent.UnsafeBuffer(buffer, 0, ringBytes));
         this.capacity = ringCapacity;
         this.headPositionIndex = ringCapacity + RingBufferDescriptor.HEAD_POSITION_OFFSET;
@@ -86,7 +103,7 @@ public final class Inbox {
         this.appliedIndex = ringBytes + APPLIED;
         this.maxEndpoints = maxEndpoints;
         this.state = new DrainState(maxEndpoints);
-        this.dispatcher = new Dispatcher(transport, this);
+        this.dispatcher = new Dispatcher(transport, this, maxEndpoints);
     }
 
     /**
@@ -179,6 +196,9 @@ public final class Inbox {
     }
 
     int drain(final int limit, final boolean helper) {
+        if (!owned) {
+            throw notOwned("drained");
+        }
         if (!ready() || !buffer.compareAndSetInt(lockIndex, 0, 1)) {
             return 0;
         }
@@ -224,6 +244,17 @@ public final class Inbox {
         }
     }
 
+    /** @return true if this process drains the inbox (the device is this rank's, or the mesh is one process) */
+    public boolean isOwned() {
+        return owned;
+    }
+
+    private IllegalStateException notOwned(final String what) {
+        final dev.overlap.core.World w = transport.mesh().world();
+        return new IllegalStateException("dev" + device + "'s inbox can only be " + what + " by rank " + w.rankOf(device)
+            + ", the process that runs dev" + device + " and its handlers (this is rank " + w.rank() + ")");
+    }
+
     /** @return true if the calling thread is inside a drain of this inbox (i.e. runs one of its handlers) */
     boolean isDrainingOnCurrentThread() {
         return state.drainer == Thread.currentThread();
@@ -237,6 +268,9 @@ public final class Inbox {
      *                               {@link Transport#counter(int, TransportCounter)}
      */
     public long counter(final TransportCounter counter) {
+        if (!owned) {
+            throw notOwned("counted");
+        }
         if (counter.isSenderCounter()) {
             throw new IllegalArgumentException(counter + " is a sender counter: read it from an Endpoint or "
                 + "Transport.counter(device, counter)");
@@ -258,7 +292,7 @@ public final class Inbox {
 
     /** {@link #counter} without the checks, for readers that hold the counters (acquire load). */
     long counterValue(final TransportCounter counter) {
-        return counters[counter.slot()].getAcquire();
+        return counters == null ? 0 : counters[counter.slot()].getAcquire(); // none: another process's inbox
     }
 
     /** @return the receiver counters, by slot (for the close that frees them) */

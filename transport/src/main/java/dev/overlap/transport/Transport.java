@@ -4,6 +4,7 @@ import dev.overlap.core.GlobalAddress;
 import dev.overlap.core.IdleStrategies;
 import dev.overlap.core.Mesh;
 import dev.overlap.core.WorkerContext;
+import dev.overlap.core.World;
 import dev.overlap.core.counters.OverlapCounters;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
@@ -91,6 +92,12 @@ public final class Transport implements AutoCloseable {
     private final OverlapCounters counters;
     /** Whether the close closes {@link #counters} (a handle the transport opened itself). */
     private final boolean ownsCounters;
+    /** The mesh's world when it spans several processes (then the transport is collective), else null. */
+    private final World world;
+    /** By device: whether this process drains its inbox (every device, in one process). */
+    private final boolean[] localDevices;
+    private final int replySlots;
+    private final int replySlotBytes;
     private volatile boolean closing;
     private volatile boolean closed;
 
@@ -107,11 +114,25 @@ public final class Transport implements AutoCloseable {
                 workers += mesh.device(d).workerCount();
             }
         }
-        this.maxEndpoints = b.maxEndpoints > 0 ? b.maxEndpoints : workers + 16;
+        this.world = mesh != null && mesh.world().isDistributed() ? mesh.world() : null;
+        this.localDevices = new boolean[devices];
+        for (int d = 0; d < devices; d++) {
+            localDevices[d] = world == null || world.isLocal(d);
+        }
+        final int ownEndpoints = b.maxEndpoints > 0 ? b.maxEndpoints : workers + 16;
+        if (world != null) { // collective: the settings every rank's inboxes and messages depend on must agree
+            world.checkSame("Transport ringCapacity", b.ringCapacity);
+            world.checkSame("Transport maxQueues", b.maxQueues);
+            world.checkSame("Transport replySlots", b.replySlots);
+            world.checkSame("Transport rendezvousThreshold", b.rendezvousThreshold);
+        }
+        // endpoint ids are global across processes: one range of maxEndpoints per rank, the largest any rank needs
+        this.maxEndpoints = world != null ? (int)world.allReduceMax(ownEndpoints) : ownEndpoints;
         if (maxEndpoints < workers) {
             throw new IllegalArgumentException("maxEndpoints " + maxEndpoints + " is less than the mesh's " + workers
                 + " workers (each gets an endpoint)");
         }
+        final int senders = world != null ? world.ranks() * maxEndpoints : maxEndpoints;
         this.memories = new AtomicBuffer[devices];
         for (int d = 0; d < devices; d++) {
             memories[d] = mesh != null ? mesh.memory(d).buffer() : b.memories != null ? b.memories[d] : null;
@@ -119,20 +140,25 @@ public final class Transport implements AutoCloseable {
         final int maxPut = AggregatorConfig.largestBatch(b.ringCapacity) - MessageFormat.PUT_HEADER_LENGTH;
         this.rendezvousThreshold = Math.min(b.rendezvousThreshold, maxPut + 1);
         this.directBatchThreshold = b.directBatchThreshold;
+        this.replySlots = b.replySlots;
+        // across processes a reply from another process carries a ring get's bytes inline (below the rendezvous)
+        final int inlineReplies = world != null ? rendezvousThreshold : 0;
+        this.replySlotBytes = ReplySlots.slotBytes(inlineReplies);
         final String name = mesh != null ? mesh.name() : "transport";
         this.ownsCounters = b.countersManager != null || mesh == null;
         this.counters = b.countersManager != null ? OverlapCounters.using(b.countersManager)
             : mesh != null ? mesh.counters() : OverlapCounters.inMemory();
         final String labelPrefix = (mesh != null ? name + " " : "") + "transport";
-        this.endpoints = new TransportEndpoints(maxEndpoints, mesh, b.idleStrategy != null ? b.idleStrategy
-            : IdleStrategies.defaultFor(workers + (b.progressThread ? 2 : 1)), b.replySlots, labelPrefix);
-        this.memory = new TransportMemory(this, mesh, devices, b.inboxBuffers, b.ringCapacity, maxEndpoints, counters,
-            labelPrefix, endpoints);
+        this.endpoints = new TransportEndpoints(maxEndpoints, world != null ? world.rank() * maxEndpoints : 0, mesh,
+            b.idleStrategy != null ? b.idleStrategy : IdleStrategies.defaultFor(workers + (b.progressThread ? 2 : 1)),
+            b.replySlots, labelPrefix);
+        this.memory = new TransportMemory(this, mesh, devices, b.inboxBuffers, b.ringCapacity, senders, counters,
+            labelPrefix, endpoints, localDevices, b.replySlots, inlineReplies);
         endpoints.createWorkerEndpoints(this);
         final IdleStrategy progressIdle = !b.progressThread ? null : b.progressIdle != null ? b.progressIdle.get()
             : new BackoffIdleStrategy(64, 64, 1_000, 50_000);
         try {
-            this.agents = new ProgressAgents(this, memory.inboxes(), helpAfterNanos, progressIdle, b.errorHandler,
+            this.agents = new ProgressAgents(this, ownedInboxes(), helpAfterNanos, progressIdle, b.errorHandler,
                 name + "-progress", b.progressThreadFactory);
         } catch (final RuntimeException e) { // the thread factory's failure: give back what was taken
             closing = true;
@@ -151,6 +177,31 @@ public final class Transport implements AutoCloseable {
                 throw meshClosedMeanwhile;
             }
         }
+        if (world != null) {
+            try {
+                world.barrier(); // every rank's inboxes are set up before any rank sends
+            } catch (final RuntimeException e) {
+                close();
+                throw e;
+            }
+        }
+    }
+
+    /** @return the inboxes this process drains, by device order */
+    private Inbox[] ownedInboxes() {
+        final Inbox[] all = memory.inboxes();
+        int n = 0;
+        for (final Inbox inbox : all) {
+            n += inbox.isOwned() ? 1 : 0;
+        }
+        final Inbox[] owned = new Inbox[n];
+        n = 0;
+        for (final Inbox inbox : all) {
+            if (inbox.isOwned()) {
+                owned[n++] = inbox;
+            }
+        }
+        return owned;
     }
 
     private static void requireAgrona() {
@@ -228,6 +279,33 @@ public final class Transport implements AutoCloseable {
 
     Inbox[] inboxes() {
         return memory.inboxes();
+    }
+
+    /**
+     * @param device a device
+     * @return true if this process drains {@code device}'s inbox and runs its handlers: every device in one process,
+     *         this rank's devices in a mesh across processes
+     */
+    public boolean isLocal(final int device) {
+        return localDevices[checkDevice(device)];
+    }
+
+    /** @return by device, whether this process drains its inbox (shared, do not modify) */
+    boolean[] localDevices() {
+        return world != null ? localDevices : null;
+    }
+
+    int replySlots() {
+        return replySlots;
+    }
+
+    int replySlotBytes() {
+        return replySlotBytes;
+    }
+
+    /** @return the mesh's world when the transport spans several processes, else null */
+    World world() {
+        return world;
     }
 
     /** @return the transport's own memory: inboxes, counter blocks, reply areas */
@@ -317,6 +395,10 @@ public final class Transport implements AutoCloseable {
     public synchronized Endpoint newEndpoint(final int homeDevice) {
         checkOpen(); // under the lock the close takes to start closing: no endpoint is created after that
         checkDevice(homeDevice);
+        if (!localDevices[homeDevice]) {
+            throw new IllegalStateException("an endpoint's home device must be one this process drains: dev"
+                + homeDevice + " belongs to rank " + world.rankOf(homeDevice) + " (this is rank " + world.rank() + ")");
+        }
         return endpoints.create(this, homeDevice);
     }
 
@@ -364,7 +446,9 @@ public final class Transport implements AutoCloseable {
         checkNotClosed();
         int work = 0;
         for (final Inbox inbox : memory.inboxes()) {
-            work += inbox.drain();
+            if (inbox.isOwned()) {
+                work += inbox.drain();
+            }
         }
         return work;
     }
@@ -380,6 +464,10 @@ public final class Transport implements AutoCloseable {
     public long counter(final int device, final TransportCounter counter) {
         checkDevice(device);
         if (!counter.isSenderCounter()) {
+            if (!localDevices[device]) {
+                throw new IllegalStateException("dev" + device + "'s inbox counters are kept by rank "
+                    + world.rankOf(device) + ", the process that drains it (this is rank " + world.rank() + ")");
+            }
             return memory.receiverCounter(device, counter);
         }
         return endpoints.senderCounter(device, counter);
@@ -392,6 +480,9 @@ public final class Transport implements AutoCloseable {
     public String countersReport() {
         final StringBuilder sb = new StringBuilder();
         for (int d = 0; d < devices; d++) {
+            if (!localDevices[d]) {
+                continue; // another process's device: its process reports it
+            }
             sb.append("dev").append(d).append(':');
             for (final TransportCounter c : TransportCounter.values()) {
                 sb.append(' ').append(c.label()).append('=').append(counter(d, c)).append(',');
@@ -453,7 +544,15 @@ public final class Transport implements AutoCloseable {
         try {
             agents.stopThread();
             agents.awaitIdle();
+            if (world != null) {
+                // collective: every rank has stopped sending (its kernels are done) before the flushes, and every
+                // flush is in before the last drains; a rank waiting keeps draining its inboxes for those flushing
+                meetOthers();
+            }
             endpoints.flushForClose();
+            if (world != null) {
+                meetOthers();
+            }
             drainUntilEmpty();
         } finally {
             closed = true;
@@ -468,6 +567,17 @@ public final class Transport implements AutoCloseable {
         }
     }
 
+    /** A barrier of the transport's close that drains this rank's inboxes while it waits; skipped once a peer failed. */
+    private void meetOthers() {
+        if (world.failure() == null) {
+            try {
+                world.barrier(this::drainAll);
+            } catch (final dev.overlap.core.PeerFailedException e) {
+                // a rank died or left first: nothing more comes from it; this rank still releases what it holds
+            }
+        }
+    }
+
     private void drainUntilEmpty() {
         final IdleStrategy idle = new BackoffIdleStrategy(64, 64, 1_000, 1_000_000);
         long lastProgress = System.nanoTime();
@@ -475,7 +585,7 @@ public final class Transport implements AutoCloseable {
             final int work = drainAll();
             boolean empty = true;
             for (final Inbox inbox : memory.inboxes()) {
-                empty &= inbox.size() == 0;
+                empty &= !inbox.isOwned() || inbox.size() == 0; // another process empties its own
             }
             if (empty) {
                 return;

@@ -26,10 +26,14 @@ final class TransportEndpoints {
     private final Supplier<IdleStrategy> idleStrategy;
     private final int replySlots;
     private final String labelPrefix;
+    /** The id of this process's first endpoint: 0 in one process, rank x maxEndpoints across processes. */
+    private final int base;
     private volatile int count;
 
-    TransportEndpoints(final int maxEndpoints, final Mesh mesh, final Supplier<IdleStrategy> idleStrategy,
-        final int replySlots, final String labelPrefix) {
+    /** @param base the id of the first endpoint (ids are global in a mesh across processes: one range per rank) */
+    TransportEndpoints(final int maxEndpoints, final int base, final Mesh mesh,
+        final Supplier<IdleStrategy> idleStrategy, final int replySlots, final String labelPrefix) {
+        this.base = base;
         this.labelPrefix = labelPrefix;
         this.endpoints = new Endpoint[maxEndpoints];
         this.idleStrategy = idleStrategy;
@@ -54,17 +58,18 @@ final class TransportEndpoints {
      * @throws IllegalStateException when every endpoint id is taken
      */
     synchronized Endpoint create(final Transport transport, final int homeDevice) {
-        final int id = count;
-        if (id == endpoints.length) {
+        final int local = count;
+        final int id = base + local;
+        if (local == endpoints.length) {
             throw new IllegalStateException("all " + endpoints.length + " endpoints are in use: raise "
                 + "Builder.maxEndpoints");
         }
         final AtomicCounter[] counters = TransportMemory.allocateCounters(transport.ownMemory().counters(), true,
             labelPrefix + " dev" + homeDevice + " endpoint " + id, homeDevice, id);
         final Endpoint endpoint = new Endpoint(transport, id, homeDevice, idleStrategy.get(), counters,
-            TransportMemory.replyArea(replySlots), replySlots);
-        endpoints[id] = endpoint;
-        count = id + 1;
+            transport.ownMemory().replyArea(id), replySlots);
+        endpoints[local] = endpoint;
+        count = local + 1;
         return endpoint;
     }
 
@@ -73,12 +78,25 @@ final class TransportEndpoints {
         return workers[ctx.deviceId()][ctx.workerIndex()];
     }
 
-    /** @return endpoint {@code id} (an id carried by a message: it exists) */
+    /**
+     * @return endpoint {@code id} (an id carried by a message: it exists), or null for an endpoint of another process
+     */
     Endpoint get(final int id) {
-        return endpoints[id];
+        final int local = id - base;
+        return local >= 0 && local < endpoints.length ? endpoints[local] : null;
     }
 
-    /** @return how many endpoints exist */
+    /** @return this process's {@code index}-th endpoint, 0..{@link #count()}-1 */
+    Endpoint local(final int index) {
+        return endpoints[index];
+    }
+
+    /** @return the index among this process's endpoints of endpoint {@code id} (one of them) */
+    int localIndex(final int id) {
+        return id - base;
+    }
+
+    /** @return how many endpoints this process has */
     int count() {
         return count;
     }

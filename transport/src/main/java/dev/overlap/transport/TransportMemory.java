@@ -38,6 +38,12 @@ final class TransportMemory {
     private final Inbox[] inboxes;
     /** The inbox memory when the transport lives on a mesh (freed by the release); null otherwise. */
     private final DeviceRegion inboxRegion;
+    /** Every endpoint's reply area, in a mesh across processes (freed by the release); null otherwise. */
+    private final DeviceRegion replyRegion;
+    /** The reply area of each endpoint id, over {@link #replyRegion}; null in one process. */
+    private final AtomicBuffer[] replyViews;
+    private final int replySlotBytes;
+    private final int replyAreaBytes;
     private final OverlapCounters counters;
     private final TransportEndpoints endpoints;
     /** Readers inside the gate, plus {@link #RELEASED} once the release began. */
@@ -48,30 +54,58 @@ final class TransportMemory {
     private volatile long[][] finalSenderCounters;
 
     /**
-     * @param inboxBuffers standalone placement of the inboxes (one per device), or null for direct buffers; ignored
-     *                     when {@code mesh} is given
+     * @param inboxBuffers  standalone placement of the inboxes (one per device), or null for direct buffers; ignored
+     *                      when {@code mesh} is given
+     * @param inboxSenders  endpoints that may send to an inbox: the transport's own, or in a mesh across processes
+     *                      every rank's (endpoint ids are global there)
+     * @param owned         by device: whether this process drains its inbox (see {@link Inbox#isOwned()})
+     * @param replySlots    reply slots per endpoint
+     * @param inlineReplies bytes a reply slot carries inline for a request answered by another process (0: one
+     *                      process, replies go straight into the requester's buffer)
      */
     TransportMemory(final Transport transport, final Mesh mesh, final int devices, final AtomicBuffer[] inboxBuffers,
-        final int ringCapacity, final int maxEndpoints, final OverlapCounters counters, final String labelPrefix,
-        final TransportEndpoints endpoints) {
-        final int inboxBytes = Inbox.requiredBytes(ringCapacity, maxEndpoints);
+        final int ringCapacity, final int inboxSenders, final OverlapCounters counters, final String labelPrefix,
+        final TransportEndpoints endpoints, final boolean[] owned, final int replySlots, final int inlineReplies) {
+        final int inboxBytes = Inbox.requiredBytes(ringCapacity, inboxSenders);
         this.counters = counters;
         this.endpoints = endpoints;
         this.inboxes = new Inbox[devices];
+        this.replySlotBytes = ReplySlots.slotBytes(inlineReplies);
+        this.replyAreaBytes = replySlots * replySlotBytes;
         final AtomicCounter[][] receiver = new AtomicCounter[devices][];
         DeviceRegion region = null;
+        DeviceRegion replies = null;
         try {
             for (int d = 0; d < devices; d++) {
-                receiver[d] = allocateCounters(counters, false, labelPrefix + " dev" + d + " inbox", d, -1);
+                if (owned[d]) { // another process counts what its inboxes receive
+                    receiver[d] = allocateCounters(counters, false, labelPrefix + " dev" + d + " inbox", d, -1);
+                }
             }
             region = mesh != null ? mesh.allocateSymmetric(inboxBytes, 4096) : null;
+            if (inlineReplies > 0) { // every endpoint's reply area where the other processes can write it
+                replies = mesh.allocateSymmetric((long)inboxSenders * replyAreaBytes, 4096);
+            }
         } catch (final RuntimeException e) {
             for (final AtomicCounter[] c : receiver) {
                 freeCounters(counters, c);
             }
+            if (region != null) {
+                region.close();
+            }
             throw e;
         }
         this.inboxRegion = region;
+        this.replyRegion = replies;
+        this.replyViews = replies != null ? new AtomicBuffer[inboxSenders] : null;
+        if (replies != null) {
+            final dev.overlap.core.World world = mesh.world();
+            final int perRank = inboxSenders / world.ranks();
+            for (int e = 0; e < inboxSenders; e++) {
+                // endpoint e's area lives in the memory of its rank's first device (mapped by every rank)
+                replyViews[e] = new UnsafeBuffer(replies.buffer(world.firstDeviceOf(e / perRank)),
+                    e * replyAreaBytes, replyAreaBytes);
+            }
+        }
         for (int d = 0; d < devices; d++) {
             final AtomicBuffer buffer;
             if (inboxRegion != null) {
@@ -81,7 +115,7 @@ final class TransportMemory {
             } else {
                 buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(inboxBytes, 128));
             }
-            inboxes[d] = new Inbox(transport, d, buffer, ringCapacity, maxEndpoints, receiver[d]);
+            inboxes[d] = new Inbox(transport, d, buffer, ringCapacity, inboxSenders, receiver[d], owned[d]);
         }
     }
 
@@ -117,10 +151,19 @@ final class TransportMemory {
         }
     }
 
-    /** @return a zeroed reply area of {@code slots} slots for one endpoint ({@link ReplySlots}) */
-    static AtomicBuffer replyArea(final int slots) {
-        return new UnsafeBuffer(BufferUtil.allocateDirectAligned(slots * ReplySlots.SLOT_BYTES,
-            ReplySlots.SLOT_BYTES));
+    /**
+     * @return the zeroed reply area of endpoint {@code id} ({@link ReplySlots}): in a mesh across processes its part
+     *         of the shared reply region, where a drainer in another process writes replies; in one process a direct
+     *         buffer of its own, left to the garbage collector (a late counter read of a closed endpoint stays safe)
+     */
+    AtomicBuffer replyArea(final int id) {
+        return replyViews != null ? replyViews[id]
+            : new UnsafeBuffer(BufferUtil.allocateDirectAligned(replyAreaBytes, ReplySlots.LINE));
+    }
+
+    /** @return bytes of one reply slot */
+    int replySlotBytes() {
+        return replySlotBytes;
     }
 
     /** @return the inboxes, by device */
@@ -179,7 +222,7 @@ final class TransportMemory {
                 exitRead();
             }
         }
-        return finalSenderCounters[endpoint.id()][counter.slot()]; // recorded before the gate closed
+        return finalSenderCounters[endpoints.localIndex(endpoint.id())][counter.slot()]; // recorded before the close
     }
 
     /** @return bytes pending in {@code device}'s ring (a snapshot), or 0 once the memory is released */
@@ -217,7 +260,7 @@ final class TransportMemory {
         for (int e = 0; e < endpointCount; e++) {
             for (final TransportCounter c : all) {
                 if (c.isSenderCounter()) {
-                    lastSent[e][c.slot()] = endpoints.get(e).published(c);
+                    lastSent[e][c.slot()] = endpoints.local(e).published(c);
                 }
             }
         }
@@ -232,10 +275,16 @@ final class TransportMemory {
             freeCounters(counters, inbox.agronaCounters());
         }
         for (int e = 0; e < endpointCount; e++) {
-            freeCounters(counters, endpoints.get(e).agronaCounters());
+            freeCounters(counters, endpoints.local(e).agronaCounters());
         }
-        if (inboxRegion != null) {
-            inboxRegion.close();
+        try {
+            if (replyRegion != null) {
+                replyRegion.close();
+            }
+        } finally {
+            if (inboxRegion != null) {
+                inboxRegion.close();
+            }
         }
     }
 }
