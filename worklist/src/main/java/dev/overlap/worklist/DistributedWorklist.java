@@ -1,8 +1,10 @@
 package dev.overlap.worklist;
 
+import dev.overlap.core.DeviceRegion;
 import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.Mesh;
 import dev.overlap.core.WorkerContext;
+import dev.overlap.core.World;
 import dev.overlap.queues.Publication;
 import dev.overlap.transport.AggregatorConfig;
 import dev.overlap.transport.ItemType;
@@ -10,11 +12,13 @@ import dev.overlap.transport.Transport;
 import dev.overlap.core.InterruptedWaitException;
 import dev.overlap.core.Waits;
 
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -98,20 +102,24 @@ public final class DistributedWorklist implements AutoCloseable {
     private final TaskContext[][] contexts;
     private final int hostParticipant;
     final QuiescenceDetector detector;
+    /** The words the run's workers share (see {@link WorklistControl}): on the heap, or shared by the ranks. */
+    private final WorklistControl control;
+    /** The mesh's world when it spans several processes (the worklist is then collective), else null. */
+    private final World world;
+    /** The detector's and the control's memory in a mesh across processes (freed by the close); null otherwise. */
+    private final DeviceRegion sharedRegion;
 
     private final AtomicBoolean running = new AtomicBoolean();
-    private final AtomicBoolean checking = new AtomicBoolean();
+    /** This rank's own failure, with its cause; another rank's is read from the control. */
     private final AtomicReference<TaskFailedException> failure = new AtomicReference<>();
     private final AtomicLong[] budgets;
-    private final AtomicInteger roundArrivals = new AtomicInteger();
+    /** Workers over every rank (the discrete rounds' barrier counts them). */
     private final int totalWorkers;
-    private volatile boolean finished;
-    private volatile boolean stopRequested;
-    private volatile long sweepEpoch;
-    private volatile boolean sweepOpen;
-    private long sweepBase;
     private long sweeps;
     private long runSequence;
+    /** The discrete rounds' arrival count at the run's start, and the rounds run since (the same on every rank). */
+    private long arrivalsBase;
+    private long round;
     private TaskFunction function;
     private IdleFunction idleFunction;
     private int fetch;
@@ -124,6 +132,7 @@ public final class DistributedWorklist implements AutoCloseable {
     private DistributedWorklist(final Builder b) {
         this.mesh = b.mesh;
         this.devices = mesh.deviceCount();
+        this.world = mesh.world().isDistributed() ? mesh.world() : null;
         this.priority = b.priority;
         this.queueId = b.queueId;
         this.remote = b.remote != null ? b.remote
@@ -143,19 +152,41 @@ public final class DistributedWorklist implements AutoCloseable {
         this.queues = new LocalQueue[devices];
         this.budgets = new AtomicLong[devices];
         int workers = 0;
+        DeviceRegion region = null;
         try {
             for (int d = 0; d < devices; d++) {
-                queues[d] = priority
-                    ? LocalQueue.priority(mesh.device(d), b.queueCapacity, b.initialThreshold, b.delta)
-                    : LocalQueue.fifo(mesh.device(d), b.queueCapacity, b.publication);
+                if (mesh.device(d).isLocal()) { // another rank's device keeps its queue in its own process
+                    queues[d] = priority
+                        ? LocalQueue.priority(mesh.device(d), b.queueCapacity, b.initialThreshold, b.delta)
+                        : LocalQueue.fifo(mesh.device(d), b.queueCapacity, b.publication);
+                }
                 budgets[d] = new AtomicLong();
                 workers += mesh.device(d).workerCount();
             }
-            this.hostParticipant = workers;
-            this.totalWorkers = workers;
-            this.detector = new QuiescenceDetector(workers + 1);
+            // Participants: this rank's workers, then its host; across processes one range of the same size per rank
+            final int own = workers + 1;
+            final int perRank = world != null ? (int)world.allReduceMax(own) : own;
+            final int base = world != null ? world.rank() * perRank : 0;
+            final int participants = world != null ? world.ranks() * perRank : own;
+            this.hostParticipant = base + workers;
+            this.totalWorkers = world != null ? (int)world.allReduceSum(workers) : workers;
+            if (world != null) { // collective: one region every rank maps, the same offsets everywhere
+                final int detectorBytes = (QuiescenceDetector.bytes(participants) + 127) & -128;
+                region = mesh.allocateSymmetric(detectorBytes + WorklistControl.bytes(participants), 4096);
+                final AtomicBuffer shared = region.buffer(world.firstDeviceOf(0));
+                this.detector = new QuiescenceDetector(new UnsafeBuffer(shared, 0, detectorBytes), participants);
+                this.control = new WorklistControl(new UnsafeBuffer(shared, detectorBytes,
+                    WorklistControl.bytes(participants)), participants);
+            } else {
+                this.detector = new QuiescenceDetector(participants);
+                this.control = new WorklistControl(participants);
+            }
+            this.sharedRegion = region;
+            for (int p = base + workers; p < base + perRank; p++) {
+                control.ack(p, WorklistControl.ALWAYS); // the host and unused slots never hold a sweep up
+            }
             this.contexts = new TaskContext[devices][];
-            int p = 0;
+            int p = base;
             for (int d = 0; d < devices; d++) {
                 contexts[d] = new TaskContext[mesh.device(d).workerCount()];
                 for (int w = 0; w < contexts[d].length; w++) {
@@ -179,12 +210,23 @@ public final class DistributedWorklist implements AutoCloseable {
             }
             for (int d = 0; d < devices; d++) {
                 final LocalQueue q = queues[d];
-                transport.registerHandler(d, queueId, priority ? ItemType.LONG : ItemType.INT,
-                    (queue, sender, items, offset, count) -> q.pushBatch(items, offset, count));
+                final int dev = d;
+                // every device's binding, so senders know the item type; only this rank's devices' handlers run here
+                transport.registerHandler(d, queueId, priority ? ItemType.LONG : ItemType.INT, q != null
+                    ? (queue, sender, items, offset, count) -> q.pushBatch(items, offset, count)
+                    : (queue, sender, items, offset, count) -> {
+                        throw new IllegalStateException("dev" + dev + " runs in another process");
+                    });
+            }
+            if (world != null) {
+                world.barrier(transport::drainAll); // every rank's handlers are bound before any rank pushes
             }
         } catch (RuntimeException e) {
             freeQueues();
             freeCounters();
+            if (region != null) {
+                region.close();
+            }
             if (ownsTransport) {
                 transport.close();
             }
@@ -224,6 +266,10 @@ public final class DistributedWorklist implements AutoCloseable {
         }
         if (priority < 0) {
             throw new IllegalArgumentException("priority must be >= 0, was " + priority);
+        }
+        if (queues[device] == null) {
+            throw new IllegalStateException("dev" + device + " runs in rank " + world.rankOf(device) + ": seed its "
+                + "tasks there (this is rank " + world.rank() + ")");
         }
         detector.created(hostParticipant, 1);
         queues[device].push(task, priority);
@@ -287,12 +333,24 @@ public final class DistributedWorklist implements AutoCloseable {
             this.deadline = runDeadline;
             this.interrupted = false;
             this.timedOut = false;
-            finished = false;
-            stopRequested = false;
             failure.set(null);
-            sweepOpen = false;
             sweeps = 0;
             runSequence++;
+            if (world != null) {
+                // collective: every rank has seeded and ended its previous run before one of them clears the flags,
+                // and the flags are clear before any rank's workers start; the discrete rounds' arrival count is
+                // read while nobody runs, so every rank counts its rounds from the same base
+                world.barrier(transport::drainAll);
+                if (world.rank() == 0) {
+                    control.reset();
+                }
+                arrivalsBase = control.arrivals();
+                world.barrier();
+            } else {
+                control.reset();
+                arrivalsBase = control.arrivals();
+            }
+            round = 0;
             for (final TaskContext[] cs : contexts) {
                 for (final TaskContext c : cs) {
                     c.ensureFetch(fetch);
@@ -302,7 +360,12 @@ public final class DistributedWorklist implements AutoCloseable {
             final long start = System.nanoTime();
             final long rounds = mode == KernelMode.PERSISTENT ? runPersistent() : runDiscrete();
             final long elapsed = System.nanoTime() - start;
-            final boolean stopped = stopRequested || failure.get() != null;
+            if (world != null) {
+                world.checkPeers(); // a rank died during the run: its tasks are lost, the run cannot be completed
+                world.barrier(transport::drainAll); // every rank's workers are done: the flags below are final
+            }
+            final int failedRank = control.failedRank();
+            final boolean stopped = control.stopRequested() || failedRank >= 0 || failure.get() != null;
             if (stopped) {
                 discardLeftovers();
             }
@@ -310,10 +373,13 @@ public final class DistributedWorklist implements AutoCloseable {
             if (f != null) {
                 throw f;
             }
+            if (failedRank >= 0) {
+                throw control.failure(failedRank); // another rank's task failed: this rank's run stopped with it
+            }
             if (interrupted) {
                 throw Waits.interrupted("a worklist run (stopped, its remaining tasks discarded)");
             }
-            return stats(rounds, elapsed, stopRequested);
+            return stats(rounds, elapsed, control.stopRequested());
         } finally {
             this.function = null;
             this.idleFunction = null;
@@ -326,7 +392,9 @@ public final class DistributedWorklist implements AutoCloseable {
     private long runPersistent() {
         final KernelLaunch[] launches = new KernelLaunch[devices];
         for (int d = 0; d < devices; d++) {
-            launches[d] = mesh.device(d).launchPersistent(this::pollPersistent);
+            if (queues[d] != null) {
+                launches[d] = mesh.device(d).launchPersistent(this::pollPersistent);
+            }
         }
         joinAll(launches);
         return 0;
@@ -334,7 +402,7 @@ public final class DistributedWorklist implements AutoCloseable {
 
     private int pollPersistent(final WorkerContext wc) {
         final TaskContext c = contexts[wc.deviceId()][wc.workerIndex()];
-        if (finished) {
+        if (control.finished()) {
             wc.stopLaunch();
             return 0;
         }
@@ -359,11 +427,11 @@ public final class DistributedWorklist implements AutoCloseable {
             c.flushRemote();
             final IdleFunction idle = idleFunction;
             if (idle != null) {
-                if (sweepOpen) {
-                    final long e = sweepEpoch;
-                    if (c.ackedSweep != e) {
+                if (control.sweepOpen()) {
+                    final long e = control.sweepEpoch();
+                    if (control.acked(c.participant) != e) {
                         runIdle(c, idle);
-                        c.ackedSweep = e;
+                        control.ack(c.participant, e);
                     }
                 } else {
                     runIdle(c, idle);
@@ -376,55 +444,84 @@ public final class DistributedWorklist implements AutoCloseable {
         return 0;
     }
 
+    /**
+     * Discrete rounds: each rank's host launches a round on its devices and joins it; the workers of every rank meet
+     * at the round's end ({@link #endOfRound}); then the hosts meet and each decides on values no worker changes any
+     * more (the detector's counts, the acknowledgements, a stop or failure flagged during the round), so every rank
+     * takes the same decision (and the same sweep epochs). A decision to end takes effect only after the hosts met
+     * again: a rank never sees another's decision of the same round early, and every rank meets as often.
+     */
     private long runDiscrete() {
         final KernelLaunch[] launches = new KernelLaunch[devices];
         long rounds = 0;
-        while (!finished) {
+        long epoch = control.sweepEpoch();
+        while (true) {
             for (int d = 0; d < devices; d++) {
-                budgets[d].set(queues[d].size());
+                budgets[d].set(queues[d] != null ? queues[d].size() : 0);
             }
-            roundArrivals.set(0);
+            final long target = nextRoundTarget();
             for (int d = 0; d < devices; d++) {
-                launches[d] = mesh.device(d).launch(mesh.device(d).workerCount(), (wc, block) -> round(wc));
+                if (queues[d] != null) {
+                    launches[d] = mesh.device(d).launch(mesh.device(d).workerCount(), (wc, block) -> round(wc, target));
+                }
             }
             joinAll(launches);
             rounds++;
-            if (finished) {
-                break;
-            }
-            final long quiescent = detector.quiescentCreated();
-            if (quiescent >= 0) {
-                if (idleFunction == null) {
-                    finished = true;
-                } else {
-                    final long epoch = ++sweepEpoch;
-                    sweeps++;
-                    while (!finished && !allAcked(epoch)) {
-                        roundArrivals.set(0);
-                        for (int d = 0; d < devices; d++) {
-                            launches[d] = mesh.device(d).launch(mesh.device(d).workerCount(),
-                                (wc, block) -> sweep(wc, epoch));
+            hostsMeet();
+            boolean done = control.finished(); // a stop or failure during the round (only workers and hosts' joins set it)
+            if (!done) {
+                final long quiescent = detector.quiescentCreated();
+                if (quiescent >= 0) {
+                    if (idleFunction == null) {
+                        done = true;
+                    } else {
+                        final long sweepEpoch = ++epoch;
+                        control.setSweepEpoch(sweepEpoch);
+                        sweeps++;
+                        while (!control.finished() && !control.allAcked(sweepEpoch)) {
+                            final long sweepTarget = nextRoundTarget();
+                            for (int d = 0; d < devices; d++) {
+                                if (queues[d] != null) {
+                                    launches[d] = mesh.device(d).launch(mesh.device(d).workerCount(),
+                                        (wc, block) -> sweep(wc, sweepEpoch, sweepTarget));
+                                }
+                            }
+                            joinAll(launches);
+                            rounds++;
+                            hostsMeet();
                         }
-                        joinAll(launches);
-                        rounds++;
-                    }
-                    if (!finished && detector.quiescentCreated() == quiescent) {
-                        finished = true;
+                        done = control.finished() || detector.quiescentCreated() == quiescent;
                     }
                 }
             }
+            hostsMeet(); // every rank decided before any rank acts on its decision
+            if (done) {
+                control.finish();
+                return rounds;
+            }
         }
-        return rounds;
     }
 
-    private void round(final WorkerContext wc) {
+    /** @return the arrival count at which the next discrete round's workers are all through (every rank alike) */
+    private long nextRoundTarget() {
+        return arrivalsBase + ++round * totalWorkers;
+    }
+
+    /** The hosts of every rank meet between discrete rounds, draining their inboxes meanwhile (no-op in one process). */
+    private void hostsMeet() {
+        if (world != null) {
+            world.barrier(transport::drainAll);
+        }
+    }
+
+    private void round(final WorkerContext wc, final long target) {
         final TaskContext c = contexts[wc.deviceId()][wc.workerIndex()];
         try {
             c.bind(wc, runSequence);
             c.endpoint().poll();
             final AtomicLong budget = budgets[c.device()];
             final LocalQueue q = queues[c.device()];
-            while (!finished) {
+            while (!control.finished()) {
                 final long before = budget.getAndAdd(-fetch);
                 if (before <= 0) {
                     break;
@@ -442,22 +539,22 @@ public final class DistributedWorklist implements AutoCloseable {
             }
             c.flushRemote();
             c.publishCounters();
-            endOfRound(c);
+            endOfRound(c, target);
         } catch (Throwable t) {
             fail(c, TaskFailedException.NO_TASK, t);
         }
     }
 
-    private void sweep(final WorkerContext wc, final long epoch) {
+    private void sweep(final WorkerContext wc, final long epoch, final long target) {
         final TaskContext c = contexts[wc.deviceId()][wc.workerIndex()];
         try {
             c.bind(wc, runSequence);
-            if (c.ackedSweep != epoch && !finished) {
+            if (control.acked(c.participant) != epoch && !control.finished()) {
                 runIdle(c, idleFunction);
                 c.flushRemote();
-                c.ackedSweep = epoch;
+                control.ack(c.participant, epoch);
             }
-            endOfRound(c);
+            endOfRound(c, target);
         } catch (Throwable t) {
             fail(c, TaskFailedException.NO_TASK, t);
         }
@@ -469,9 +566,9 @@ public final class DistributedWorklist implements AutoCloseable {
      * already ended their round (the host starts the next round only after all of them); with it every full inbox
      * has a drainer until every sender is through, and handlers never block, so the round always ends.
      */
-    private void endOfRound(final TaskContext c) {
-        roundArrivals.incrementAndGet();
-        while (roundArrivals.get() < totalWorkers && !finished) {
+    private void endOfRound(final TaskContext c, final long target) {
+        control.arrive();
+        while (control.arrivals() < target && !control.finished()) {
             if (c.endpoint().poll() == 0) {
                 Thread.yield();
             }
@@ -515,59 +612,45 @@ public final class DistributedWorklist implements AutoCloseable {
 
     /** Termination check by an idle worker; at most one at a time (others skip), so no thread ever blocks here. */
     private void checkTermination() {
-        if (finished || !checking.compareAndSet(false, true)) {
+        if (control.finished() || !control.tryCheck()) {
             return;
         }
         try {
             if (idleFunction == null) {
                 if (detector.quiescentCreated() >= 0) {
-                    finished = true;
+                    control.finish();
                 }
                 return;
             }
-            if (!sweepOpen) {
+            if (!control.sweepOpen()) {
                 final long q = detector.quiescentCreated();
                 if (q >= 0) {
-                    sweepBase = q;
-                    sweepEpoch = sweepEpoch + 1;
+                    control.openSweep(control.sweepEpoch() + 1, q);
                     sweeps++;
-                    sweepOpen = true;
                 }
                 return;
             }
-            final long e = sweepEpoch;
-            if (!allAcked(e)) {
+            final long e = control.sweepEpoch();
+            if (!control.allAcked(e)) {
                 return;
             }
-            if (detector.quiescentCreated() == sweepBase) {
-                finished = true;
+            if (detector.quiescentCreated() == control.sweepBase()) {
+                control.finish();
             } else {
-                sweepOpen = false;
+                control.closeSweep();
             }
         } finally {
-            checking.set(false);
+            control.endCheck();
         }
-    }
-
-    private boolean allAcked(final long epoch) {
-        for (final TaskContext[] cs : contexts) {
-            for (final TaskContext c : cs) {
-                if (c.ackedSweep != epoch) {
-                    return false;
-                }
-            }
-        }
-        return true;
     }
 
     private void fail(final TaskContext c, final long task, final Throwable t) {
         failure.compareAndSet(null, new TaskFailedException(c.device(), c.worker(), task, t));
-        finished = true;
+        control.fail(world != null ? world.rank() : 0, c.device(), c.worker(), task, String.valueOf(t));
     }
 
     void requestStop() {
-        stopRequested = true;
-        finished = true;
+        control.stop();
     }
 
     /**
@@ -579,12 +662,15 @@ public final class DistributedWorklist implements AutoCloseable {
     private void joinAll(final KernelLaunch[] launches) {
         RuntimeException first = null;
         for (final KernelLaunch l : launches) {
-            while (true) {
+            while (l != null) { // null: another rank's device
                 try {
                     if (l.join(1, TimeUnit.MILLISECONDS)) {
                         break;
                     }
                     transport.drainAll();
+                    if (world != null && world.failure() != null && !control.finished()) {
+                        requestStop(); // a rank died: the run cannot terminate; this rank's workers leave it
+                    }
                     if (Thread.interrupted()) {
                         stopFor(true);
                     } else if (deadline != Waits.NO_DEADLINE && Waits.remaining(deadline) <= 0) {
@@ -617,7 +703,11 @@ public final class DistributedWorklist implements AutoCloseable {
         requestStop();
     }
 
-    /** After a stop or failure: flush every worker's sends, drain every inbox, empty every queue, rebalance. */
+    /**
+     * After a stop or failure: flush every worker's sends, drain every inbox, empty every queue, rebalance the
+     * detector. Collective across processes: the ranks flush and drain until their own sends are applied, meet (so
+     * nothing is in flight anywhere), empty their queues, meet again, and rank 0 rebalances the counts of all.
+     */
     private void discardLeftovers() {
         for (final TaskContext[] cs : contexts) {
             for (final TaskContext c : cs) {
@@ -634,6 +724,7 @@ public final class DistributedWorklist implements AutoCloseable {
                 }
             }
         } while (!quiet);
+        hostsMeet();
         while (transport.drainAll() > 0) {
             Thread.onSpinWait();
         }
@@ -641,12 +732,16 @@ public final class DistributedWorklist implements AutoCloseable {
         final int[] sinkPriorities = new int[256];
         final long[] sinkEntries = new long[256];
         for (final LocalQueue q : queues) {
-            while (q.pop(sink, sinkPriorities, sinkEntries, sink.length) > 0) {
+            while (q != null && q.pop(sink, sinkPriorities, sinkEntries, sink.length) > 0) {
                 Thread.onSpinWait();
             }
         }
-        final long imbalance = detector.createdTotal() - detector.completedTotal();
-        detector.completed(hostParticipant, imbalance);
+        hostsMeet();
+        if (world == null || world.rank() == 0) {
+            final long imbalance = detector.createdTotal() - detector.completedTotal();
+            detector.completed(hostParticipant, imbalance);
+        }
+        hostsMeet(); // the rebalanced counts are in before any rank seeds the next run
     }
 
     private WorklistStats stats(final long rounds, final long elapsed, final boolean stopped) {
@@ -671,7 +766,7 @@ public final class DistributedWorklist implements AutoCloseable {
                     bytes[d] += c.bytesThisRun();
                 }
             }
-            overflow[d] = queues[d].overflowPushes();
+            overflow[d] = queues[d] != null ? queues[d].overflowPushes() : 0;
         }
         return new WorklistStats(tasks, local, remotes, atomics, messages, bytes, idle, overflow, rounds, sweeps,
             elapsed, stopped);
@@ -711,6 +806,10 @@ public final class DistributedWorklist implements AutoCloseable {
 
     /** @return tasks currently queued on {@code device} (a snapshot; 0 between runs unless seeded) */
     public long queuedTasks(final int device) {
+        if (queues[device] == null) {
+            throw new IllegalStateException("dev" + device + "'s queue is kept by rank " + world.rankOf(device)
+                + " (this is rank " + world.rank() + ")");
+        }
         return queues[device].size();
     }
 
@@ -748,11 +847,17 @@ public final class DistributedWorklist implements AutoCloseable {
             }
         } finally {
             freeCounters();
-            if (ownsTransport) {
-                transport.close();
+            try {
+                if (ownsTransport) {
+                    transport.close(); // collective across processes
+                }
+            } finally {
+                freeQueues();
+                if (sharedRegion != null) {
+                    sharedRegion.close(); // collective: every rank's close frees it
+                }
+                mesh.removeDependent(this);
             }
-            freeQueues();
-            mesh.removeDependent(this);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.overlap.worklist;
 
-import java.util.concurrent.atomic.AtomicLongArray;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Global termination detection without a global lock or a shared hot counter: each participant (a worker thread,
@@ -28,21 +29,45 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * completion with a release store after creating the children, and the detector's acquire load of that completion
  * count then happens-after every one of those creation counts. Thread-safety: {@code created(p, n)} and {@code completed(p, n)} only by participant
  * {@code p}'s own thread (single writer per counter); {@link #isQuiescent()} from any thread.
+ *
+ * <p><b>Across processes.</b> The counters may live in memory that several processes map (a distributed worklist
+ * over a mesh across processes keeps them in a symmetric allocation, one participant per worker of every rank and one
+ * host per rank): the counters are the same words and the orderings the same release stores and acquire loads, so
+ * the argument above holds for the participants of all processes together.
  */
 public final class QuiescenceDetector {
-    /** 16 longs = 128 bytes between counters: no false sharing, adjacent-line prefetch included. */
-    private static final int STRIDE = 16;
+    /** 128 bytes between counters: no false sharing, adjacent-line prefetch included. */
+    private static final int STRIDE = 128;
 
     private final int participants;
-    private final AtomicLongArray counters;
+    private final AtomicBuffer counters;
 
     /** @param participants number of participants, 1..65536 */
     public QuiescenceDetector(final int participants) {
+        this(new UnsafeBuffer(new byte[bytes(checkParticipants(participants))]), participants);
+    }
+
+    /**
+     * Over a caller's memory (zeroed, at least {@link #bytes(int)} bytes, 8-byte aligned): for counters shared by the
+     * processes of a mesh.
+     */
+    QuiescenceDetector(final AtomicBuffer counters, final int participants) {
+        checkParticipants(participants);
+        counters.boundsCheck(0, bytes(participants));
+        this.participants = participants;
+        this.counters = counters;
+    }
+
+    private static int checkParticipants(final int participants) {
         if (participants < 1 || participants > 65536) {
             throw new IllegalArgumentException("participants must be in 1..65536, was " + participants);
         }
-        this.participants = participants;
-        this.counters = new AtomicLongArray((2 * participants + 1) * STRIDE);
+        return participants;
+    }
+
+    /** @return bytes of memory the counters of {@code participants} take */
+    static int bytes(final int participants) {
+        return (2 * participants + 1) * STRIDE;
     }
 
     private static int createdIndex(final int participant) {
@@ -61,13 +86,13 @@ public final class QuiescenceDetector {
     /** Counts {@code n} tasks created by {@code participant}; call before they become visible to others. */
     public void created(final int participant, final long n) {
         final int i = createdIndex(check(participant));
-        counters.setRelease(i, counters.getPlain(i) + n);
+        counters.putLongRelease(i, counters.getLong(i) + n);
     }
 
     /** Counts {@code n} tasks completed by {@code participant}; call after their work and pushes are done. */
     public void completed(final int participant, final long n) {
         final int i = completedIndex(check(participant));
-        counters.setRelease(i, counters.getPlain(i) + n);
+        counters.putLongRelease(i, counters.getLong(i) + n);
     }
 
     /** @return true when no task exists anywhere and none ever will again (never early; possibly late) */
@@ -83,11 +108,11 @@ public final class QuiescenceDetector {
     public long quiescentCreated() {
         long completed = 0;
         for (int p = 0; p < participants; p++) {
-            completed += counters.getAcquire(completedIndex(p));
+            completed += counters.getLongAcquire(completedIndex(p));
         }
         long created = 0;
         for (int p = 0; p < participants; p++) {
-            created += counters.getAcquire(createdIndex(p));
+            created += counters.getLongAcquire(createdIndex(p));
         }
         return created == completed ? created : -1;
     }
@@ -96,7 +121,7 @@ public final class QuiescenceDetector {
     public long createdTotal() {
         long sum = 0;
         for (int p = 0; p < participants; p++) {
-            sum += counters.getAcquire(createdIndex(p));
+            sum += counters.getLongAcquire(createdIndex(p));
         }
         return sum;
     }
@@ -105,7 +130,7 @@ public final class QuiescenceDetector {
     public long completedTotal() {
         long sum = 0;
         for (int p = 0; p < participants; p++) {
-            sum += counters.getAcquire(completedIndex(p));
+            sum += counters.getLongAcquire(completedIndex(p));
         }
         return sum;
     }

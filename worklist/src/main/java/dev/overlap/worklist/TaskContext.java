@@ -26,7 +26,6 @@ abstract class TaskContextFields extends TaskContextPad {
     long remoteAtomics;
     long idlePolls;
     int sincePoll;
-    volatile long ackedSweep;
 }
 
 /**
