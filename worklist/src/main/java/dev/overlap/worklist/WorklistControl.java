@@ -155,8 +155,9 @@ final class WorklistControl {
     }
 
     /**
-     * Records the run's first failure (the first caller wins: CAS from 0 to -1, the details, then the rank with a
-     * release store), then finishes the run.
+     * Records the run's first failure and finishes the run: the first caller wins (CAS from 0 to -1), writes the
+     * details, finishes the run, then publishes the rank with a release store, so whoever sees the failed rank sees
+     * its details and a finished run; later callers only finish the run.
      */
     void fail(final int rank, final int device, final int worker, final long task, final String text) {
         if (words.compareAndSetLong(FAILED, 0, -1)) {
@@ -167,9 +168,11 @@ final class WorklistControl {
             final int n = Math.min(b.length, TEXT_MAX);
             words.putBytes(FAILED_TEXT, b, 0, n);
             words.putInt(FAILED_LENGTH, n);
+            finish();
             words.putLongRelease(FAILED, rank + 1L);
+        } else {
+            finish();
         }
-        finish();
     }
 
     /** @return the rank whose task failed first, or -1 (also while the record is being written) */
