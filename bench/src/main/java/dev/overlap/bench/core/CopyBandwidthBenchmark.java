@@ -64,7 +64,7 @@ import java.util.concurrent.TimeUnit;
 @Family("core")
 @Chart(title = "Copy throughput vs size", x = "size")
 @Chart(title = "Mesh.copy vs raw UnsafeBuffer copy", x = "size", y = "copy vs raw copy")
-@Quick(params = {"size=4096,1048576,16777216"}, warmupTime = "500ms", time = "500ms")
+@Quick(params = {"size=4096,1048576,16777216"}, warmupTime = "300ms", time = "300ms")
 public class CopyBandwidthBenchmark {
     private static final int MAX_SIZE = 64 << 20;
     private static final int PAGE = 4096;
