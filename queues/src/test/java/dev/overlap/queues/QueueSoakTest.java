@@ -46,6 +46,8 @@ public class QueueSoakTest {
     static final int CONSUMERS = 8;
     static final int PER_ROUND = 2_000;
     static final String DEFAULT_SECONDS = "0.5";
+    /** How long a soak thread may take to end once the soak is over: far more than it needs. */
+    private static final long JOIN_BOUND_SECONDS = 30;
     private static final double SECONDS = Double.parseDouble(System.getProperty("overlap.soak.seconds",
         DEFAULT_SECONDS));
     private static final int STALL_SECONDS = 60;
@@ -258,18 +260,37 @@ public class QueueSoakTest {
                 abort.set(true); // stop spinning workers wherever they are
                 rounds.forceTermination();
             }
-            for (final Thread t : threads) {
-                t.join();
-            }
+            joinOrReport(threads, clean);
         }
         System.out.printf("soak %s: %d rounds, %d elements through %d producers and %d consumers in %.1f s%n", c,
             done, popped.get(), PRODUCERS, CONSUMERS, (System.nanoTime() - start) / 1e9);
     }
 
+    /**
+     * Joins the soak threads. After a failure one of them may be stuck inside the queue (a broken queue can make a
+     * strict pop wait forever for an element that was lost): each gets a bound, and after a clean soak one still
+     * running fails the test with its stack; after a failure the failure goes up and the stuck daemon is left behind,
+     * so a broken queue fails the test instead of hanging it.
+     */
+    private static void joinOrReport(final List<Thread> threads, final boolean clean) throws InterruptedException {
+        for (final Thread t : threads) {
+            t.join(TimeUnit.SECONDS.toMillis(JOIN_BOUND_SECONDS));
+            if (t.isAlive() && !clean) {
+                return; // the soak's own failure is on its way up; a daemon stuck in a broken queue is left behind
+            }
+            if (t.isAlive()) {
+                final AssertionError stuck = new AssertionError(t.getName() + " did not end within "
+                    + JOIN_BOUND_SECONDS + " s after the soak " + (clean ? "ended" : "failed") + ": stuck in the queue");
+                stuck.setStackTrace(t.getStackTrace());
+                throw stuck;
+            }
+        }
+    }
+
     /** A soak thread: on failure it records the cause and terminates the phaser, so nobody waits for it. */
     private static Thread worker(final String name, final Phaser rounds, final AtomicReference<Throwable> failure,
         final AtomicBoolean abort, final Runnable body) {
-        return new Thread(() -> {
+        final Thread thread = new Thread(() -> {
             try {
                 body.run();
             } catch (final Throwable t) {
@@ -278,6 +299,8 @@ public class QueueSoakTest {
                 rounds.forceTermination();
             }
         }, name);
+        thread.setDaemon(true);
+        return thread;
     }
 
     /** @return whether another round starts (waits for every party at the round's start) */
