@@ -354,6 +354,14 @@ public final class LaunchCommand implements java.util.concurrent.Callable<Intege
                     }
                 }
             }
+            if (failedRank >= 0 && !quiet) {
+                final StringBuilder codes = new StringBuilder();
+                for (int r = 0; r < processes; r++) {
+                    codes.append(r == 0 ? "" : ", ").append("rank ").append(r).append(' ')
+                        .append(done[r] ? Integer.toString(children.get(r).exitValue()) : "killed");
+                }
+                note(err, "exit codes: " + codes + "; rank " + failedRank + " failed first");
+            }
             return failedRank >= 0 ? failedCode : 0;
         }
 
