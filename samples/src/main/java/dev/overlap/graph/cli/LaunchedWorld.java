@@ -143,7 +143,7 @@ final class LaunchedWorld {
     }
 
     /** Starts the timer that halts the process if it still runs {@link #graceMillis()} after {@code failure}. */
-    private void haltAfterGrace(final String command, final PrintWriter err, final IntConsumer halt,
+    void haltAfterGrace(final String command, final PrintWriter err, final IntConsumer halt,
         final PeerFailedException failure) {
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMillis());
         final Thread t = new Thread(() -> {
