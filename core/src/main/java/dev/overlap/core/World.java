@@ -692,7 +692,15 @@ public final class World {
         }
     }
 
-    static void deleteDirectory(final Path dir) {
+    /**
+     * Deletes {@code dir} and what it holds, best effort (a file another process deletes meanwhile is skipped;
+     * nothing is thrown): for a launcher that removes its job's directory once every process of the job has ended,
+     * whether or not the job ever created its control segment. Deleting the directory of a job that still runs breaks
+     * that job.
+     *
+     * @param dir a job directory (a missing one is fine)
+     */
+    public static void deleteDirectory(final Path dir) {
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> {
                 try {

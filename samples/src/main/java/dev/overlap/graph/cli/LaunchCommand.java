@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -23,7 +22,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * {@code overlap launch --processes N [--dir BASE] [--peer-timeout DUR] [--join-timeout DUR] COMMAND [ARGS...]}: runs
@@ -382,25 +380,7 @@ public final class LaunchCommand implements java.util.concurrent.Callable<Intege
                     p.destroyForcibly();
                 }
             }
-            deleteDirectory(dir);
-        }
-    }
-
-    /** Deletes {@code dir} and what it holds, if it is there (best effort: a file may vanish meanwhile). */
-    static void deleteDirectory(final Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (final IOException e) {
-                    // left for World.removeStale of the next launch
-                }
-            });
-        } catch (final IOException e) {
-            // gone meanwhile
+            World.deleteDirectory(dir);
         }
     }
 }
