@@ -51,8 +51,12 @@ class LaunchAcrossProcessesTest {
     }
 
     private List<String> launch(final int processes, final String... command) {
+        return launch(processes, "2s", command);
+    }
+
+    private List<String> launch(final int processes, final String peerTimeout, final String... command) {
         final List<String> args = new ArrayList<>(List.of("launch", "--processes", Integer.toString(processes),
-            "--dir", tmp.toString(), "--peer-timeout", "2s"));
+            "--dir", tmp.toString(), "--peer-timeout", peerTimeout));
         args.addAll(Arrays.asList(command));
         return args;
     }
@@ -156,13 +160,18 @@ class LaunchAcrossProcessesTest {
     @Test
     void aJobWhoseProcessesAllDiedIsRemovedByTheNextLaunchWithANote() throws Exception {
         final Path dir;
-        try (LauncherProcess job = new LauncherProcess(launch(2, endless()))) {
+        // a peer timeout long enough that a rank cannot notice the other's death (a tenth of it) before its own
+        // kill, and clean up as the last one to leave
+        try (LauncherProcess job = new LauncherProcess(launch(2, "10m", endless()))) {
             final long[] pids = job.awaitPids(BOUND_SECONDS, TimeUnit.SECONDS);
             dir = awaitJoined(job, 3);
             job.process().destroyForcibly().waitFor(BOUND_SECONDS, TimeUnit.SECONDS); // no hook runs on SIGKILL
+            final List<ProcessHandle> ranks = new ArrayList<>();
             for (final long pid : pids) {
-                final ProcessHandle p = ProcessHandle.of(pid).orElseThrow();
-                p.destroyForcibly();
+                ranks.add(ProcessHandle.of(pid).orElseThrow());
+            }
+            ranks.forEach(ProcessHandle::destroyForcibly);
+            for (final ProcessHandle p : ranks) {
                 p.onExit().get(BOUND_SECONDS, TimeUnit.SECONDS);
             }
         }
