@@ -451,7 +451,7 @@ public final class ReplicatedRegion implements AutoCloseable {
         return gridSize;
     }
 
-    /** @return chunks over all producing slices */
+    /** @return chunks over all producing slices (across processes: over this rank's producers' slices) */
     public int chunkCount() {
         return totalChunks;
     }
@@ -483,12 +483,12 @@ public final class ReplicatedRegion implements AutoCloseable {
         t.printStackTrace();
     }
 
-    /** @return chunk copies (or, in TRACK_ONLY, ready chunks) since creation */
+    /** @return chunk copies (or, in TRACK_ONLY, ready chunks) since creation, by this process */
     public long copiedChunks() {
         return copiedChunks.get();
     }
 
-    /** @return bytes copied to peers since creation (decoupled and bulk modes) */
+    /** @return bytes copied to peers since creation (decoupled and bulk modes), by this process */
     public long copiedBytes() {
         return copiedBytes.get();
     }
