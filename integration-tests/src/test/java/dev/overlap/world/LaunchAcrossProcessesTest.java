@@ -51,10 +51,10 @@ class LaunchAcrossProcessesTest {
     }
 
     private List<String> launch(final int processes, final String... command) {
-        return launch(processes, "2s", command);
+        return launchWith(processes, "2s", command);
     }
 
-    private List<String> launch(final int processes, final String peerTimeout, final String... command) {
+    private List<String> launchWith(final int processes, final String peerTimeout, final String... command) {
         final List<String> args = new ArrayList<>(List.of("launch", "--processes", Integer.toString(processes),
             "--dir", tmp.toString(), "--peer-timeout", peerTimeout));
         args.addAll(Arrays.asList(command));
@@ -162,7 +162,7 @@ class LaunchAcrossProcessesTest {
         final Path dir;
         // a peer timeout long enough that a rank cannot notice the other's death (a tenth of it) before its own
         // kill, and clean up as the last one to leave
-        try (LauncherProcess job = new LauncherProcess(launch(2, "10m", endless()))) {
+        try (LauncherProcess job = new LauncherProcess(launchWith(2, "10m", endless()))) {
             final long[] pids = job.awaitPids(BOUND_SECONDS, TimeUnit.SECONDS);
             dir = awaitJoined(job, 3);
             job.process().destroyForcibly().waitFor(BOUND_SECONDS, TimeUnit.SECONDS); // no hook runs on SIGKILL
