@@ -640,7 +640,8 @@ public final class World {
     /**
      * Deletes the world directories under {@code base} (named {@code overlap-*}) whose processes are all gone: left
      * behind by jobs that crashed. A directory with a live process, or without a readable control segment younger
-     * than a minute (a job starting now), is kept.
+     * than a minute (a job starting now), is kept; so is one without a control segment that holds anything but a
+     * world's files (it is not a world's: the counters directory {@code overlap-<user>} lives beside the jobs).
      *
      * @return the directories deleted
      */
@@ -671,7 +672,8 @@ public final class World {
         }
         if (s == null) {
             try {
-                return System.currentTimeMillis() - Files.getLastModifiedTime(dir).toMillis() > 60_000;
+                return holdsOnlyWorldFiles(dir)
+                    && System.currentTimeMillis() - Files.getLastModifiedTime(dir).toMillis() > 60_000;
             } catch (final IOException e) {
                 return false;
             }
@@ -692,7 +694,30 @@ public final class World {
         }
     }
 
-    static void deleteDirectory(final Path dir) {
+    /** The files a world's directory holds besides its control segment: a segment being created, device memory. */
+    private static final java.util.regex.Pattern WORLD_FILE = java.util.regex.Pattern.compile(
+        java.util.regex.Pattern.quote(WorldSegment.FILE_NAME) + "\\.tmp-\\d+|dev\\d+\\.mem");
+
+    /**
+     * @return true if {@code dir} holds nothing but files a world makes (none at all counts): a directory named
+     *         {@code overlap-*} that holds anything else (the counters files of {@code overlap stat}, say) is not a
+     *         world's, and is never removed as a stale one
+     */
+    private static boolean holdsOnlyWorldFiles(final Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.allMatch(f -> WORLD_FILE.matcher(f.getFileName().toString()).matches());
+        }
+    }
+
+    /**
+     * Deletes {@code dir} and what it holds, best effort (a file another process deletes meanwhile is skipped;
+     * nothing is thrown): for a launcher that removes its job's directory once every process of the job has ended,
+     * whether or not the job ever created its control segment. Deleting the directory of a job that still runs breaks
+     * that job.
+     *
+     * @param dir a job directory (a missing one is fine)
+     */
+    public static void deleteDirectory(final Path dir) {
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> {
                 try {

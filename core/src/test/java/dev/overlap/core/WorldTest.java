@@ -278,6 +278,25 @@ class WorldTest {
     }
 
     @Test
+    void removeStaleKeepsAnOldDirectoryWithoutASegmentUnlessItHoldsOnlyAWorldsFiles() throws Exception {
+        final java.nio.file.attribute.FileTime old = java.nio.file.attribute.FileTime.fromMillis(
+            System.currentTimeMillis() - 3_600_000);
+        final Path counters = Files.createDirectories(tmp.resolve("overlap-someone")); // overlap stat's directory
+        Files.writeString(counters.resolve("overlap-42.counters"), "x");
+        final Path orphan = Files.createDirectories(tmp.resolve("overlap-orphan")); // its rank 0 never came
+        Files.writeString(orphan.resolve("dev1.mem"), "x");
+        Files.writeString(orphan.resolve("world.ctl.tmp-42"), "x");
+        final Path empty = Files.createDirectories(tmp.resolve("overlap-empty"));
+        for (final Path d : List.of(counters, orphan, empty)) {
+            Files.setLastModifiedTime(d, old);
+        }
+        final List<Path> removed = new java.util.ArrayList<>(World.removeStale(tmp));
+        removed.sort(null);
+        assertEquals(List.of(empty, orphan), removed);
+        assertTrue(Files.exists(counters.resolve("overlap-42.counters")), "not a world's directory: kept");
+    }
+
+    @Test
     void aMeshOfOneProcessHasTheTrivialWorld() {
         try (Mesh mesh = Mesh.builder().devices(2).threadsPerDevice(1).memoryPerDevice(1 << 16).build()) {
             final World w = mesh.world();

@@ -10,6 +10,7 @@ import dev.overlap.core.LongArray;
 import dev.overlap.core.Mesh;
 import dev.overlap.core.SymmetricArray;
 import dev.overlap.core.Waits;
+import dev.overlap.core.World;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.IdleStrategy;
 
@@ -46,6 +47,14 @@ import java.util.function.Supplier;
  * kernel of the region still running, stops the transfer threads, and only then frees the replicas; the readiness
  * counters go with the region object, so nothing the region started can touch freed memory. The region is one of
  * its mesh's {@link Mesh#addDependent dependents}: closing the mesh closes it.
+ *
+ * <p><b>Across processes.</b> On a mesh that spans several processes ({@link World}), building and closing the region
+ * are collective (its replicas are one symmetric allocation), every rank builds it with the same settings, and each
+ * rank launches only its own producing devices and tracks, copies and counts only their chunks (the copies go into
+ * the other processes' replicas through the shared memory). {@link #awaitTransfers()} then ends with a world barrier,
+ * so when it returns on any rank every rank's copies of the iteration are done and every replica holds the whole
+ * region; it throws {@link dev.overlap.core.PeerFailedException} if a rank fails meanwhile. In one process nothing
+ * of this costs anything (the barrier of a one-rank world returns at once).
  */
 public final class ReplicatedRegion implements AutoCloseable {
     private final Mesh mesh;
@@ -55,6 +64,10 @@ public final class ReplicatedRegion implements AutoCloseable {
     private final int gridSize;
     private final SymmetricArray<LongArray> storage;
     private final LongArray[] replicas;
+    /** The processes the mesh spans: this rank launches, tracks and copies its own producers only. */
+    private final World world;
+    /** This iteration's local part is done and the world barrier that ends it has not completed yet. */
+    private boolean awaitingPeers;
     private final long[] sliceStart;
     private final long[] sliceLength;
     private final boolean[] producer;
@@ -83,6 +96,7 @@ public final class ReplicatedRegion implements AutoCloseable {
         this.length = b.elements;
         this.chunkBytes = b.chunkBytes;
         this.gridSize = b.gridSize;
+        this.world = mesh.world();
         final int devices = mesh.deviceCount();
         this.producer = new boolean[devices];
         final int[] producers = b.producers != null ? b.producers : allDevices(devices);
@@ -111,8 +125,8 @@ public final class ReplicatedRegion implements AutoCloseable {
         int chunks = 0;
         try {
             for (int d = 0; d < devices; d++) {
-                if (!producer[d]) {
-                    continue;
+                if (!producer[d] || !world.isLocal(d)) {
+                    continue; // another process tracks and copies its own producers' chunks
                 }
                 final long bytes = sliceLength[d] * 8;
                 final BlockMapping mapping = b.mapping != null ? b.mapping
@@ -125,8 +139,9 @@ public final class ReplicatedRegion implements AutoCloseable {
             }
             this.totalChunks = chunks;
             this.strategy = TransferStrategy.of(mode, this, trackers, gridSize, b.transferThreads, chunks,
-                b.idle != null ? b.idle : IdleStrategies.defaultFor(devices * mesh.device(0).workerCount()
-                    + b.transferThreads + 1), mesh.name(), b.threadFactory, !b.withoutThreads);
+                b.idle != null ? b.idle : IdleStrategies.defaultFor(world.localDeviceCount()
+                    * mesh.device(world.firstLocalDevice()).workerCount() + b.transferThreads + 1), mesh.name(),
+                b.threadFactory, !b.withoutThreads);
             this.inline = strategy.storesToEveryReplica();
         } catch (final RuntimeException | Error e) {
             for (final ChunkTracker t : trackers) {
@@ -200,7 +215,8 @@ public final class ReplicatedRegion implements AutoCloseable {
      * as the mode requires (and followed by the slice copy kernel in {@code BULK}).
      *
      * @throws IllegalArgumentException if {@code device} produces no slice
-     * @throws IllegalStateException    if it was already launched this iteration
+     * @throws IllegalStateException    if it was already launched this iteration, or (across processes) another
+     *                                  rank runs it
      */
     public KernelLaunch launch(final int device, final Kernel kernel) {
         Objects.requireNonNull(kernel, "kernel");
@@ -209,7 +225,11 @@ public final class ReplicatedRegion implements AutoCloseable {
             throw new IllegalArgumentException("dev" + device + " produces no slice of this region (producers: "
                 + producersList() + ")");
         }
-        if (launched[device] != null) {
+        if (!world.isLocal(device)) {
+            throw new IllegalStateException("dev" + device + " runs in rank " + world.rankOf(device) + ", not in this "
+                + "process (rank " + world.rank() + "): each rank launches its own producers");
+        }
+        if (launched[device] != null || awaitingPeers) {
             throw new IllegalStateException("dev" + device + " already launched in iteration " + iteration
                 + ": call awaitTransfers() first");
         }
@@ -238,6 +258,8 @@ public final class ReplicatedRegion implements AutoCloseable {
      *                                  is broken or closed
      * @throws dev.overlap.core.InterruptedWaitException if the thread is interrupted while waiting (the iteration
      *                                  goes on; call again to wait for it)
+     * @throws dev.overlap.core.PeerFailedException across processes, if another rank fails before it finishes the
+     *                                  iteration (the world is then broken: close the region and the mesh)
      */
     public void awaitTransfers() {
         awaitTransfers(Waits.NO_DEADLINE);
@@ -246,17 +268,31 @@ public final class ReplicatedRegion implements AutoCloseable {
     /**
      * As {@link #awaitTransfers()}, giving up after {@code timeout}.
      *
-     * @return true if the iteration completed in time (re-armed); false if kernels or copies are still running
-     *         (nothing changed: call again to keep waiting)
+     * @return true if the iteration completed in time (re-armed); false if kernels or copies are still running, or
+     *         across processes another rank has not finished the iteration yet (call again to keep waiting)
      */
     public boolean awaitTransfers(final long timeout, final TimeUnit unit) {
         return awaitTransfers(Waits.deadline(timeout, unit));
     }
 
     private boolean awaitTransfers(final long deadline) {
+        if (!awaitingPeers && !awaitLocal(deadline)) {
+            return false;
+        }
+        if (awaitingPeers) {
+            if (!barrierBy(deadline)) {
+                return false; // still waiting for other ranks: the next call waits for the barrier only
+            }
+            awaitingPeers = false;
+        }
+        return true;
+    }
+
+    /** This rank's part of an iteration: its kernels and its chunks' copies; then re-arms. @return false on timeout */
+    private boolean awaitLocal(final long deadline) {
         checkUsable();
         for (int d = 0; d < producer.length; d++) {
-            if (producer[d] && launched[d] == null) {
+            if (producer[d] && world.isLocal(d) && launched[d] == null) {
                 throw new IllegalStateException("awaitTransfers() in iteration " + iteration + " but dev" + d
                     + " was not launched");
             }
@@ -297,7 +333,17 @@ public final class ReplicatedRegion implements AutoCloseable {
         }
         iteration++;
         publishedIteration = iteration;
+        awaitingPeers = world.isDistributed();
         return true;
+    }
+
+    /** The world barrier that ends an iteration across processes (every rank's copies done). */
+    private boolean barrierBy(final long deadline) {
+        if (deadline == Waits.NO_DEADLINE) {
+            world.barrier();
+            return true;
+        }
+        return world.barrier(Math.max(0, Waits.remaining(deadline)), TimeUnit.NANOSECONDS);
     }
 
     private static boolean joinBy(final KernelLaunch launch, final long deadline) {
@@ -405,7 +451,7 @@ public final class ReplicatedRegion implements AutoCloseable {
         return gridSize;
     }
 
-    /** @return chunks over all producing slices */
+    /** @return chunks over all producing slices (across processes: over this rank's producers' slices) */
     public int chunkCount() {
         return totalChunks;
     }
@@ -437,12 +483,12 @@ public final class ReplicatedRegion implements AutoCloseable {
         t.printStackTrace();
     }
 
-    /** @return chunk copies (or, in TRACK_ONLY, ready chunks) since creation */
+    /** @return chunk copies (or, in TRACK_ONLY, ready chunks) since creation, by this process */
     public long copiedChunks() {
         return copiedChunks.get();
     }
 
-    /** @return bytes copied to peers since creation (decoupled and bulk modes) */
+    /** @return bytes copied to peers since creation (decoupled and bulk modes), by this process */
     public long copiedBytes() {
         return copiedBytes.get();
     }

@@ -189,6 +189,32 @@ public final class CsrGraph {
             && Arrays.equals(targets, o.targets) && Arrays.equals(weights, o.weights);
     }
 
+    /**
+     * @return a 64-bit checksum of the vertices, edges (in order), weights and symmetry: equal graphs have equal
+     *         fingerprints, so processes that each loaded or generated "the same" graph can check that they did
+     */
+    public long fingerprint() {
+        long h = 0x9E3779B97F4A7C15L * (vertices + 1L) ^ (symmetric ? 1 : 2);
+        for (final long o : offsets) {
+            h = mix(h, o);
+        }
+        for (final int t : targets) {
+            h = mix(h, t);
+        }
+        if (weights != null) {
+            for (final int w : weights) {
+                h = mix(h, w ^ 0x5bd1e995L);
+            }
+        }
+        return h;
+    }
+
+    private static long mix(final long h, final long v) {
+        long x = (h ^ v) * 0xBF58476D1CE4E5B9L;
+        x ^= x >>> 31;
+        return x * 0x94D049BB133111EBL + 1;
+    }
+
     @Override
     public String toString() {
         return "CsrGraph{" + vertices + " vertices, " + targets.length + " edges" + (weights != null ? ", weighted" : "")

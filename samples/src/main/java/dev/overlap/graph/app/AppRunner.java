@@ -1,6 +1,8 @@
 package dev.overlap.graph.app;
 
 import dev.overlap.core.Mesh;
+import dev.overlap.core.World;
+import dev.overlap.core.WorldConfig;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.partition.Partition;
@@ -18,6 +20,13 @@ import java.util.function.Supplier;
  * memory for its slice plus the model's state, build the mesh, place the graph, run {@code warmups} untimed runs
  * and {@code runs} timed ones on the placed graph, close everything. The time of a run is the provider's own
  * ({@link AppResult#nanos()}: state initialisation and supersteps; not placement).
+ *
+ * <p><b>Across processes.</b> With a {@link Builder#world WorldConfig} the mesh spans several processes (ranks) on
+ * one host and every rank calls {@link #measure} with the same graph, app and settings (SPMD): each rank builds the
+ * mesh with the same devices and memory (the world checks it), places the slices of its own devices, runs its own
+ * devices' kernels, and the runs meet at the world's barriers. The ranks check that they agree on the graph and the
+ * run before placing it ({@link dev.overlap.core.World#checkSame}); the early end of the timed runs
+ * ({@link Builder#stopRunsWhen}) is decided together (any rank's stop stops all). Every rank gets the whole answer.
  *
  * <p>Thread-safety: immutable; {@link #measure} may be called from several threads, each call builds and closes its
  * own mesh (on a small machine, one at a time is what measures anything).
@@ -57,6 +66,7 @@ public final class AppRunner {
     private final Supplier<IdleStrategy> idleStrategy;
     private final BooleanSupplier stopRuns;
     private final Path countersDirectory;
+    private final WorldConfig world;
 
     private AppRunner(final Builder b) {
         this.devices = b.devices;
@@ -67,6 +77,7 @@ public final class AppRunner {
         this.idleStrategy = b.idleStrategy;
         this.stopRuns = b.stopRuns;
         this.countersDirectory = b.countersDirectory;
+        this.world = b.world;
     }
 
     /** @return a builder: 2 devices, 1 worker each, range partitioning, no warm-up, 1 run */
@@ -103,8 +114,10 @@ public final class AppRunner {
      * @param source     source vertex of traversals (ignored by PageRank)
      * @param settings   knobs
      * @return the times and the last run's answer
-     * @throws IllegalStateException when a device would need more than 2 GiB (the message says to add devices)
+     * @throws IllegalStateException when a device would need more than 2 GiB (the message says to add devices), or
+     *                               across processes when the ranks' graphs or settings differ
      * @throws IllegalArgumentException for a source outside the graph
+     * @throws dev.overlap.core.PeerFailedException across processes, when another rank fails
      */
     public Measurement measure(final CsrGraph g, final GraphApp app, final GraphAlgorithms algorithms, final int source,
         final AppSettings settings) {
@@ -129,11 +142,20 @@ public final class AppRunner {
         if (countersDirectory != null) {
             mb.countersDirectory(countersDirectory);
         }
+        if (world != null) {
+            mb.world(world);
+        }
         try (Mesh mesh = mb.build()) {
+            final World w = mesh.world();
+            if (w.isDistributed()) {
+                w.checkSame("the graph (a checksum of its vertices, edges and weights)", g.fingerprint());
+                w.checkSame("the app, mode, source and runs", java.util.Objects.hash(app.id(), algorithms.mode(),
+                    source, warmups, runs, partitioning.ordinal(), settings.fingerprint()));
+            }
             final long placeStart = System.nanoTime();
             try (DeviceGraph dg = DeviceGraph.place(mesh, toPlace, p, app.weighted())) {
                 final double placeMillis = (System.nanoTime() - placeStart) / 1e6;
-                for (int w = 0; w < warmups; w++) {
+                for (int r = 0; r < warmups; r++) {
                     app.run(algorithms, dg, g, source, settings);
                 }
                 AppResult result = null;
@@ -141,7 +163,8 @@ public final class AppRunner {
                 for (int r = 0; r < runs; r++) {
                     result = app.run(algorithms, dg, g, source, settings);
                     times[r] = result.nanos() / 1e6;
-                    if (r + 1 < runs && stopRuns.getAsBoolean()) {
+                    // decided together across processes: any rank's stop ends every rank's runs here
+                    if (r + 1 < runs && w.allReduceMax(stopRuns.getAsBoolean() ? 1 : 0) > 0) {
                         times = Arrays.copyOf(times, r + 1);
                         break;
                     }
@@ -153,13 +176,12 @@ public final class AppRunner {
 
     private long bytesPerDevice(final CsrGraph toPlace, final Partition p, final GraphApp app,
         final GraphAlgorithms algorithms, final AppSettings settings) {
-        long perDevice = 0;
         int maxOwned = 0;
         for (int d = 0; d < devices; d++) {
-            perDevice = Math.max(perDevice, DeviceGraph.bytesNeeded(toPlace, p, d, app.weighted()));
             maxOwned = Math.max(maxOwned, p.size(d));
         }
-        perDevice += algorithms.stateBytesPerDevice(toPlace.vertexCount(), maxOwned, devices, threadsPerDevice, settings)
+        final long perDevice = DeviceGraph.bytesPerDevice(toPlace, p, app.weighted())
+            + algorithms.stateBytesPerDevice(toPlace.vertexCount(), maxOwned, devices, threadsPerDevice, settings)
             + SLACK;
         if (perDevice > MAX_DEVICE_BYTES) {
             throw new IllegalStateException("the graph needs " + (perDevice >> 20) + " MiB per device on " + devices
@@ -260,8 +282,18 @@ public final class AppRunner {
         private Supplier<IdleStrategy> idleStrategy;
         private BooleanSupplier stopRuns = () -> false;
         private Path countersDirectory;
+        private WorldConfig world;
 
         private Builder() {
+        }
+
+        /**
+         * @param config run across processes: this process is rank {@code config.rank()} of a mesh that spans
+         *               {@code config.ranks()} processes on this host (see the class comment); default: one process
+         */
+        public Builder world(final WorldConfig config) {
+            this.world = Objects.requireNonNull(config, "config");
+            return this;
         }
 
         /** @param n devices, 1..64 */

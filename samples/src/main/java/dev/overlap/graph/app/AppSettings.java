@@ -132,6 +132,16 @@ public final class AppSettings {
         return delta;
     }
 
+    /**
+     * @return a hash of every setting (equal settings, equal fingerprints, in any process: enums by ordinal, not by
+     *         their identity hash): the ranks of a run across processes check that they were given the same settings
+     */
+    public int fingerprint() {
+        return Objects.hash(queue.ordinal(), kernel.ordinal(), pageRankVariant.ordinal(), remote.isEager(),
+            remote.isEager() ? 0 : remote.batchBytes(), remote.waitPolls(), direction.ordinal(), damping, tolerance,
+            maxIterations, fixedIterations, fetch, delta);
+    }
+
     /** Validating builder; not thread-safe. */
     public static final class Builder {
         private Queue queue = Queue.FIFO;

@@ -1,10 +1,13 @@
 package dev.overlap.graph.bsp;
 
 import dev.overlap.core.Device;
+import dev.overlap.core.DeviceArray;
 import dev.overlap.core.IntArray;
 import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.LongArray;
 import dev.overlap.core.Mesh;
+import dev.overlap.core.SymmetricArray;
+import dev.overlap.core.World;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.WorkCounts;
@@ -13,6 +16,9 @@ import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.partition.Owners;
 import dev.overlap.graph.partition.Partition;
 import org.agrona.concurrent.AtomicBuffer;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Level-synchronous BFS on the mesh (the BSP baseline). Each device owns a vertex range and the depths of its
@@ -33,6 +39,14 @@ import org.agrona.concurrent.AtomicBuffer;
  * reads); they were written in the previous superstep, before the barrier.
  * Back to top-down when the frontier falls below {@code n / 18} vertices and shrinks.
  *
+ * <p><b>Across processes</b> (SPMD): every rank runs this on the same placed graph and launches its own devices only.
+ * The depths, frontiers and bitmaps that other devices claim or read one-sidedly are symmetric allocations (the
+ * same offset on every device, mapped in every process); the superstep ends at {@link FrontierExchange#advance},
+ * a barrier that also adds up the discovered edges, so every rank knows the global frontier size and edges and takes
+ * the same direction decision; switching to bottom-up adds one barrier (every bitmap built before any is read).
+ * Every rank gathers the whole answer from every device's memory after the last superstep, and the work counters are
+ * summed over the ranks. In one process the barriers cost nothing.
+ *
  * <p>Thread-safety: one run at a time per mesh; the object is used by the calling host thread only.
  */
 final class BspBfs {
@@ -52,6 +66,7 @@ final class BspBfs {
     static AppResult run(final DeviceGraph g, final int source, final AppSettings settings) {
         final Partition p = g.partition();
         final Mesh mesh = g.mesh();
+        final World world = mesh.world();
         final int devices = p.devices();
         final int n = p.vertexCount();
         if (source < 0 || source >= n) {
@@ -59,24 +74,36 @@ final class BspBfs {
         }
         final boolean optimizing = settings.direction() == AppSettings.Direction.OPTIMIZING && g.host().isSymmetric();
         final Owners owners = new Owners(p.bounds());
-        final WorkerCounters counters = new WorkerCounters(devices, mesh.device(0).workerCount());
+        final WorkerCounters counters = WorkerCounters.of(mesh);
         final IntArray[] depth = new IntArray[devices];
         final LongArray[][] bits = new LongArray[2][devices];
         final KernelLaunch[] launches = new KernelLaunch[devices];
+        final List<SymmetricArray<?>> state = new ArrayList<>(3);
+        final long[] discovered = new long[1];
         try (FrontierExchange fx = new FrontierExchange(mesh, p)) {
+            // Symmetric: other devices claim depths and read frontier bitmaps one-sidedly, in other processes too.
+            int maxOwned = 1;
             for (int d = 0; d < devices; d++) {
-                depth[d] = mesh.device(d).allocateInts(Math.max(1, p.size(d)));
+                maxOwned = Math.max(maxOwned, p.size(d));
+            }
+            final SymmetricArray<IntArray> depths = keep(state, mesh.allocateInts(maxOwned));
+            final SymmetricArray<LongArray> bits0 = optimizing ? keep(state, mesh.allocateLongs((maxOwned + 63) >> 6))
+                : null;
+            final SymmetricArray<LongArray> bits1 = optimizing ? keep(state, mesh.allocateLongs((maxOwned + 63) >> 6))
+                : null;
+            for (int d = 0; d < devices; d++) {
+                depth[d] = depths.on(d);
                 if (optimizing) {
-                    bits[0][d] = mesh.device(d).allocateLongs(Math.max(1, (p.size(d) + 63) >> 6));
-                    bits[1][d] = mesh.device(d).allocateLongs(Math.max(1, (p.size(d) + 63) >> 6));
+                    bits[0][d] = bits0.on(d);
+                    bits[1][d] = bits1.on(d);
                 }
             }
             final long start = System.nanoTime();
-            for (int d = 0; d < devices; d++) {
+            for (int d = world.firstLocalDevice(), end = d + world.localDeviceCount(); d < end; d++) {
                 final IntArray dep = depth[d];
-                final int size = dep.length();
+                final int size = p.size(d);
                 launches[d] = mesh.device(d).launch(Math.max(1, (size + 65535) >> 16), (ctx, b) -> {
-                    for (int i = b << 16, end = Math.min(size, (b + 1) << 16); i < end; i++) {
+                    for (int i = b << 16, stop = Math.min(size, (b + 1) << 16); i < stop; i++) {
                         dep.set(i, INF);
                     }
                 });
@@ -84,8 +111,11 @@ final class BspBfs {
             joinAll(launches);
             final int s = p.internal(source);
             final int sOwner = owners.of(s);
-            depth[sOwner].set(s - owners.lo(sOwner), 0);
+            if (world.isLocal(sOwner)) {
+                depth[sOwner].set(s - owners.lo(sOwner), 0);
+            }
             fx.seed(sOwner, s - owners.lo(sOwner));
+            world.barrier(); // every rank's depths are initialised before anyone claims one
             final long totalEdges = g.host().edgeCount();
             long exploredEdges = g.host().degree(source);
             long frontierEdges = exploredEdges;
@@ -106,12 +136,13 @@ final class BspBfs {
                 }
                 counters.clear(WorkerCounters.DISCOVERED_EDGES);
                 if (bottomUp && !bitsCurrent) {
-                    for (int d = 0; d < devices; d++) {
+                    for (int d = world.firstLocalDevice(), end = d + world.localDeviceCount(); d < end; d++) {
                         launches[d] = frontierToBits(g, d, fx, bits[curBits][d]);
                     }
                     joinAll(launches);
+                    world.barrier(); // the bottom-up step reads every device's bitmap
                 }
-                for (int d = 0; d < devices; d++) {
+                for (int d = world.firstLocalDevice(), end = d + world.localDeviceCount(); d < end; d++) {
                     launches[d] = bottomUp
                         ? bottomUpStep(g, d, depth, owners, fx, level, counters, bits[curBits], bits[curBits ^ 1][d])
                         : topDownStep(g, d, depth, owners, fx, level, counters);
@@ -123,38 +154,45 @@ final class BspBfs {
                 bitsCurrent = bottomUp;
                 supersteps++;
                 previousSize = frontierSize;
-                frontierSize = fx.advance();
-                frontierEdges = counters.sum(WorkerCounters.DISCOVERED_EDGES);
+                discovered[0] = counters.sum(WorkerCounters.DISCOVERED_EDGES);
+                frontierSize = fx.advance(discovered); // the superstep's barrier, adding up the discovered edges
+                frontierEdges = discovered[0];
                 exploredEdges += frontierEdges;
                 level++;
             }
             final long nanos = System.nanoTime() - start;
             final int[] out = new int[n];
-            for (int d = 0; d < devices; d++) {
+            for (int d = 0; d < devices; d++) { // every device's depths, this process's and (mapped) the others'
                 final int lo = p.lo(d);
                 for (int i = 0, size = p.size(d); i < size; i++) {
                     final int x = depth[d].get(i);
                     out[p.original(lo + i)] = x == INF ? -1 : x;
                 }
             }
-            final WorkCounts wc = new WorkCounts(supersteps, counters.sum(WorkerCounters.VISITED) + 1, 0,
-                counters.sum(WorkerCounters.EDGES), counters.sum(WorkerCounters.LOCAL_PUSHES),
-                counters.sum(WorkerCounters.REMOTE_PUSHES), counters.sum(WorkerCounters.REMOTE_ATOMICS),
-                counters.sum(WorkerCounters.MESSAGES), counters.sum(WorkerCounters.BYTES));
+            final long[] t = counters.totals(world); // also the barrier before anyone frees what the others read
+            final WorkCounts wc = new WorkCounts(supersteps, t[WorkerCounters.VISITED] + 1, 0,
+                t[WorkerCounters.EDGES], t[WorkerCounters.LOCAL_PUSHES], t[WorkerCounters.REMOTE_PUSHES],
+                t[WorkerCounters.REMOTE_ATOMICS], t[WorkerCounters.MESSAGES], t[WorkerCounters.BYTES]);
             return AppResult.bfs(out, nanos, wc);
         } finally {
-            for (int d = 0; d < devices; d++) {
-                if (!mesh.isClosed()) {
-                    if (depth[d] != null) {
-                        mesh.device(d).free(depth[d]);
-                    }
-                    for (final LongArray[] b : bits) {
-                        if (b[d] != null) {
-                            mesh.device(d).free(b[d]);
-                        }
-                    }
-                }
-            }
+            release(mesh, state);
+        }
+    }
+
+    /** Adds {@code array} to {@code state} (freed by {@link #release}, newest first) and returns it. */
+    static <A extends DeviceArray> SymmetricArray<A> keep(final List<SymmetricArray<?>> state,
+        final SymmetricArray<A> array) {
+        state.add(array);
+        return array;
+    }
+
+    /** Frees a run's symmetric state, newest first (collective across processes, as the allocations were). */
+    static void release(final Mesh mesh, final List<SymmetricArray<?>> state) {
+        if (mesh.isClosed()) {
+            return;
+        }
+        for (int i = state.size() - 1; i >= 0; i--) {
+            state.get(i).close();
         }
     }
 

@@ -5,12 +5,16 @@ import dev.overlap.core.IntArray;
 import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.Mesh;
 import dev.overlap.core.SymmetricArray;
+import dev.overlap.core.World;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.app.WorkerCounters;
 import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.partition.Partition;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Pull PageRank on the mesh (the BSP baseline), the same model as
@@ -25,6 +29,13 @@ import dev.overlap.graph.partition.Partition;
  * {@code delta * d / (1 - d)} (the L1 error bound, see {@code PowerIteration}) is below the tolerance, or after
  * the fixed number of iterations.
  *
+ * <p><b>Across processes</b> (SPMD): each rank launches its own devices; the replicas, the ranks and the partial sums
+ * are symmetric allocations, so the copy kernels put slices straight into the other processes' replicas and every
+ * rank reads every device's partials after the iteration's barrier, summing them in the same order as one process
+ * does: every rank computes the same delta and stops at the same iteration, with the same answer bit for bit. Two
+ * sets of partials are used in turn, so a rank that starts the next iteration does not overwrite values a slower
+ * rank is still summing.
+ *
  * <p>Thread-safety: one run at a time per mesh, driven by the calling host thread.
  */
 final class BspPageRank {
@@ -36,46 +47,61 @@ final class BspPageRank {
 
     static long stateBytesPerDevice(final int vertices, final int maxOwned) {
         final long blocks = (maxOwned + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK + 1;
-        return 2 * (Math.max(1L, vertices) * 8 + 64) + Math.max(1L, maxOwned) * 12 + blocks * 16 + 256;
+        return 2 * (Math.max(1L, vertices) * 8 + 64) + Math.max(1L, maxOwned) * 12 + 2 * blocks * 16 + 384;
     }
 
     static AppResult run(final DeviceGraph in, final int[] outDegrees, final AppSettings settings) {
         final Partition p = in.partition();
         final Mesh mesh = in.mesh();
+        final World world = mesh.world();
         final int devices = p.devices();
         final int n = p.vertexCount();
         final double damping = settings.damping();
         final double bound = damping / (1 - damping);
         final int fixed = settings.fixedIterations();
         final int maxIterations = fixed > 0 ? fixed : settings.maxIterations();
-        final WorkerCounters counters = new WorkerCounters(devices, mesh.device(0).workerCount());
+        final WorkerCounters counters = WorkerCounters.of(mesh);
         final DoubleArray[] rank = new DoubleArray[devices];
         final IntArray[] outDeg = new IntArray[devices];
         final DoubleArray[] partials = new DoubleArray[devices];
         final int[] blocks = new int[devices];
         final KernelLaunch[] launches = new KernelLaunch[devices];
         final KernelLaunch[] copies = new KernelLaunch[devices];
+        final List<SymmetricArray<?>> state = new ArrayList<>(4);
         @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array: Java has no other way to make one
         final SymmetricArray<DoubleArray>[] contrib = new SymmetricArray[2];
         try {
-            contrib[0] = mesh.allocateDoubles(Math.max(1, n));
-            contrib[1] = mesh.allocateDoubles(Math.max(1, n));
+            int maxOwned = 1;
+            int maxBlocks = 1;
             for (int d = 0; d < devices; d++) {
-                rank[d] = mesh.device(d).allocateDoubles(Math.max(1, p.size(d)));
-                outDeg[d] = mesh.device(d).allocateInts(Math.max(1, p.size(d)));
                 blocks[d] = Math.max(1, (p.size(d) + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK);
-                partials[d] = mesh.device(d).allocateDoubles(2L * blocks[d]);
+                maxOwned = Math.max(maxOwned, p.size(d));
+                maxBlocks = Math.max(maxBlocks, blocks[d]);
+            }
+            contrib[0] = BspBfs.keep(state, mesh.allocateDoubles(Math.max(1, n)));
+            contrib[1] = BspBfs.keep(state, mesh.allocateDoubles(Math.max(1, n)));
+            // Symmetric, so every rank can read them: the ranks (the answer) and the per-block partial sums, two
+            // sets of partials used in turn (a rank may write the next iteration's while another still reads these)
+            final SymmetricArray<DoubleArray> ranks = BspBfs.keep(state, mesh.allocateDoubles(maxOwned));
+            final SymmetricArray<DoubleArray> sums = BspBfs.keep(state, mesh.allocateDoubles(4L * maxBlocks));
+            final int half = 2 * maxBlocks;
+            for (int d = 0; d < devices; d++) {
+                rank[d] = ranks.on(d);
+                partials[d] = sums.on(d);
+                if (world.isLocal(d)) {
+                    outDeg[d] = mesh.device(d).allocateInts(Math.max(1, p.size(d)));
+                }
             }
             final long start = System.nanoTime();
             final double initial = 1.0 / n;
-            for (int d = 0; d < devices; d++) {
+            for (int d = world.firstLocalDevice(), end = d + world.localDeviceCount(); d < end; d++) {
                 final DoubleArray c0 = contrib[0].on(d);
                 final DoubleArray x = rank[d];
                 final IntArray deg = outDeg[d];
                 final int lo = p.lo(d);
                 final int owned = p.size(d);
                 launches[d] = mesh.device(d).launch(Math.max(1, (n + 65535) >> 16), (ctx, b) -> {
-                    for (int i = b << 16, end = Math.min(n, (b + 1) << 16); i < end; i++) {
+                    for (int i = b << 16, stop = Math.min(n, (b + 1) << 16); i < stop; i++) {
                         final int k = outDegrees[p.original(i)];
                         c0.set(i, k == 0 ? 0 : initial / k);
                         if (i >= lo && i < lo + owned) {
@@ -98,13 +124,17 @@ final class BspPageRank {
             double delta = Double.POSITIVE_INFINITY;
             while (iterations < maxIterations && (fixed > 0 || !(delta * bound < settings.tolerance()))) {
                 final double base = (1 - damping) / n + damping * dangling / n;
-                for (int d = 0; d < devices; d++) {
+                final int at = (iterations & 1) * half;
+                for (int d = world.firstLocalDevice(), end = d + world.localDeviceCount(); d < end; d++) {
                     launches[d] = iterate(in, d, contrib[cur].on(d), contrib[cur ^ 1].on(d), rank[d], outDeg[d],
-                        partials[d], base, damping);
+                        partials[d], at, base, damping);
                     copies[d] = exchange(in, d, contrib[cur ^ 1], counters);
                 }
                 BspBfs.joinAll(launches);
                 BspBfs.joinAll(copies);
+                // every rank's slices are in every replica, and its partials written: every rank sums the same
+                // values in the same order (device, then block), so every rank takes the same decision
+                world.barrier();
                 delta = 0;
                 dangling = 0;
                 for (int d = 0; d < devices; d++) {
@@ -112,8 +142,8 @@ final class BspPageRank {
                         continue;
                     }
                     for (int b = 0; b < blocks[d]; b++) {
-                        delta += partials[d].get(2 * b);
-                        dangling += partials[d].get(2 * b + 1);
+                        delta += partials[d].get(at + 2 * b);
+                        dangling += partials[d].get(at + 2 * b + 1);
                     }
                 }
                 cur ^= 1;
@@ -121,40 +151,31 @@ final class BspPageRank {
             }
             final long nanos = System.nanoTime() - start;
             final double[] out = new double[n];
-            for (int d = 0; d < devices; d++) {
+            for (int d = 0; d < devices; d++) { // every device's ranks, this process's and (mapped) the others'
                 final int lo = p.lo(d);
                 for (int i = 0, size = p.size(d); i < size; i++) {
                     out[p.original(lo + i)] = rank[d].get(i);
                 }
             }
+            final long[] t = counters.totals(world); // also the barrier before anyone frees what the others read
             final long edges = in.host().edgeCount() * iterations;
             final WorkCounts wc = new WorkCounts(iterations, (long)n * iterations, (long)n * iterations, edges, 0, 0,
-                0, counters.sum(WorkerCounters.MESSAGES), counters.sum(WorkerCounters.BYTES));
+                0, t[WorkerCounters.MESSAGES], t[WorkerCounters.BYTES]);
             return AppResult.pageRank(out, nanos, wc);
         } finally {
             if (!mesh.isClosed()) {
-                for (final SymmetricArray<DoubleArray> c : contrib) {
-                    if (c != null) {
-                        c.close();
-                    }
-                }
                 for (int d = 0; d < devices; d++) {
-                    if (rank[d] != null) {
-                        mesh.device(d).free(rank[d]);
-                    }
                     if (outDeg[d] != null) {
                         mesh.device(d).free(outDeg[d]);
                     }
-                    if (partials[d] != null) {
-                        mesh.device(d).free(partials[d]);
-                    }
                 }
             }
+            BspBfs.release(mesh, state);
         }
     }
 
     private static KernelLaunch iterate(final DeviceGraph in, final int d, final DoubleArray c, final DoubleArray next,
-        final DoubleArray rank, final IntArray outDeg, final DoubleArray partials, final double base,
+        final DoubleArray rank, final IntArray outDeg, final DoubleArray partials, final int part, final double base,
         final double damping) {
         final int owned = in.partition().size(d);
         if (owned == 0) {
@@ -191,8 +212,8 @@ final class BspPageRank {
                     next.set(lo + v, r / k);
                 }
             }
-            partials.set(2 * block, delta);
-            partials.set(2 * block + 1, dangling);
+            partials.set(part + 2 * block, delta);
+            partials.set(part + 2 * block + 1, dangling);
         });
     }
 

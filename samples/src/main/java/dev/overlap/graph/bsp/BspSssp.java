@@ -5,6 +5,8 @@ import dev.overlap.core.IntArray;
 import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.LongArray;
 import dev.overlap.core.Mesh;
+import dev.overlap.core.SymmetricArray;
+import dev.overlap.core.World;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.app.WorkerCounters;
@@ -13,6 +15,9 @@ import dev.overlap.graph.partition.GraphView;
 import dev.overlap.graph.partition.Owners;
 import dev.overlap.graph.partition.Partition;
 import org.agrona.concurrent.AtomicBuffer;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Bellman-Ford SSSP on the mesh in rounds (the BSP baseline): round {@code r} relaxes the out-edges of the vertices
@@ -24,6 +29,10 @@ import org.agrona.concurrent.AtomicBuffer;
  *
  * <p>A frontier vertex reads its own distance when its block runs; if that distance dropped again during the
  * round, the vertex is in the next frontier too, so the answer is exact.
+ *
+ * <p><b>Across processes</b> (SPMD), as {@link BspBfs}: each rank launches its own devices; distances, tags and
+ * frontiers are symmetric allocations, so relaxations reach the devices of other processes with the same atomics;
+ * each round ends at the exchange's barrier, where every rank learns every next frontier's size.
  *
  * <p>Thread-safety: one run at a time per mesh, driven by the calling host thread.
  */
@@ -50,21 +59,30 @@ final class BspSssp {
             throw new IllegalArgumentException("SSSP needs the graph placed with weights");
         }
         final GraphView view = new GraphView(g);
-        final WorkerCounters counters = new WorkerCounters(devices, mesh.device(0).workerCount());
+        final World world = mesh.world();
+        final WorkerCounters counters = WorkerCounters.of(mesh);
         final LongArray[] dist = new LongArray[devices];
         final IntArray[] tag = new IntArray[devices];
         final KernelLaunch[] launches = new KernelLaunch[devices];
+        final List<SymmetricArray<?>> state = new ArrayList<>(2);
         try (FrontierExchange fx = new FrontierExchange(mesh, p)) {
+            // Symmetric: other devices lower distances and swap tags one-sidedly, in other processes too.
+            int maxOwned = 1;
             for (int d = 0; d < devices; d++) {
-                dist[d] = mesh.device(d).allocateLongs(Math.max(1, p.size(d)));
-                tag[d] = mesh.device(d).allocateInts(Math.max(1, p.size(d)));
+                maxOwned = Math.max(maxOwned, p.size(d));
+            }
+            final SymmetricArray<LongArray> dists = BspBfs.keep(state, mesh.allocateLongs(maxOwned));
+            final SymmetricArray<IntArray> tags = BspBfs.keep(state, mesh.allocateInts(maxOwned));
+            for (int d = 0; d < devices; d++) {
+                dist[d] = dists.on(d);
+                tag[d] = tags.on(d);
             }
             final long start = System.nanoTime();
-            for (int d = 0; d < devices; d++) {
+            for (int d = world.firstLocalDevice(), end = d + world.localDeviceCount(); d < end; d++) {
                 final LongArray dd = dist[d];
-                final int size = dd.length();
+                final int size = p.size(d);
                 launches[d] = mesh.device(d).launch(Math.max(1, (size + 65535) >> 16), (ctx, b) -> {
-                    for (int i = b << 16, end = Math.min(size, (b + 1) << 16); i < end; i++) {
+                    for (int i = b << 16, stop = Math.min(size, (b + 1) << 16); i < stop; i++) {
                         dd.set(i, INF);
                     }
                 });
@@ -72,42 +90,36 @@ final class BspSssp {
             BspBfs.joinAll(launches);
             final int s = p.internal(source);
             final int sOwner = view.owner(s);
-            dist[sOwner].set(s - view.lo(sOwner), 0);
+            if (world.isLocal(sOwner)) {
+                dist[sOwner].set(s - view.lo(sOwner), 0);
+            }
             fx.seed(sOwner, s - view.lo(sOwner));
+            world.barrier(); // every rank's distances are initialised before anyone lowers one
             long rounds = 0;
             while (fx.totalSize() > 0) {
                 final int nextTag = (int)(rounds + 1);
-                for (int d = 0; d < devices; d++) {
+                for (int d = world.firstLocalDevice(), end = d + world.localDeviceCount(); d < end; d++) {
                     launches[d] = relax(g, view, d, dist, tag, fx, nextTag, counters);
                 }
                 BspBfs.joinAll(launches);
-                fx.advance();
+                fx.advance(); // the round's barrier: every rank knows every next frontier's size
                 rounds++;
             }
             final long nanos = System.nanoTime() - start;
             final long[] out = new long[n];
-            for (int d = 0; d < devices; d++) {
+            for (int d = 0; d < devices; d++) { // every device's distances, this process's and (mapped) the others'
                 final int lo = p.lo(d);
                 for (int i = 0, size = p.size(d); i < size; i++) {
                     out[p.original(lo + i)] = dist[d].get(i);
                 }
             }
-            final WorkCounts wc = new WorkCounts(rounds, counters.sum(WorkerCounters.VISITED), 0,
-                counters.sum(WorkerCounters.EDGES), counters.sum(WorkerCounters.LOCAL_PUSHES),
-                counters.sum(WorkerCounters.REMOTE_PUSHES), counters.sum(WorkerCounters.REMOTE_ATOMICS),
-                counters.sum(WorkerCounters.MESSAGES), counters.sum(WorkerCounters.BYTES));
+            final long[] t = counters.totals(world); // also the barrier before anyone frees what the others read
+            final WorkCounts wc = new WorkCounts(rounds, t[WorkerCounters.VISITED], 0, t[WorkerCounters.EDGES],
+                t[WorkerCounters.LOCAL_PUSHES], t[WorkerCounters.REMOTE_PUSHES], t[WorkerCounters.REMOTE_ATOMICS],
+                t[WorkerCounters.MESSAGES], t[WorkerCounters.BYTES]);
             return AppResult.sssp(out, nanos, wc);
         } finally {
-            for (int d = 0; d < devices; d++) {
-                if (!mesh.isClosed()) {
-                    if (dist[d] != null) {
-                        mesh.device(d).free(dist[d]);
-                    }
-                    if (tag[d] != null) {
-                        mesh.device(d).free(tag[d]);
-                    }
-                }
-            }
+            BspBfs.release(mesh, state);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.overlap.graph.cli;
 
+import dev.overlap.core.PeerFailedException;
 import dev.overlap.graph.io.GraphFormatException;
 import picocli.CommandLine;
 
@@ -28,7 +29,8 @@ import java.util.regex.Pattern;
  *
  * <p>An {@link OutOfMemoryError} anywhere in the cause chain names what ran out, the heap or direct memory (where
  * device memory lives), with the setting that raises it, as {@code OVERLAP_JAVA_OPTS=-Xmx4g}. File problems name the
- * path. Anything unexpected is reported as an internal error in one line; {@code OVERLAP_STACKTRACE=1} adds the
+ * path. A process of a run across processes whose peer failed says which rank ({@code rank R failed: ...}).
+ * Anything unexpected is reported as an internal error in one line; {@code OVERLAP_STACKTRACE=1} adds the
  * stack trace for a bug report.
  *
  * <p>Used by {@code overlap} ({@link OverlapCommand}) and {@code overlap bench-graphs}: {@link #handler()} for
@@ -140,6 +142,10 @@ public final class CliErrors {
         if (oom != null) {
             reserve = null;
             return outOfMemory(oom);
+        }
+        final PeerFailedException peer = find(failure, PeerFailedException.class);
+        if (peer != null) {
+            return oneLine(peer.getMessage()); // "rank R failed: why", wherever it surfaced (a kernel, a close)
         }
         return oneLine(describeOther(failure));
     }

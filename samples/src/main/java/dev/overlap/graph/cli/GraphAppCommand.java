@@ -28,8 +28,13 @@ import java.util.concurrent.Callable;
  * answer, print the report (the median time, and the fastest and slowest run). Exit codes: 0 verified (or not
  * checked), 1 verification failed or a runtime problem (bad file: file:line: reason; the answer is written all the
  * same), 2 wrong arguments (one line with the reason and a hint, {@link UsageErrors}).
+ *
+ * <p><b>Across processes</b> (started by {@code overlap launch}, {@link LaunchedWorld}): every rank loads or
+ * generates the same graph and runs the app on its own devices of the mesh that spans them ({@code --devices} is the
+ * total); rank 0 alone verifies the whole answer, writes {@code --output} and prints the report, every other rank one
+ * status line. A rank that fails ends every other's run with one line naming it (exit 1).
  */
-abstract class GraphAppCommand implements Callable<Integer> {
+abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -101,23 +106,14 @@ abstract class GraphAppCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         final CommandLine cl = spec.commandLine();
         final GraphApp app = app();
-        meshOptions.validate(cl);
-        if (runs < 1 || runs > 1000) {
-            throw new CommandLine.ParameterException(cl, "--runs must be in 1..1000, was " + runs);
+        final LaunchedWorld world = LaunchedWorld.current();
+        final AppSettings settings = validate(cl);
+        if (world != null) {
+            checkAcrossProcesses(cl, world.ranks());
         }
-        if (warmups < 0 || warmups > 100) {
-            throw new CommandLine.ParameterException(cl, "--warmups must be in 0..100, was " + warmups);
-        }
-        final AppSettings.Builder sb = modeOptions.settings(cl, app.autoQueue());
-        configure(sb);
-        final AppSettings settings = sb.build();
-        final GraphAlgorithms algorithms;
-        try {
-            algorithms = Algorithms.forMode(modeOptions.mode);
-        } catch (final IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cl, e.getMessage());
-        }
-        if (algorithms.mode().equals("bsp") && !output.quiet) {
+        final GraphAlgorithms algorithms = Algorithms.forMode(modeOptions.mode);
+        final boolean lead = world == null || world.rank() == 0;
+        if (algorithms.mode().equals("bsp") && !output.quiet && lead) {
             for (final String async : new String[] {"--queue", "--kernel", "--batch-bytes", "--wait", "--fetch",
                 "--delta"}) {
                 if (cl.getParseResult().hasMatchedOption(async)) {
@@ -127,19 +123,62 @@ abstract class GraphAppCommand implements Callable<Integer> {
                 }
             }
         }
+        if (!lead) { // rank 0 alone writes the answer
+            return run(cl, app, algorithms, settings, null, world);
+        }
         try (AnswerDestination destination = answers.open(cl, input.file())) {
-            return run(cl, app, algorithms, settings, destination);
+            return run(cl, app, algorithms, settings, destination, world);
+        }
+    }
+
+    /**
+     * Checks the arguments (ranges, the mode and its knobs, the app's own options).
+     *
+     * @return the run's settings
+     * @throws CommandLine.ParameterException naming a wrong argument
+     */
+    private AppSettings validate(final CommandLine cl) {
+        meshOptions.validate(cl);
+        if (runs < 1 || runs > 1000) {
+            throw new CommandLine.ParameterException(cl, "--runs must be in 1..1000, was " + runs);
+        }
+        if (warmups < 0 || warmups > 100) {
+            throw new CommandLine.ParameterException(cl, "--warmups must be in 0..100, was " + warmups);
+        }
+        final AppSettings.Builder sb = modeOptions.settings(cl, app().autoQueue());
+        configure(sb);
+        try {
+            Algorithms.forMode(modeOptions.mode);
+        } catch (final IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, e.getMessage());
+        }
+        return sb.build();
+    }
+
+    @Override
+    public void checkAcrossProcesses(final CommandLine cl, final int ranks) {
+        validate(cl);
+        meshOptions.checkAcrossProcesses(cl, ranks);
+        if (modeOptions.mode.equalsIgnoreCase("async")) {
+            // the distributed worklist is not cross-process yet; remove this once it is
+            throw new CommandLine.ParameterException(cl, "--mode async is not yet across processes: use --mode bsp, "
+                + "or run async in one process");
         }
     }
 
     private int run(final CommandLine cl, final GraphApp app, final GraphAlgorithms algorithms,
-        final AppSettings settings, final AnswerDestination destination) throws IOException {
-        final Progress progress = ConsoleProgress.forConsole(output.quiet);
+        final AppSettings settings, final AnswerDestination destination, final LaunchedWorld world)
+        throws IOException {
+        final boolean lead = world == null || world.rank() == 0;
+        final Progress progress = ConsoleProgress.forConsole(output.quiet || !lead);
         final GraphInputOptions.Loaded loaded = input.load(app.weighted(), progress);
         final CsrGraph g = loaded.graph;
         final int src = app.hasSource() ? chooseSource(g, cl) : 0;
         final AppRunner.Builder rb0 = AppRunner.builder().devices(meshOptions.devices)
             .threadsPerDevice(meshOptions.threads()).partitioning(meshOptions.partitioning()).warmups(warmups).runs(runs);
+        if (world != null) {
+            rb0.world(world.config("overlap " + app, cl.getErr(), Runtime.getRuntime()::halt));
+        }
         if (countersDir != null) {
             rb0.countersDirectory(countersDirectory(countersDir));
         }
@@ -150,11 +189,19 @@ abstract class GraphAppCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(cl, "--idle-strategy: " + e.getMessage());
             }
         }
-        if (untilStdinCloses) {
+        if (untilStdinCloses && lead) { // rank 0 has the launcher's input; its stop ends every rank's runs
             rb0.stopRunsWhen(StdinWatch.start());
         }
         final AppRunner runner = rb0.build();
         final AppRunner.Measurement m = runner.measure(g, app, algorithms, src, settings);
+        if (!lead) {
+            if (!output.quiet) {
+                cl.getErr().println("overlap " + app + ": " + MeshOptions.describeRank(world, meshOptions.devices)
+                    + " done");
+                cl.getErr().flush();
+            }
+            return 0;
+        }
         final AppResult result = m.result();
         final double[] times = m.runMillis();
         final long refStart = System.nanoTime();
@@ -166,6 +213,9 @@ abstract class GraphAppCommand implements Callable<Integer> {
             .mesh(runner.devices(), runner.threadsPerDevice(), meshOptions.partition.name())
             .times(loaded.millis, m.placeMillis(), m.medianMillis())
             .edgesTraversed(app.edgesTraversed(g, result)).counts(result.counts()).verification(v);
+        if (world != null) {
+            rb.extra("processes", world.ranks());
+        }
         if (app.hasSource()) {
             rb.extra("source", src);
         }

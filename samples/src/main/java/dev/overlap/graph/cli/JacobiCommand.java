@@ -31,12 +31,14 @@ import java.util.concurrent.Callable;
 /**
  * {@code overlap jacobi}: Jacobi on a generated banded, diagonally dominant system, the solution vector replicated
  * across devices by a PROACT transfer mode (given, or chosen by the profiler on this workload, or read from a saved
- * profile); verified by recomputing the residual on the host.
+ * profile); verified by recomputing the residual on the host. Across processes ({@code overlap launch}), every rank
+ * solves on its own devices with the vector replicated between the processes; rank 0 verifies, reports and writes the
+ * answer ({@code --transfer profile} is for one process).
  */
 @Command(name = "jacobi", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Jacobi solver on a banded matrix with the solution vector replicated by PROACT transfers; verified "
         + "by the host residual.")
-public final class JacobiCommand implements Callable<Integer> {
+public final class JacobiCommand implements Callable<Integer>, RunsAcrossProcesses {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -86,38 +88,13 @@ public final class JacobiCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         final CommandLine cl = spec.commandLine();
-        meshOptions.validate(cl);
-        if (size < 1 || size > Integer.MAX_VALUE / 8) {
-            throw new CommandLine.ParameterException(cl, "--size must be in 1.." + Integer.MAX_VALUE / 8 + ", was "
-                + size);
-        }
-        if (band < 0 || band > 1024) {
-            throw new CommandLine.ParameterException(cl, "--band must be in 0..1024, was " + band);
-        }
-        if (!(tolerance > 0)) {
-            throw new CommandLine.ParameterException(cl, "--tolerance must be > 0, was " + tolerance);
-        }
-        if (maxIterations < 1) {
-            throw new CommandLine.ParameterException(cl, "--max-iterations must be >= 1, was " + maxIterations);
+        final LaunchedWorld world = LaunchedWorld.current();
+        final TransferConfig given = validate(cl);
+        if (world != null) {
+            checkAcrossProcesses(cl, world.ranks());
         }
         final int devices = meshOptions.devices;
-        if (size < devices) {
-            throw new CommandLine.ParameterException(cl, "--size " + size + " is smaller than --devices " + devices);
-        }
         final boolean profiling = transfer.equalsIgnoreCase("profile");
-        final TransferConfig given;
-        try {
-            final TransferMode mode = profiling ? TransferMode.TRIGGERED
-                : TransferMode.valueOf(transfer.toUpperCase(Locale.ROOT));
-            if (!mode.replicates()) {
-                throw new IllegalArgumentException("does not replicate");
-            }
-            given = new TransferConfig(mode, chunkKib << 10, mode == TransferMode.POLLING
-                ? Math.max(1, transferThreads) : transferThreads);
-        } catch (final IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cl, "--transfer must be inline, polling, triggered, bulk or "
-                + "profile (and --chunk-kib/--transfer-threads valid), was '" + transfer + "'");
-        }
         if (profile != null) {
             // checked before the mesh and the sweep: a directory is never a profile, and the sweep's result must
             // have somewhere to go (a missing file to read is fine: the run falls back to --transfer)
@@ -137,17 +114,75 @@ public final class JacobiCommand implements Callable<Integer> {
                 + devices + " devices, more than a device holds (2 GiB): use more --devices or a smaller --size");
         }
         final int threads = meshOptions.threads();
+        if (world != null && world.rank() != 0) { // rank 0 alone writes the answer
+            return solve(cl, system, given, profiling, bytes, threads, null, world);
+        }
         try (AnswerDestination destination = answers.open(cl, null)) {
-            return solve(cl, system, given, profiling, bytes, threads, destination);
+            return solve(cl, system, given, profiling, bytes, threads, destination, world);
+        }
+    }
+
+    /**
+     * Checks the arguments.
+     *
+     * @return the transfer configuration {@code --transfer}, {@code --chunk-kib} and {@code --transfer-threads} give
+     * @throws CommandLine.ParameterException naming a wrong argument
+     */
+    private TransferConfig validate(final CommandLine cl) {
+        meshOptions.validate(cl);
+        if (size < 1 || size > Integer.MAX_VALUE / 8) {
+            throw new CommandLine.ParameterException(cl, "--size must be in 1.." + Integer.MAX_VALUE / 8 + ", was "
+                + size);
+        }
+        if (band < 0 || band > 1024) {
+            throw new CommandLine.ParameterException(cl, "--band must be in 0..1024, was " + band);
+        }
+        if (!(tolerance > 0)) {
+            throw new CommandLine.ParameterException(cl, "--tolerance must be > 0, was " + tolerance);
+        }
+        if (maxIterations < 1) {
+            throw new CommandLine.ParameterException(cl, "--max-iterations must be >= 1, was " + maxIterations);
+        }
+        if (size < meshOptions.devices) {
+            throw new CommandLine.ParameterException(cl, "--size " + size + " is smaller than --devices "
+                + meshOptions.devices);
+        }
+        final boolean profiling = transfer.equalsIgnoreCase("profile");
+        try {
+            final TransferMode mode = profiling ? TransferMode.TRIGGERED
+                : TransferMode.valueOf(transfer.toUpperCase(Locale.ROOT));
+            if (!mode.replicates()) {
+                throw new IllegalArgumentException("does not replicate");
+            }
+            return new TransferConfig(mode, chunkKib << 10, mode == TransferMode.POLLING
+                ? Math.max(1, transferThreads) : transferThreads);
+        } catch (final IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, "--transfer must be inline, polling, triggered, bulk or "
+                + "profile (and --chunk-kib/--transfer-threads valid), was '" + transfer + "'");
+        }
+    }
+
+    @Override
+    public void checkAcrossProcesses(final CommandLine cl, final int ranks) {
+        validate(cl);
+        meshOptions.checkAcrossProcesses(cl, ranks);
+        if (transfer.equalsIgnoreCase("profile")) {
+            throw new CommandLine.ParameterException(cl, "--transfer profile times the mesh of one process: across "
+                + "processes give --transfer inline, polling, triggered or bulk (or --profile FILE saved by a run in "
+                + "one process)");
         }
     }
 
     private int solve(final CommandLine cl, final BandedSystem system, final TransferConfig given,
-        final boolean profiling, final long bytes, final int threads, final AnswerDestination destination)
-        throws IOException {
+        final boolean profiling, final long bytes, final int threads, final AnswerDestination destination,
+        final LaunchedWorld world) throws IOException {
         final int devices = meshOptions.devices;
-        try (Mesh mesh = Mesh.builder().name("overlap-jacobi").devices(devices).threadsPerDevice(threads)
-            .memoryPerDevice(bytes).build()) {
+        final Mesh.Builder mb = Mesh.builder().name("overlap-jacobi").devices(devices).threadsPerDevice(threads)
+            .memoryPerDevice(bytes);
+        if (world != null) {
+            mb.world(world.config("overlap jacobi", cl.getErr(), Runtime.getRuntime()::halt));
+        }
+        try (Mesh mesh = mb.build()) {
             final long profileStart = System.nanoTime();
             TransferConfig config = given;
             String chosenBy = "--transfer";
@@ -175,7 +210,18 @@ public final class JacobiCommand implements Callable<Integer> {
                 chosenBy = "profile " + profile;
             }
             final double profileMillis = (System.nanoTime() - profileStart) / 1e6;
+            if (world != null) {
+                mesh.world().checkSame("the system and the solve's settings", java.util.Objects.hash(size, band, seed,
+                    tolerance, maxIterations, config.mode().ordinal(), config.chunkBytes(), config.transferThreads()));
+            }
             final JacobiSolver.Result r = JacobiSolver.solve(mesh, system, config, tolerance, maxIterations);
+            if (world != null && world.rank() != 0) {
+                if (!output.quiet) {
+                    cl.getErr().println("overlap jacobi: " + MeshOptions.describeRank(world, devices) + " done");
+                    cl.getErr().flush();
+                }
+                return 0;
+            }
             final Verification v;
             if (output.noVerify) {
                 v = Verification.skipped();
@@ -191,6 +237,9 @@ public final class JacobiCommand implements Callable<Integer> {
                     r.copiedChunks(), r.copiedBytes()))
                 .verification(v).extra("transfer", config.toString()).extra("chosenBy", chosenBy).extra("profileMs", profileMillis)
                 .extra("residual", r.residual());
+            if (world != null) {
+                rb.extra("processes", world.ranks());
+            }
             if (destination != null) {
                 // written whether or not the check passed: a wrong answer is worth looking at
                 destination.write(Answer.solution(r.x()), answers.format);

@@ -37,6 +37,29 @@ public final class MeshOptions {
             : Math.max(1, Runtime.getRuntime().availableProcessors() / devices);
     }
 
+    /**
+     * @throws CommandLine.ParameterException when {@code --devices} (the total over the processes) leaves a process
+     *                                        of a run of {@code ranks} without a device
+     */
+    void checkAcrossProcesses(final CommandLine cl, final int ranks) {
+        if (devices < ranks) {
+            throw new CommandLine.ParameterException(cl, "--devices " + devices + " is fewer than the " + ranks
+                + " processes: each process runs at least one device (--devices counts them all)");
+        }
+    }
+
+    /**
+     * @return {@code rank R of N (devices a..b)}: which devices {@code world}'s rank runs among {@code devices} (rank
+     *         {@code r} owns {@code [r * devices / ranks, (r + 1) * devices / ranks)}, as {@code WorldConfig} says)
+     */
+    static String describeRank(final LaunchedWorld world, final int devices) {
+        final int r = world.rank();
+        final int first = (int)((long)r * devices / world.ranks());
+        final int end = (int)((long)(r + 1) * devices / world.ranks());
+        return "rank " + r + " of " + world.ranks() + " (" + (end - first == 1 ? "device " + first
+            : "devices " + first + ".." + (end - 1)) + ")";
+    }
+
     void validate(final CommandLine cl) {
         if (devices < 1 || devices > 64) {
             throw new CommandLine.ParameterException(cl, "--devices must be in 1..64, was " + devices);

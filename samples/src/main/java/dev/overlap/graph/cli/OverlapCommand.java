@@ -21,8 +21,8 @@ import picocli.CommandLine.Command;
     description = "Lock-free multi-device communication on JVM threads: readiness tracking, counter-based queues, "
         + "aggregation.",
     subcommands = {DemoCommand.class, ProactDemoCommand.class, BfsCommand.class, PageRankCommand.class, SsspCommand.class,
-        JacobiCommand.class, ScalingCommand.class, ConvertCommand.class, GenerateCommand.class, StatCommand.class,
-        CommandLine.HelpCommand.class})
+        JacobiCommand.class, LaunchCommand.class, ScalingCommand.class, ConvertCommand.class, GenerateCommand.class,
+        StatCommand.class, CommandLine.HelpCommand.class})
 public final class OverlapCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -95,6 +95,8 @@ public final class OverlapCommand implements Runnable {
         for (final CommandLine sub : cl.getSubcommands().values()) {
             sub.getCommandSpec().versionProvider(new BuildVersion());
         }
+        // everything after launch's COMMAND is that command's, options included
+        cl.getSubcommands().get("launch").setStopAtPositional(true);
         LauncherCommands.addToHelp(cl);
         return cl;
     }

@@ -4,6 +4,8 @@ import dev.overlap.core.BlockMapping;
 import dev.overlap.core.DoubleArray;
 import dev.overlap.core.Kernel;
 import dev.overlap.core.Mesh;
+import dev.overlap.core.SymmetricArray;
+import dev.overlap.core.World;
 import dev.overlap.replication.ReplicatedRegion;
 import dev.overlap.replication.TransferConfig;
 import dev.overlap.replication.TransferMode;
@@ -18,6 +20,13 @@ import dev.overlap.replication.TransferMode;
  * {@code x_{k+1}} also computes the residual {@code b - A x_k} of its rows for free, as per-block partial sums of
  * squares; the host sums them (in a fixed order) after {@code awaitTransfers()} and stops when
  * {@code ||b - A x_k|| / ||b||} is below the tolerance, returning {@code x_k}.
+ *
+ * <p><b>Across processes</b> (a mesh with a {@link dev.overlap.core.World} of several ranks; SPMD, every rank calls
+ * {@link #solve} with the same system and settings): each rank keeps the band and {@code b} of its own devices'
+ * rows and launches only them; the regions replicate across the processes and end every iteration with a world
+ * barrier ({@link ReplicatedRegion#awaitTransfers()}); the partial sums are a symmetric allocation, two sets used in
+ * turn, so every rank sums every device's partials in the same order after that barrier and every rank stops at the
+ * same iteration. Each rank returns the whole solution, read from a replica of its own.
  *
  * <p>Thread-safety: one solve at a time per mesh, driven by the calling host thread.
  */
@@ -82,7 +91,7 @@ public final class JacobiSolver {
     public static long bytesPerDevice(final BandedSystem system, final int devices) {
         final long rows = (system.size() + devices - 1L) / devices;
         final long blocks = (rows + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK + 1;
-        return 2 * (system.size() * 8L + 64) + rows * (2L * system.halfBand() + 2) * 8 + 64 + blocks * 8 + 64;
+        return 2 * (system.size() * 8L + 64) + rows * (2L * system.halfBand() + 2) * 8 + 64 + 2 * blocks * 8 + 64;
     }
 
     /**
@@ -106,14 +115,18 @@ public final class JacobiSolver {
         final int width = 2 * k + 1;
         final int grid = (int)(((n + devices - 1L) / devices + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK);
         final ReplicatedRegion[] x = new ReplicatedRegion[2];
+        final World world = mesh.world();
         final DoubleArray[] band = new DoubleArray[devices];
         final DoubleArray[] rhs = new DoubleArray[devices];
         final DoubleArray[] partial = new DoubleArray[devices];
+        SymmetricArray<DoubleArray> partials = null;
         try {
             for (int r = 0; r < 2; r++) {
                 x[r] = config.applyTo(ReplicatedRegion.builder(mesh)).elements(n).gridSize(grid)
                     .mapping(BlockMapping.oneToOne(ROWS_PER_BLOCK * 8L)).build();
             }
+            // two sets of per-block partials, used in turn: symmetric, so every rank reads every device's
+            partials = mesh.allocateDoubles(2L * grid);
             double b2 = 0;
             for (int i = 0; i < n; i++) {
                 b2 += system.rhs(i) * system.rhs(i);
@@ -121,11 +134,14 @@ public final class JacobiSolver {
             final double bNorm = Math.sqrt(b2);
             final dev.overlap.core.KernelLaunch[] fills = new dev.overlap.core.KernelLaunch[devices];
             for (int d = 0; d < devices; d++) {
+                partial[d] = partials.on(d);
+                if (!world.isLocal(d)) {
+                    continue;
+                }
                 final int start = (int)x[0].sliceStart(d);
                 final int rows = (int)x[0].sliceLength(d);
                 band[d] = mesh.device(d).allocateDoubles(Math.max(1L, (long)rows * width));
                 rhs[d] = mesh.device(d).allocateDoubles(Math.max(1, rows));
-                partial[d] = mesh.device(d).allocateDoubles(grid);
                 final DoubleArray a = band[d];
                 final DoubleArray bv = rhs[d];
                 fills[d] = mesh.device(d).launch(grid, (ctx, block) -> {
@@ -140,7 +156,9 @@ public final class JacobiSolver {
                 });
             }
             for (final dev.overlap.core.KernelLaunch f : fills) {
-                f.join();
+                if (f != null) {
+                    f.join();
+                }
             }
             final long begin = System.nanoTime();
             int cur = 0;
@@ -149,14 +167,15 @@ public final class JacobiSolver {
             while (true) {
                 final ReplicatedRegion src = x[cur];
                 final ReplicatedRegion dst = x[cur ^ 1];
-                for (int d = 0; d < devices; d++) {
-                    dst.launch(d, kernel(src, dst, d, band[d], rhs[d], partial[d], n, k));
+                final int part = (iterations & 1) * grid;
+                for (int d = world.firstLocalDevice(), end = d + world.localDeviceCount(); d < end; d++) {
+                    dst.launch(d, kernel(src, dst, d, band[d], rhs[d], partial[d], part, n, k));
                 }
-                dst.awaitTransfers();
+                dst.awaitTransfers(); // across processes also the barrier after which every partial is readable
                 double r2 = 0;
                 for (int d = 0; d < devices; d++) {
                     for (int b = 0; b < grid; b++) {
-                        r2 += partial[d].get(b);
+                        r2 += partial[d].get(part + b);
                     }
                 }
                 residual = Math.sqrt(r2) / bNorm;
@@ -168,36 +187,42 @@ public final class JacobiSolver {
             }
             final long nanos = System.nanoTime() - begin;
             final double[] out = new double[n];
+            final int own = world.firstLocalDevice();
             for (int i = 0; i < n; i++) {
-                out[i] = x[cur].getDouble(0, i);
+                out[i] = x[cur].getDouble(own, i);
             }
-            return new Result(out, iterations, residual, nanos, x[0].copiedBytes() + x[1].copiedBytes(),
-                x[0].copiedChunks() + x[1].copiedChunks());
+            return new Result(out, iterations, residual, nanos, copied(world, x[0].copiedBytes() + x[1].copiedBytes()),
+                copied(world, x[0].copiedChunks() + x[1].copiedChunks()));
         } finally {
             for (final ReplicatedRegion r : x) {
                 if (r != null) {
                     r.close();
                 }
             }
-            for (int d = 0; d < devices; d++) {
-                if (!mesh.isClosed()) {
+            if (!mesh.isClosed()) {
+                for (int d = 0; d < devices; d++) {
                     if (band[d] != null) {
                         mesh.device(d).free(band[d]);
                     }
                     if (rhs[d] != null) {
                         mesh.device(d).free(rhs[d]);
                     }
-                    if (partial[d] != null) {
-                        mesh.device(d).free(partial[d]);
-                    }
+                }
+                if (partials != null) {
+                    partials.close();
                 }
             }
         }
     }
 
+    /** @return {@code local} summed over the ranks (collective across processes; in one process itself) */
+    private static long copied(final World world, final long local) {
+        return world.allReduceSum(local);
+    }
+
     /** One iteration's block: {@code x_{k+1}} of the block's rows into {@code dst}, residual of {@code x_k}. */
     static Kernel kernel(final ReplicatedRegion src, final ReplicatedRegion dst, final int d, final DoubleArray band,
-        final DoubleArray rhs, final DoubleArray partial, final int n, final int k) {
+        final DoubleArray rhs, final DoubleArray partial, final int part, final int n, final int k) {
         final int start = (int)src.sliceStart(d);
         final int rows = (int)src.sliceLength(d);
         final int width = 2 * k + 1;
@@ -222,7 +247,7 @@ public final class JacobiSolver {
                 r2 += res * res;
                 dst.putDouble(d, i, (b - off) / diag);
             }
-            partial.set(block, r2);
+            partial.set(part + block, r2);
         };
     }
 }

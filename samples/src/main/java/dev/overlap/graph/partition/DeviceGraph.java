@@ -5,7 +5,11 @@ import dev.overlap.core.IntArray;
 import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.LongArray;
 import dev.overlap.core.Mesh;
+import dev.overlap.core.SymmetricArray;
 import dev.overlap.graph.CsrGraph;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A {@link CsrGraph} placed in device memory, one CSR slice per device: device {@code d} holds the out-edges of
@@ -13,9 +17,16 @@ import dev.overlap.graph.CsrGraph;
  * (internal ids, so the owner of a target is found from the partition bounds) and, when asked, weights. The slices
  * are written by a kernel on each device (devices fill their own memory in parallel).
  *
+ * <p><b>Symmetric layout.</b> Each of the three arrays is one symmetric allocation as long as the largest slice, so
+ * a slice sits at the same offset on every device and every device's slice is addressable from every process of a
+ * mesh that spans several ({@link dev.overlap.core.World}): kernels read other devices' offsets one-sidedly. Across
+ * processes {@link #place} is collective (every rank places the same graph with the same partition) and each rank
+ * fills only the slices of its own devices; {@link #close()} is collective too.
+ *
  * <p>Thread-safety: immutable once {@link #place} returns (it joins the filling kernels, so the contents
- * happen-before any later launch). Kernels on any device may read any slice. {@link #close()} frees the memory;
- * call it only when no kernel uses the graph.
+ * happen-before any later launch; across processes, other ranks' slices are complete once the ranks have met at a
+ * barrier after placing). Kernels on any device may read any slice. {@link #close()} frees the memory; call it only
+ * when no kernel uses the graph.
  */
 public final class DeviceGraph implements AutoCloseable {
     private static final int ROWS_PER_BLOCK = 4096;
@@ -27,6 +38,8 @@ public final class DeviceGraph implements AutoCloseable {
     private final IntArray[] targets;
     private final IntArray[] weights;
     private final long[] localEdges;
+    /** The symmetric allocations behind the views above (null until allocated). */
+    private final List<SymmetricArray<?>> storage = new ArrayList<>(3);
     private boolean closed;
 
     private DeviceGraph(final Mesh mesh, final Partition partition, final CsrGraph host, final boolean withWeights) {
@@ -40,13 +53,29 @@ public final class DeviceGraph implements AutoCloseable {
         this.localEdges = new long[devices];
     }
 
-    /** @return bytes device {@code d} needs for its slice (allocation granularity included) */
-    public static long bytesNeeded(final CsrGraph g, final Partition p, final int d, final boolean withWeights) {
-        long edges = 0;
-        for (int i = p.lo(d); i < p.hi(d); i++) {
-            edges += g.degree(p.original(i));
+    /**
+     * @return bytes every device needs for the graph (allocation granularity included): the symmetric layout gives
+     *         each device room for the largest slice
+     */
+    public static long bytesPerDevice(final CsrGraph g, final Partition p, final boolean withWeights) {
+        final long[] edges = edgesPerDevice(g, p);
+        long maxRows = 0;
+        long maxEdges = 0;
+        for (int d = 0; d < p.devices(); d++) {
+            maxRows = Math.max(maxRows, p.size(d));
+            maxEdges = Math.max(maxEdges, edges[d]);
         }
-        return align((p.size(d) + 1L) * 8) + align(Math.max(1, edges) * 4) * (withWeights ? 2 : 1);
+        return align((maxRows + 1) * 8) + align(Math.max(1, maxEdges) * 4) * (withWeights ? 2 : 1);
+    }
+
+    private static long[] edgesPerDevice(final CsrGraph g, final Partition p) {
+        final long[] edges = new long[p.devices()];
+        for (int d = 0; d < p.devices(); d++) {
+            for (int i = p.lo(d); i < p.hi(d); i++) {
+                edges[d] += g.degree(p.original(i));
+            }
+        }
+        return edges;
     }
 
     private static long align(final long bytes) {
@@ -54,7 +83,8 @@ public final class DeviceGraph implements AutoCloseable {
     }
 
     /**
-     * Copies {@code g} into the devices' memories.
+     * Copies {@code g} into the devices' memories: across processes, into this rank's devices (collective: every
+     * rank places the same graph with the same partition).
      *
      * @param mesh        the mesh; its device count must equal the partition's
      * @param g           the graph (kept as the host copy for verification)
@@ -75,42 +105,26 @@ public final class DeviceGraph implements AutoCloseable {
         final DeviceGraph dg = new DeviceGraph(mesh, p, g, withWeights);
         final KernelLaunch[] launches = new KernelLaunch[p.devices()];
         try {
+            final long[] edges = edgesPerDevice(g, p);
+            long maxRows = 0;
+            long maxEdges = 0;
             for (int d = 0; d < p.devices(); d++) {
-                final int lo = p.lo(d);
-                final int rows = p.size(d);
-                final long[] local = new long[rows + 1];
-                for (int i = 0; i < rows; i++) {
-                    local[i + 1] = local[i] + g.degree(p.original(lo + i));
-                }
-                final Device dev = mesh.device(d);
-                dg.localEdges[d] = local[rows];
-                final LongArray off = dev.allocateLongs(rows + 1L);
-                dg.offsets[d] = off;
-                final IntArray tgt = dev.allocateInts(Math.max(1, local[rows]));
-                dg.targets[d] = tgt;
-                final IntArray wgt = withWeights ? dev.allocateInts(Math.max(1, local[rows])) : null;
+                dg.localEdges[d] = edges[d];
+                maxRows = Math.max(maxRows, p.size(d));
+                maxEdges = Math.max(maxEdges, edges[d]);
+            }
+            final SymmetricArray<LongArray> off = dg.keep(mesh.allocateLongs(maxRows + 1));
+            final SymmetricArray<IntArray> tgt = dg.keep(mesh.allocateInts(Math.max(1, maxEdges)));
+            final SymmetricArray<IntArray> wgt = withWeights ? dg.keep(mesh.allocateInts(Math.max(1, maxEdges))) : null;
+            for (int d = 0; d < p.devices(); d++) {
+                dg.offsets[d] = off.on(d);
+                dg.targets[d] = tgt.on(d);
                 if (withWeights) {
-                    dg.weights[d] = wgt;
+                    dg.weights[d] = wgt.on(d);
                 }
-                final int blocks = Math.max(1, (rows + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK);
-                launches[d] = dev.launch(blocks, (ctx, block) -> {
-                    final int from = block * ROWS_PER_BLOCK;
-                    final int to = Math.min(rows, from + ROWS_PER_BLOCK);
-                    for (int i = from; i < to; i++) {
-                        off.set(i, local[i]);
-                        final int u = p.original(lo + i);
-                        int slot = (int)local[i];
-                        for (long e = g.edgeStart(u), end = g.edgeEnd(u); e < end; e++, slot++) {
-                            tgt.set(slot, p.internal(g.target(e)));
-                            if (wgt != null) {
-                                wgt.set(slot, g.weight(e));
-                            }
-                        }
-                    }
-                    if (to == rows) {
-                        off.set(rows, local[rows]);
-                    }
-                });
+                if (mesh.world().isLocal(d)) {
+                    launches[d] = fill(mesh.device(d), g, p, d, off.on(d), tgt.on(d), wgt != null ? wgt.on(d) : null);
+                }
             }
             for (final KernelLaunch l : launches) {
                 if (l != null) {
@@ -133,6 +147,41 @@ public final class DeviceGraph implements AutoCloseable {
         return dg;
     }
 
+    private <A extends dev.overlap.core.DeviceArray> SymmetricArray<A> keep(final SymmetricArray<A> array) {
+        storage.add(array);
+        return array;
+    }
+
+    /** Launches the kernel that writes device {@code d}'s slice into its memory. */
+    private static KernelLaunch fill(final Device dev, final CsrGraph g, final Partition p, final int d,
+        final LongArray off, final IntArray tgt, final IntArray wgt) {
+        final int lo = p.lo(d);
+        final int rows = p.size(d);
+        final long[] local = new long[rows + 1];
+        for (int i = 0; i < rows; i++) {
+            local[i + 1] = local[i] + g.degree(p.original(lo + i));
+        }
+        final int blocks = Math.max(1, (rows + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK);
+        return dev.launch(blocks, (ctx, block) -> {
+            final int from = block * ROWS_PER_BLOCK;
+            final int to = Math.min(rows, from + ROWS_PER_BLOCK);
+            for (int i = from; i < to; i++) {
+                off.set(i, local[i]);
+                final int u = p.original(lo + i);
+                int slot = (int)local[i];
+                for (long e = g.edgeStart(u), end = g.edgeEnd(u); e < end; e++, slot++) {
+                    tgt.set(slot, p.internal(g.target(e)));
+                    if (wgt != null) {
+                        wgt.set(slot, g.weight(e));
+                    }
+                }
+            }
+            if (to == rows) {
+                off.set(rows, local[rows]);
+            }
+        });
+    }
+
     /** @return the mesh */
     public Mesh mesh() {
         return mesh;
@@ -153,12 +202,12 @@ public final class DeviceGraph implements AutoCloseable {
         return partition.devices();
     }
 
-    /** @return device {@code d}'s local offsets ({@code size(d) + 1} entries) */
+    /** @return device {@code d}'s local offsets (the first {@code size(d) + 1} entries; the view may be longer) */
     public LongArray offsets(final int d) {
         return offsets[d];
     }
 
-    /** @return device {@code d}'s targets (internal ids) */
+    /** @return device {@code d}'s targets (internal ids; the first {@code localEdges(d)} entries) */
     public IntArray targets(final int d) {
         return targets[d];
     }
@@ -178,25 +227,18 @@ public final class DeviceGraph implements AutoCloseable {
         return localEdges[d];
     }
 
-    /** Frees the slices; idempotent. */
+    /** Frees the slices; idempotent. Across processes collective, as the placement was. */
     @Override
     public synchronized void close() {
-        if (closed || mesh.isClosed()) {
-            closed = true;
+        if (closed) {
             return;
         }
         closed = true;
-        for (int d = 0; d < offsets.length; d++) {
-            final Device dev = mesh.device(d);
-            if (offsets[d] != null) {
-                dev.free(offsets[d]);
-            }
-            if (targets[d] != null) {
-                dev.free(targets[d]);
-            }
-            if (weights != null && weights[d] != null) {
-                dev.free(weights[d]);
-            }
+        if (mesh.isClosed()) {
+            return;
+        }
+        for (int i = storage.size() - 1; i >= 0; i--) {
+            storage.get(i).close();
         }
     }
 }
