@@ -4,12 +4,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
@@ -135,7 +133,7 @@ public final class World {
             throw new UncheckedIOException("cannot create the world directory " + dir, e);
         }
         final long pid = ProcessHandle.current().pid();
-        final long start = startMillis(ProcessHandle.current());
+        final long start = ProcessLiveness.currentStartMillis();
         final long deadline = System.nanoTime() + config.joinTimeoutNanos();
         final WorldSegment segment = config.rank() == 0 ? create(dir, config, devices, memoryPerDevice, pid, start)
             : await(dir, config, deadline);
@@ -144,7 +142,7 @@ public final class World {
             final long holder = segment.claim(config.rank(), pid, start, System.currentTimeMillis());
             if (holder != 0) {
                 throw new IllegalStateException("rank " + config.rank() + " of the world in " + dir + " is already "
-                    + "taken by process " + holder + (isAlive(holder, 0) ? "" : " (which has exited)")
+                    + "taken by process " + holder + (ProcessLiveness.isAlive(holder, 0) ? "" : " (which has exited)")
                     + ": every rank must be started once, with its own rank");
             }
         } catch (final RuntimeException | Error e) {
@@ -161,7 +159,7 @@ public final class World {
         final WorldSegment old = WorldSegment.openIfPresent(dir);
         if (old != null) {
             try {
-                if (isAlive(old.creatorPid(), old.creatorStart())) {
+                if (ProcessLiveness.isAlive(old.creatorPid(), old.creatorStart())) {
                     throw new IllegalStateException("the world directory " + dir + " is in use by a running job "
                         + "(created by process " + old.creatorPid() + "): give each job its own directory");
                 }
@@ -178,7 +176,7 @@ public final class World {
         while (true) {
             final WorldSegment s = WorldSegment.openIfPresent(dir);
             if (s != null) {
-                if (isAlive(s.creatorPid(), s.creatorStart())) {
+                if (ProcessLiveness.isAlive(s.creatorPid(), s.creatorStart())) {
                     return s;
                 }
                 s.unmap();
@@ -542,7 +540,7 @@ public final class World {
             if (r != rank) {
                 final int state = segment.stateVolatile(r);
                 last = state == WorldSegment.LEFT || state == WorldSegment.ABSENT
-                    || !isAlive(segment.pid(r), segment.start(r));
+                    || !ProcessLiveness.isAlive(segment.pid(r), segment.start(r));
             }
         }
         segment.unmap();
@@ -621,22 +619,6 @@ public final class World {
         }
     }
 
-    static long startMillis(final ProcessHandle handle) {
-        return handle.info().startInstant().map(Instant::toEpochMilli).orElse(0L);
-    }
-
-    /**
-     * @param start the process's start time as recorded (0: unknown, then the pid alone decides)
-     * @return true if process {@code pid} runs and is the one that started at {@code start} (not a reused pid)
-     */
-    static boolean isAlive(final long pid, final long start) {
-        final Optional<ProcessHandle> h = ProcessHandle.of(pid);
-        if (h.isEmpty() || !h.get().isAlive()) {
-            return false;
-        }
-        return start == 0 || startMillis(h.get()) == start;
-    }
-
     /**
      * Deletes the world directories under {@code base} (named {@code overlap-*}) whose processes are all gone: left
      * behind by jobs that crashed. A directory with a live process, or without a readable control segment younger
@@ -679,12 +661,12 @@ public final class World {
             }
         }
         try {
-            if (isAlive(s.creatorPid(), s.creatorStart())) {
+            if (ProcessLiveness.isAlive(s.creatorPid(), s.creatorStart())) {
                 return false;
             }
             for (int r = 0; r < s.ranks(); r++) {
                 final long p = s.pid(r);
-                if (p != 0 && s.state(r) != WorldSegment.LEFT && isAlive(p, s.start(r))) {
+                if (p != 0 && s.state(r) != WorldSegment.LEFT && ProcessLiveness.isAlive(p, s.start(r))) {
                     return false;
                 }
             }

@@ -63,7 +63,7 @@ final class WorldMonitor implements Runnable {
                 continue; // not yet joined, or left in order
             }
             final long pid = segment.pid(r);
-            if (!World.isAlive(pid, segment.start(r))) {
+            if (!ProcessLiveness.isAlive(pid, segment.start(r))) {
                 if (segment.state(r) == WorldSegment.LEFT) {
                     continue; // it left, then exited, between the two reads
                 }

@@ -1,5 +1,7 @@
 package dev.overlap.core.counters;
 
+import dev.overlap.core.ProcessLiveness;
+
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -11,7 +13,6 @@ import java.nio.MappedByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.time.Instant;
 
 /**
  * The process's counters file, Aeron-CnC-style: a memory-mapped file holding a small header and the metadata and
@@ -82,8 +83,7 @@ public final class CountersFile {
     /** Most counters a file may hold. */
     public static final int MAX_CAPACITY = 1 << 20;
 
-    private static final long START_TIME = ProcessHandle.current().info().startInstant().map(Instant::toEpochMilli)
-        .orElseGet(System::currentTimeMillis);
+    private static final long START_TIME = ProcessLiveness.currentStartMillis();
 
     private final Path path;
     private final AtomicBuffer metaData;

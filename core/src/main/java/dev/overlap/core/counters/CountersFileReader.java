@@ -1,5 +1,7 @@
 package dev.overlap.core.counters;
 
+import dev.overlap.core.ProcessLiveness;
+
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -12,10 +14,8 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Reads another process's {@link CountersFile} (or this one's): maps it read-only, checks the header, and gives an
@@ -215,12 +215,7 @@ public final class CountersFileReader {
      *         a second; a platform that does not tell start times counts a live pid as the owner)
      */
     public boolean isOwnerAlive() {
-        final Optional<ProcessHandle> process = ProcessHandle.of(header.pid());
-        if (process.isEmpty() || !process.get().isAlive()) {
-            return false;
-        }
-        final Optional<Instant> start = process.get().info().startInstant();
-        return start.isEmpty() || Math.abs(start.get().toEpochMilli() - header.startTimeMillis()) < 1000;
+        return ProcessLiveness.isAlive(header.pid(), header.startTimeMillis());
     }
 
     /** @return an Agrona reader over the file's counters */
