@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import static dev.overlap.testing.TestThreads.inParallel;
@@ -62,11 +63,12 @@ class BspAcrossRanksTest {
         return AppRunner.builder().devices(devices).threadsPerDevice(1).partitioning(partitioning).runs(2);
     }
 
-    private List<AppResult> acrossRanks(final int ranks, final AppRunner.Builder runner, final CsrGraph g,
+    /** Runs the app on {@code ranks} ranks, each with a runner of its own (builders are not thread-safe). */
+    private List<AppResult> acrossRanks(final int ranks, final Supplier<AppRunner.Builder> runner, final CsrGraph g,
         final GraphApp app, final int source, final AppSettings settings) {
         final Path dir = tmp.resolve("overlap-job" + JOBS.incrementAndGet());
-        final List<AppResult> results = inParallel(ranks, r -> runner.world(WorldConfig.sharedMemory(dir, ranks, r)
-            .joinTimeout(30, TimeUnit.SECONDS).build()).build().measure(g, app, BSP, source, settings).result());
+        final List<AppResult> results = inParallel(ranks, r -> runner.get().world(WorldConfig.sharedMemory(dir, ranks,
+            r).joinTimeout(30, TimeUnit.SECONDS).build()).build().measure(g, app, BSP, source, settings).result());
         assertFalse(Files.exists(dir), "the last rank to leave deletes the job directory");
         return results;
     }
@@ -82,7 +84,8 @@ class BspAcrossRanksTest {
         final GraphApp.Expected expected = app.expected(g, source, settings, null);
         final Verification single = expected.check(one);
         assertTrue(single.passed(), single.detail());
-        final List<AppResult> results = acrossRanks(ranks, runner(devices, partitioning), g, app, source, settings);
+        final List<AppResult> results = acrossRanks(ranks, () -> runner(devices, partitioning), g, app, source,
+            settings);
         for (int r = 0; r < ranks; r++) {
             final AppResult result = results.get(r);
             final Verification v = expected.check(result);
