@@ -5,7 +5,6 @@ import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 import org.agrona.concurrent.status.CountersReader;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -18,7 +17,7 @@ import java.util.Objects;
  * Where Overlap's counters live: an Agrona {@code CountersManager} that allocates them (a label, a
  * {@link CounterTypes type id}, a key naming device and endpoint or worker) and frees them. Three kinds:
  * <ul>
- *   <li>{@link #inMemory()}: private, in direct memory, growing as counters are allocated (the default);</li>
+ *   <li>{@link #inMemory()}: private, in heap memory, growing as counters are allocated (the default);</li>
  *   <li>{@link #using(CountersManager)}: the user's own manager (e.g. one they already expose to their tools);</li>
  *   <li>{@link #file(Path)}: the process's {@link CountersFile} in a directory, which {@code overlap stat} and
  *   {@link CountersFileReader} read from another process. Every handle of one process on one directory shares the
@@ -212,7 +211,7 @@ public final class OverlapCounters implements AutoCloseable {
         }
     }
 
-    /** In direct memory: segments of growing size, each with its own manager. */
+    /** In heap memory: segments of growing size, each with its own manager. */
     private static final class MemoryStore extends Store {
         private static final int FIRST_SEGMENT = 32;
         private static final int LARGEST_SEGMENT = 4096;
@@ -236,9 +235,12 @@ public final class OverlapCounters implements AutoCloseable {
                 }
             }
             final int size = Math.min(LARGEST_SEGMENT, FIRST_SEGMENT << Math.min(n, 7));
+            // On the heap: no other process reads these, and heap memory is reclaimed by the collector that the
+            // heap's own use runs (a direct buffer is only freed by a collection its small heap object rarely
+            // causes: many short-lived transports, as the jcstress states are, then exhaust direct memory)
             final CountersManager m = new CountersManager(
-                new UnsafeBuffer(ByteBuffer.allocateDirect(size * CountersReader.METADATA_LENGTH)),
-                new UnsafeBuffer(ByteBuffer.allocateDirect(size * CountersReader.COUNTER_LENGTH)));
+                new UnsafeBuffer(new byte[size * CountersReader.METADATA_LENGTH]),
+                new UnsafeBuffer(new byte[size * CountersReader.COUNTER_LENGTH]));
             segments.add(m);
             return m;
         }
