@@ -593,13 +593,14 @@ public final class World {
         synchronized (this) {
             if (failure == null) {
                 final String reason = segment.failureReason();
-                failure = new PeerFailedException(failed, failed == rank ? reason + " (this process, declared failed "
-                    + "by a peer)" : reason);
-                notifyAll();
+                final PeerFailedException f = new PeerFailedException(failed, failed == rank ? reason
+                    + " (this process, declared failed by a peer)" : reason);
                 try {
-                    config.onPeerFailure().accept(failure);
+                    config.onPeerFailure().accept(f); // before any wait can throw it: the listener hears it first
                 } catch (final RuntimeException e) {
                     // a listener's own failure must not stop the monitor from reporting
+                } finally {
+                    failure = f;
                 }
             }
             return failure;
