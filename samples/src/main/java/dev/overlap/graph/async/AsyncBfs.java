@@ -61,6 +61,15 @@ import org.agrona.UnsafeApi;
  * a mesh the switch never fires and the run is the plain one.
  * {@link AppSettings.Direction#TOP_DOWN} (or a directed graph) runs phase (1) without a switch.
  *
+ * <p><b>Across processes</b> (SPMD): every rank runs this on the same placed graph; the depths, hints, the switch's
+ * shared words and the bottom-up bitmaps are symmetric allocations ({@link SymmetricState}), so a remote atomic-min
+ * reaches a device of another process with the same CAS; each rank fills and launches its own devices, the owner of
+ * the source seeds it, the worklist's runs are collective (they start and end at barriers, and termination counts
+ * every rank's workers), every rank reads the same cap and takes the same bottom-up decisions
+ * ({@link BottomUpSteps}), and every rank gathers the whole answer after the last run. The work counts are summed
+ * over the ranks ({@link Worklists.Traffic#counts}), which is also the barrier before the collective frees. In one
+ * process the barriers cost nothing and the hot loop is the same.
+ *
  * <p>Thread-safety: one run at a time per mesh, driven by the calling host thread; the task function runs on every
  * worker at once and shares nothing but device memory (atomics) and per-worker counter rows.
  */

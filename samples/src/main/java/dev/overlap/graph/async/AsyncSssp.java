@@ -37,6 +37,10 @@ import org.agrona.UnsafeApi;
  * current distance is stale and dropped without relaxing. FIFO works too but relaxes vertices again and again out of
  * distance order, many times the ideal work (bench/results/2026-11-23-async-bfs-and-sssp.md).
  *
+ * <p><b>Across processes</b> (SPMD), as {@link AsyncBfs}: the distances and hints are symmetric allocations, each
+ * rank fills its own devices, the owner of the source seeds it, the run is collective and every rank gathers the
+ * whole answer afterwards; the band width comes from the host graph, the same on every rank.
+ *
  * <p>Thread-safety: one run at a time per mesh, driven by the calling host thread.
  */
 final class AsyncSssp {
