@@ -95,16 +95,6 @@ class AsyncAcrossRanksTest {
             : GraphSpec.parse(spec).build(3, weighted, Progress.none());
     }
 
-    private static int hub(final CsrGraph g) {
-        int best = 0;
-        for (int v = 1; v < g.vertexCount(); v++) {
-            if (g.degree(v) > g.degree(best)) {
-                best = v;
-            }
-        }
-        return best;
-    }
-
     private static AppSettings settings(final Case c) {
         final AppSettings.Builder b = AppSettings.builder().queue(c.queue).kernel(c.kernel).tolerance(1e-6);
         if (c.variant.equals("push")) {
@@ -133,7 +123,7 @@ class AsyncAcrossRanksTest {
     @MethodSource("cases")
     void everyRankGetsTheAnswerOfOneProcess(final Case c) {
         final CsrGraph g = graph(c.graph, c.app.weighted());
-        final int source = c.variant.equals("hybrid") ? hub(g) : GraphApp.defaultSource(g, 3);
+        final int source = c.variant.equals("hybrid") ? HybridBfsTest.hub(g) : GraphApp.defaultSource(g, 3);
         final AppSettings settings = settings(c);
         final AppResult one = runner(c).build().measure(g, c.app, ASYNC, source, settings).result();
         final GraphApp.Expected expected = c.app.expected(g, source, settings, null);
