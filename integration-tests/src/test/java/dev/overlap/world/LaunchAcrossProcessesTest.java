@@ -26,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code overlap launch} end to end, in real processes on this host: BFS, PageRank, SSSP and Jacobi across 2 and 3
  * processes answer exactly as one process does on the same devices (the {@code --output} files compared byte for
- * byte) and pass the reference check, with one report; a rank killed mid-run is named by every survivor, which exits
+ * byte) and pass the reference check, with one report; so do the async BFS and SSSP, and the async PageRank passes
+ * the reference check; a rank killed mid-run is named by every survivor, which exits
  * by itself within the bound, and the launcher exits with the killed rank's code; no job directory is left behind;
  * a job whose processes all died leaves its directory, which the next launch removes with a note; a terminated
  * launcher takes its ranks with it. The time bounds are hang guards, far above what the runs need.
@@ -80,6 +81,47 @@ class LaunchAcrossProcessesTest {
             command.addAll(List.of("--generate", input, "--mode", "bsp", "--warmups", "0"));
         }
         command.addAll(List.of("--devices", "3"));
+        final Path[] answers = acrossProcessesAndHere(app, processes, command);
+        assertArrayEquals(Files.readAllBytes(answers[0]), Files.readAllBytes(answers[1]), app + " " + input
+            + ": the answer of " + processes + " processes differs from one process's");
+        deleteBoth(answers);
+    }
+
+    /**
+     * The async apps on the distributed worklist across processes: BFS (the hybrid with its bottom-up steps on kron,
+     * plain on a grid) and SSSP answer byte for byte as one process does; PageRank (each variant) passes the same
+     * reference check, its answer within the tolerance rather than bit for bit (workers of several processes update
+     * residuals in whatever order they run).
+     */
+    @ParameterizedTest(name = "{0} {1} --mode async {3}, across {2} processes")
+    @CsvSource({"bfs, kron:10, 2, --queue=fifo", "bfs, grid:24x24, 2, --kernel=discrete",
+        "sssp, kron:10, 2, --queue=priority", "sssp, grid:24x24, 3, --kernel=discrete",
+        "pr, kron:10, 2, --async-variant=push --threads-per-device=2", "pr, kron:10, 2, --async-variant=pull",
+        "pr, grid:24x24, 3, --kernel=discrete"})
+    void anAsyncAppAcrossProcessesAnswersAsOneProcess(final String app, final String input, final int processes,
+        final String options) throws Exception {
+        final List<String> command = new ArrayList<>(List.of(app, "--generate", input, "--mode", "async"));
+        command.addAll(Arrays.asList(options.split(" ")));
+        command.addAll(List.of("--warmups", "0", "--devices", "3"));
+        final Path[] answers = acrossProcessesAndHere(app, processes, command);
+        if (!app.equals("pr")) {
+            assertArrayEquals(Files.readAllBytes(answers[0]), Files.readAllBytes(answers[1]), app + " " + input
+                + ": the answer of " + processes + " processes differs from one process's");
+        } else {
+            assertEquals(Files.readAllLines(answers[0]).size(), Files.readAllLines(answers[1]).size(),
+                "a rank per vertex");
+        }
+        deleteBoth(answers);
+    }
+
+    /**
+     * Runs {@code command} here (one process) and across {@code processes} processes with {@code --output}: the
+     * launch must exit 0 with one verified report and one status line per other rank.
+     *
+     * @return the answer files of one process and of the launch
+     */
+    private Path[] acrossProcessesAndHere(final String app, final int processes, final List<String> command)
+        throws Exception {
         final Path single = tmp.resolve("single.txt");
         final Path multi = tmp.resolve("multi.txt");
         final List<String> here = new ArrayList<>(command);
@@ -100,10 +142,12 @@ class LaunchAcrossProcessesTest {
                     "rank " + r + "'s one status line: " + job.transcript());
             }
         }
-        assertArrayEquals(Files.readAllBytes(single), Files.readAllBytes(multi), app + " " + input + ": the answer of "
-            + processes + " processes differs from one process's");
-        Files.delete(single);
-        Files.delete(multi);
+        return new Path[] {single, multi};
+    }
+
+    private void deleteBoth(final Path[] answers) throws Exception {
+        Files.delete(answers[0]);
+        Files.delete(answers[1]);
         assertNoJobLeft();
     }
 

@@ -448,8 +448,9 @@ public final class DistributedWorklist implements AutoCloseable {
      * Discrete rounds: each rank's host launches a round on its devices and joins it; the workers of every rank meet
      * at the round's end ({@link #endOfRound}); then the hosts meet and each decides on values no worker changes any
      * more (the detector's counts, the acknowledgements, a stop or failure flagged during the round), so every rank
-     * takes the same decision (and the same sweep epochs). A decision to end takes effect only after the hosts met
-     * again: a rank never sees another's decision of the same round early, and every rank meets as often.
+     * takes the same decision (and the same sweep epochs). A decision takes effect only after the hosts met again (a
+     * sweep's workers push at once, which changes the counts a slower rank is about to read; an end is seen by every
+     * worker): a rank never sees another's decision of the same round early, and every rank meets as often.
      */
     private long runDiscrete() {
         final KernelLaunch[] launches = new KernelLaunch[devices];
@@ -475,6 +476,9 @@ public final class DistributedWorklist implements AutoCloseable {
                     if (idleFunction == null) {
                         done = true;
                     } else {
+                        // every rank read the counts before any rank's sweep pushes (and counts) new tasks: a rank
+                        // that read them later would decide against the sweep and wait at another barrier
+                        hostsMeet();
                         final long sweepEpoch = ++epoch;
                         control.setSweepEpoch(sweepEpoch);
                         sweeps++;

@@ -109,6 +109,39 @@ class WorklistWorldTest {
         runInParallel(2, r -> m[r].close());
     }
 
+    /**
+     * Discrete rounds whose sweeps find work again and again: after every quiescent round each rank's host decides
+     * whether to sweep from the detector's counts, and a rank's sweep pushes tasks (counts them created) at once. The
+     * hosts must all have read the counts before any rank's sweep starts, or a slower rank reads the counts a faster
+     * rank's sweep already changed, decides against the sweep, and waits at another barrier than the faster one:
+     * both hang. Every sweep here makes that race possible; the run must end on both ranks with every task run once.
+     */
+    @Test
+    void discreteRoundsWhoseSweepsFindWorkAgainAndAgainEndOnBothRanks() {
+        final Mesh[] m = meshes("discrete-sweeps");
+        final int sweepsWithWork = 40;
+        final AtomicLong ran = new AtomicLong();
+        final List<Long> sweeps = inParallel(2, r -> {
+            try (DistributedWorklist wl = worklist(m[r])) {
+                for (final var d : m[r].localDevices()) {
+                    wl.seed(d.id(), 0);
+                }
+                final int[] found = new int[DEVICES]; // per device, touched by its one worker only
+                return wl.run(WorkerShape.THREAD, KernelMode.DISCRETE, (task, ctx) -> ran.incrementAndGet(), ctx -> {
+                    if (found[ctx.device()] < sweepsWithWork) {
+                        found[ctx.device()]++;
+                        ctx.pushTo((ctx.device() + 1) % DEVICES, found[ctx.device()]);
+                    }
+                }).idleSweeps();
+            }
+        });
+        assertEquals(DEVICES * (1L + sweepsWithWork), ran.get(), "the seeds and every sweep's tasks, once each");
+        assertEquals(sweeps.get(0), sweeps.get(1), "the hosts run the same sweeps");
+        assertTrue(sweeps.get(0) > sweepsWithWork, "a sweep per round that found work, and the last one: "
+            + sweeps.get(0));
+        runInParallel(2, r -> m[r].close());
+    }
+
     @Test
     void aTaskThatFailsOnOneRankEndsTheRunOnBothNamingIt() {
         final Mesh[] m = meshes("failure");

@@ -16,6 +16,13 @@ import dev.overlap.graph.partition.DeviceGraph;
  * {@link AppSettings} chooses the queue (FIFO or priority), the kernels (persistent or discrete), the tasks per pop
  * ({@link AppSettings#fetch()}, 32 = Atos' warp worker) and the batching.
  *
+ * <p><b>Across processes</b> (a mesh over several processes, {@link dev.overlap.core.World}): every app runs SPMD, each
+ * rank on its own devices of the same placed graph with the same settings (collective: every rank calls the same app
+ * at the same point). Every state another device reads or updates one-sidedly is a symmetric allocation, the
+ * coordination that was a Java object (the BFS direction switch, PageRank's sums and bounds) is shared words or values
+ * every rank reads alike after a barrier, so every host takes the same decisions; every rank returns the whole
+ * answer and the work counts summed over the ranks. In one process the world's barriers return at once.
+ *
  * <p>Stateless; thread-safe to the extent of one run at a time per mesh (every run builds and closes its own
  * worklist).
  */

@@ -4,6 +4,7 @@ import dev.overlap.core.IntArray;
 import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.LongArray;
 import dev.overlap.core.Mesh;
+import dev.overlap.core.World;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.WorkerCounters;
@@ -60,6 +61,15 @@ import org.agrona.UnsafeApi;
  * a mesh the switch never fires and the run is the plain one.
  * {@link AppSettings.Direction#TOP_DOWN} (or a directed graph) runs phase (1) without a switch.
  *
+ * <p><b>Across processes</b> (SPMD): every rank runs this on the same placed graph; the depths, hints, the switch's
+ * shared words and the bottom-up bitmaps are symmetric allocations ({@link SymmetricState}), so a remote atomic-min
+ * reaches a device of another process with the same CAS; each rank fills and launches its own devices, the owner of
+ * the source seeds it, the worklist's runs are collective (they start and end at barriers, and termination counts
+ * every rank's workers), every rank reads the same cap and takes the same bottom-up decisions
+ * ({@link BottomUpSteps}), and every rank gathers the whole answer after the last run. The work counts are summed
+ * over the ranks ({@link Worklists.Traffic#counts}), which is also the barrier before the collective frees. In one
+ * process the barriers cost nothing and the hot loop is the same.
+ *
  * <p>Thread-safety: one run at a time per mesh, driven by the calling host thread; the task function runs on every
  * worker at once and shares nothing but device memory (atomics) and per-worker counter rows.
  */
@@ -72,7 +82,7 @@ final class AsyncBfs {
     }
 
     static long stateBytesPerDevice(final int maxOwned) {
-        return Math.max(1L, maxOwned) * 5 + 512 + BottomUpSteps.bytesPerDevice(maxOwned);
+        return Math.max(1L, maxOwned) * 5 + 512 + DirectionSwitch.BYTES + BottomUpSteps.bytesPerDevice(maxOwned);
     }
 
     /** @return whether a run with {@code settings} on {@code g} is the hybrid (direction-optimizing) one */
@@ -83,28 +93,28 @@ final class AsyncBfs {
     static AppResult run(final DeviceGraph g, final int source, final AppSettings settings) {
         final Partition p = g.partition();
         final Mesh mesh = g.mesh();
+        final World world = mesh.world();
         final int devices = p.devices();
         final int n = p.vertexCount();
         if (source < 0 || source >= n) {
             throw new IllegalArgumentException("source " + source + " is outside 0.." + (n - 1));
         }
         final GraphView view = new GraphView(g);
-        final int workers = mesh.device(0).workerCount();
-        final WorkerCounters counters = new WorkerCounters(devices, workers);
-        final IntArray[] depth = new IntArray[devices];
-        final IntArray[] hint = new IntArray[devices];
+        final int workers = WorkerCounters.workersPerDevice(mesh);
+        final WorkerCounters counters = WorkerCounters.of(mesh);
         final boolean hybrid = hybrid(g, settings);
         DistributedWorklist wl = null;
         BottomUpSteps bottomUp = null;
+        final SymmetricState state = new SymmetricState(mesh);
         try {
             wl = Worklists.build(mesh, settings, maxOwned(p), 1, 1);
-            for (int d = 0; d < devices; d++) {
-                depth[d] = mesh.device(d).allocateInts(Math.max(1, p.size(d)));
-                hint[d] = mesh.device(d).allocateInts(Math.max(1, (p.size(d) + 3) / 4));
-            }
+            // symmetric: other devices (in other processes too) lower depths and write hints one-sidedly
+            final IntArray[] depth = state.ints(Math.max(1, maxOwned(p)));
+            final IntArray[] hint = state.ints(Math.max(1, (maxOwned(p) + 3) / 4));
             final RawArrays depths = RawArrays.of(depth);
             final RawArrays hints = RawArrays.of(hint);
-            final DirectionSwitch sw = hybrid ? new DirectionSwitch(devices, workers, n, g.host().edgeCount()) : null;
+            final DirectionSwitch sw = hybrid ? new DirectionSwitch(devices, workers, n, g.host().edgeCount(),
+                state.words(DirectionSwitch.BYTES)) : null;
             if (hybrid) {
                 bottomUp = new BottomUpSteps(mesh, view, p, depths, hints, counters);
                 sw.reset();
@@ -116,18 +126,23 @@ final class AsyncBfs {
             fill(mesh, depth, INF, hint, -1);
             final int s = p.internal(source);
             final int sOwner = view.owner(s);
-            depth[sOwner].set(s - view.lo(sOwner), 0);
-            wl.seed(sOwner, s - view.lo(sOwner), 0);
+            if (world.isLocal(sOwner)) { // the rank that owns the source seeds it; the run's start barrier publishes it
+                depth[sOwner].set(s - view.lo(sOwner), 0);
+                wl.seed(sOwner, s - view.lo(sOwner), 0);
+            }
             WorklistStats st = wl.run(Worklists.shape(settings), Worklists.mode(settings), kernel);
             traffic.add(st);
             long rounds = Math.max(1, st.rounds());
-            if (hybrid && sw.cap() != DirectionSwitch.NO_CAP) {
-                final int level = bottomUp.run(sw.cap());
+            // every rank reads the cap here, before any rank can release it (the bottom-up steps meet first)
+            final int cap = hybrid ? sw.cap() : DirectionSwitch.NO_CAP;
+            if (cap != DirectionSwitch.NO_CAP) {
+                final int level = bottomUp.run(cap);
                 rounds += bottomUp.steps();
                 if (level >= 0) {
                     sw.release();
                     // the seeds were counted as settled by the bottom-up steps; the tail counts their expansions
-                    counters.add(0, 0, WorkerCounters.VISITED, -seedFrontier(wl, bottomUp, p, level));
+                    counters.add(world.firstLocalDevice(), 0, WorkerCounters.VISITED,
+                        -seedFrontier(wl, bottomUp, world, level));
                     st = wl.run(Worklists.shape(settings), Worklists.mode(settings), kernel);
                     traffic.add(st);
                     rounds += Math.max(1, st.rounds());
@@ -135,22 +150,20 @@ final class AsyncBfs {
             }
             final long nanos = System.nanoTime() - start;
             final int[] out = new int[n];
-            for (int d = 0; d < devices; d++) {
+            for (int d = 0; d < devices; d++) { // every device's depths, this process's and (mapped) the others'
                 final int lo = p.lo(d);
                 for (int i = 0, size = p.size(d); i < size; i++) {
                     final int x = depth[d].get(i);
                     out[p.original(lo + i)] = x == INF ? -1 : x;
                 }
             }
-            return AppResult.bfs(out, nanos, traffic.counts(rounds, 0, counters));
+            // summed over the ranks: also the barrier before anyone frees what the others read
+            return AppResult.bfs(out, nanos, traffic.counts(world, rounds, 0, counters));
         } finally {
             if (bottomUp != null) {
                 bottomUp.close();
             }
-            if (!mesh.isClosed()) {
-                free(mesh, depth);
-                free(mesh, hint);
-            }
+            state.close();
             if (wl != null) {
                 wl.close();
             }
@@ -158,14 +171,15 @@ final class AsyncBfs {
     }
 
     /**
-     * Seeds every vertex of the bottom-up steps' last frontier (depth {@code level}) onto its device's queue.
+     * Seeds every vertex of the bottom-up steps' last frontier (depth {@code level}) on this process's devices onto
+     * its device's queue.
      *
      * @return the vertices seeded
      */
-    private static long seedFrontier(final DistributedWorklist wl, final BottomUpSteps bottomUp, final Partition p,
+    private static long seedFrontier(final DistributedWorklist wl, final BottomUpSteps bottomUp, final World world,
         final int level) {
         long seeded = 0;
-        for (int d = 0; d < p.devices(); d++) {
+        for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
             final LongArray bits = bottomUp.frontier(d);
             for (int i = 0, words = bits.length(); i < words; i++) {
                 long word = bits.get(i);
@@ -188,12 +202,13 @@ final class AsyncBfs {
     }
 
     /**
-     * Sets every element of every device's {@code a} to {@code va} and of its {@code b} to {@code vb}: one kernel per
-     * device, one barrier.
+     * Sets every element of {@code a} to {@code va} and of {@code b} to {@code vb} on each of this process's devices:
+     * one kernel per device, joined (across processes each rank fills its own devices' arrays).
      */
     static void fill(final Mesh mesh, final IntArray[] a, final int va, final IntArray[] b, final int vb) {
         final KernelLaunch[] launches = new KernelLaunch[a.length];
-        for (int d = 0; d < a.length; d++) {
+        final World world = mesh.world();
+        for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
             final IntArray x = a[d];
             final IntArray y = b[d];
             final int sx = x.length();
@@ -210,10 +225,11 @@ final class AsyncBfs {
         join(launches);
     }
 
-    /** Sets every element of every device's array to {@code value}, one kernel per device. */
+    /** Sets every element of the array of each of this process's devices to {@code value}, one kernel per device. */
     static void fill(final Mesh mesh, final IntArray[] arrays, final int value) {
         final KernelLaunch[] launches = new KernelLaunch[arrays.length];
-        for (int d = 0; d < arrays.length; d++) {
+        final World world = mesh.world();
+        for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
             final IntArray a = arrays[d];
             final int size = a.length();
             launches[d] = mesh.device(d).launch(Math.max(1, (size + 65535) >> 16), (ctx, b) -> {
@@ -244,14 +260,6 @@ final class AsyncBfs {
         }
     }
 
-    static void free(final Mesh mesh, final dev.overlap.core.DeviceArray[] arrays) {
-        for (int d = 0; d < arrays.length; d++) {
-            if (arrays[d] != null) {
-                mesh.device(d).free(arrays[d]);
-                arrays[d] = null;
-            }
-        }
-    }
 
     /**
      * The task function. It reads device memory at raw addresses held in locals (no per-access index checks, no

@@ -1,5 +1,6 @@
 package dev.overlap.graph.async;
 
+import dev.overlap.core.World;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.partition.DeviceGraph;
@@ -36,8 +37,9 @@ final class AsyncPageRank {
         final long owned = Math.max(1L, maxOwned);
         final long push = Math.max(AtomicPushKernel.bytesPerDevice(owned),
             SoloPushKernel.bytesPerDevice(vertices, owned, devices));
-        // alignment of each of the kernel's device arrays
-        return Math.max(push + 4096L * (devices + 2), AsyncPullPageRank.stateBytesPerDevice(maxOwned));
+        // alignment of each of the kernel's device arrays, and the residual sums' slots
+        return Math.max(push + 4096L * (devices + 2) + ResidualSums.bytesPerDevice(),
+            AsyncPullPageRank.stateBytesPerDevice(maxOwned));
     }
 
     /** Runs the variant {@link AppSettings#pageRankVariant()} names ({@link PageRankVariant#AUTO} by default). */
@@ -68,7 +70,9 @@ final class AsyncPageRank {
         if (outDegrees.length != p.vertexCount()) {
             throw new IllegalArgumentException(outDegrees.length + " out-degrees for " + p.vertexCount() + " vertices");
         }
-        for (int d = 0; d < p.devices(); d++) {
+        final World world = g.mesh().world();
+        // this process's slices: another rank's may not be complete before the ranks meet, and it checks its own
+        for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
             final int lo = p.lo(d);
             long prev = g.offsets(d).get(0);
             for (int i = 0, size = p.size(d); i < size; i++) {

@@ -4,6 +4,7 @@ import dev.overlap.core.DoubleArray;
 import dev.overlap.core.IntArray;
 import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.Mesh;
+import dev.overlap.core.World;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.WorkerCounters;
@@ -51,6 +52,13 @@ import org.agrona.concurrent.AtomicBuffer;
  * <p><b>Counts.</b> {@code visited} = vertex recomputations (whole blocks), {@code ideal} = {@code n},
  * {@code edgesScanned} = edges gathered by tasks and by the residual sweeps, {@code remoteAtomics} = state CASes on
  * other devices' memory, {@code iterations} = passes.
+ *
+ * <p><b>Across processes</b> (SPMD): the values, block states, partial sums and residuals are symmetric
+ * allocations, so a gather reads another process's values and an activation CASes its block state with the same
+ * loads and atomics as in one process (the Dekker pair of {@link BlockStates} holds on shared memory: its fences
+ * are the CPU's). Each rank starts, seeds, runs and sweeps its own devices; the sweep ends at a barrier, after which
+ * every rank adds up the same partials in the same order, so every rank gets the same bound and seeds the same
+ * blocks (its own devices' ones).
  *
  * <p>Thread-safety: one run at a time per mesh, driven by the calling host thread; the workers coordinate through
  * the block states as described.
@@ -116,8 +124,9 @@ final class AsyncPullPageRank {
         final int n = p.vertexCount();
         final double damping = settings.damping();
         final double tolerance = settings.tolerance();
-        final int workers = mesh.device(0).workerCount();
-        final WorkerCounters counters = new WorkerCounters(devices, workers);
+        final int workers = WorkerCounters.workersPerDevice(mesh);
+        final WorkerCounters counters = WorkerCounters.of(mesh);
+        final World world = mesh.world();
         long edges = 0;
         int maxBlocks = 0;
         for (int d = 0; d < devices; d++) {
@@ -142,7 +151,7 @@ final class AsyncPullPageRank {
             final long start = System.nanoTime();
             kernel.init((double)connected / ((double)n * Math.max(1, edges)));
             double eps = tolerance * looseness * FIRST_LOOSENESS * (1 - damping) / (4 * damping * Math.max(1, edges));
-            for (int d = 0; d < devices; d++) {
+            for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
                 for (int b = 0, nb = blocks(p.size(d), shift); b < nb; b++) {
                     kernel.markQueued(d, b);
                     wl.seed(d, b);
@@ -163,13 +172,17 @@ final class AsyncPullPageRank {
                     throw PageRankBound.notConverged("async pull PageRank", est.bound, passes, eps, tolerance);
                 }
                 eps = PageRankBound.lowered(eps, tolerance, est.bound);
+                // every rank counts the blocks of every device (the same urgencies), and seeds its own devices'
                 int seeded = 0;
                 for (int pick = 0; pick < 2 && seeded == 0; pick++) {
                     for (int d = 0; d < devices; d++) {
+                        final boolean local = world.isLocal(d);
                         for (int b = 0; b < urgency[d].length; b++) {
                             if (pick == 1 || urgency[d][b] >= eps) {
-                                kernel.markQueued(d, b);
-                                wl.seed(d, b);
+                                if (local) {
+                                    kernel.markQueued(d, b);
+                                    wl.seed(d, b);
+                                }
                                 seeded++;
                             }
                         }
@@ -178,13 +191,14 @@ final class AsyncPullPageRank {
             }
             final long nanos = System.nanoTime() - start;
             final double[] out = new double[n];
-            for (int d = 0; d < devices; d++) {
+            for (int d = 0; d < devices; d++) { // every device's values, this process's and (mapped) the others'
                 final int lo = p.lo(d);
                 for (int i = 0, size = p.size(d); i < size; i++) {
                     out[p.original(lo + i)] = kernel.next(d, i) / est.sum;
                 }
             }
-            return AppResult.pageRank(out, nanos, traffic.counts(passes, n, counters));
+            // summed over the ranks: also the barrier before anyone frees what the others read
+            return AppResult.pageRank(out, nanos, traffic.counts(world, passes, n, counters));
         } finally {
             if (kernel != null && !mesh.isClosed()) {
                 kernel.free();
@@ -222,6 +236,7 @@ final class AsyncPullPageRank {
      */
     static final class Kernel implements TaskFunction {
         private final Mesh mesh;
+        private final World world;
         private final int devices;
         private final Owners owners;
         private final int shift;
@@ -245,6 +260,8 @@ final class AsyncPullPageRank {
         private final DoubleArray[] partials;
         /** The residual sweep's {@code r} per owned vertex (0 for isolated ones). */
         private final DoubleArray[] residual;
+        /** Every array above, symmetric (freed together by {@link #free()}). */
+        private final SymmetricState symmetric;
         private final WorkerCounters counters;
         private final double damping;
         private final double base;
@@ -266,9 +283,11 @@ final class AsyncPullPageRank {
         Kernel(final DeviceGraph g, final WorkerCounters counters, final double damping, final int workers,
             final int shift) {
             this.mesh = g.mesh();
+            this.world = mesh.world();
             this.devices = g.devices();
             final Partition p = g.partition();
             this.owners = new Owners(p.bounds());
+            this.symmetric = new SymmetricState(mesh);
             this.shift = shift;
             this.lo = new int[devices];
             this.size = new int[devices];
@@ -277,17 +296,12 @@ final class AsyncPullPageRank {
             this.offBase = new int[devices];
             this.tgtBuf = new AtomicBuffer[devices];
             this.tgtBase = new int[devices];
-            this.value = new DoubleArray[devices];
             this.valBuf = new AtomicBuffer[devices];
             this.valBase = new int[devices];
-            this.announced = new DoubleArray[devices];
             this.annBuf = new AtomicBuffer[devices];
             this.annBase = new int[devices];
-            this.state = new IntArray[devices];
             this.stateBuf = new AtomicBuffer[devices];
             this.stateBase = new int[devices];
-            this.partials = new DoubleArray[devices];
-            this.residual = new DoubleArray[devices];
             int blocks = 0;
             for (int d = 0; d < devices; d++) {
                 lo[d] = p.lo(d);
@@ -304,24 +318,37 @@ final class AsyncPullPageRank {
             this.damping = damping;
             this.base = (1 - damping) / Math.max(1, p.vertexCount());
             this.workers = workers;
+            // symmetric: other devices gather the values and activate the blocks one-sidedly, every rank reads the
+            // partials and (for the answer) the values and residuals; the announced values only for RawArrays
+            final int maxOwned = Math.max(1, AsyncBfs.maxOwned(p));
+            final int maxBlocks = Math.max(1, blocks(maxOwned, shift));
+            DoubleArray[] values = null;
+            DoubleArray[] announcedValues = null;
+            IntArray[] states = null;
+            DoubleArray[] sums = null;
+            DoubleArray[] residuals = null;
             try {
-                for (int d = 0; d < devices; d++) {
-                    final int nb = Math.max(1, blocks(size[d], shift));
-                    value[d] = mesh.device(d).allocateDoubles(Math.max(1, size[d]));
-                    valBuf[d] = value[d].memory().buffer();
-                    valBase[d] = (int)value[d].offset();
-                    announced[d] = mesh.device(d).allocateDoubles(Math.max(1, size[d]));
-                    annBuf[d] = announced[d].memory().buffer();
-                    annBase[d] = (int)announced[d].offset();
-                    state[d] = mesh.device(d).allocateInts((long)nb << STATE_STRIDE_SHIFT);
-                    stateBuf[d] = state[d].memory().buffer();
-                    stateBase[d] = (int)state[d].offset();
-                    partials[d] = mesh.device(d).allocateDoubles((long)PARTIALS * nb);
-                    residual[d] = mesh.device(d).allocateDoubles(Math.max(1, size[d]));
-                }
+                values = symmetric.doubles(maxOwned);
+                announcedValues = symmetric.doubles(maxOwned);
+                states = symmetric.ints((long)maxBlocks << STATE_STRIDE_SHIFT);
+                sums = symmetric.doubles((long)PARTIALS * maxBlocks);
+                residuals = symmetric.doubles(maxOwned);
             } catch (RuntimeException e) {
-                free();
+                symmetric.close();
                 throw e;
+            }
+            this.value = values;
+            this.announced = announcedValues;
+            this.state = states;
+            this.partials = sums;
+            this.residual = residuals;
+            for (int d = 0; d < devices; d++) {
+                valBuf[d] = value[d].memory().buffer();
+                valBase[d] = (int)value[d].offset();
+                annBuf[d] = announced[d].memory().buffer();
+                annBase[d] = (int)announced[d].offset();
+                stateBuf[d] = state[d].memory().buffer();
+                stateBase[d] = (int)state[d].offset();
             }
             this.scratch = new Scratch[devices * workers];
             for (int i = 0; i < scratch.length; i++) {
@@ -336,23 +363,23 @@ final class AsyncPullPageRank {
             this.annAt = RawArrays.of(announced).addresses();
         }
 
-        /** Frees the device arrays; host only, after the last run. */
+        /**
+         * Frees the device arrays; host only, after the last run (collective across processes: after a barrier that
+         * follows every rank's last read).
+         */
         void free() {
-            AsyncBfs.free(mesh, value);
-            AsyncBfs.free(mesh, announced);
-            AsyncBfs.free(mesh, state);
-            AsyncBfs.free(mesh, partials);
-            AsyncBfs.free(mesh, residual);
+            symmetric.close();
         }
 
         /**
          * The start, one kernel per device: {@code y} proportional to the degree ({@code c = degreeStart}, the same
          * for every vertex, scaled so that the non-isolated ranks sum to their share of the exact solution),
-         * {@code y = b} (exact) for isolated vertices, announced = current, every block state idle.
+         * {@code y = b} (exact) for isolated vertices, announced = current, every block state idle. Across
+         * processes each rank starts its own devices (the first run's start barrier publishes them).
          */
         void init(final double degreeStart) {
             final KernelLaunch[] launches = new KernelLaunch[devices];
-            for (int d = 0; d < devices; d++) {
+            for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
                 final int dev = d;
                 final int nb = blocks(size[d], shift);
                 launches[d] = mesh.device(d).launch(Math.max(1, (nb + TASKS_PER_LAUNCH_BLOCK - 1)
@@ -580,11 +607,13 @@ final class AsyncPullPageRank {
         /**
          * The residual sweep, one kernel per device over its tasks' vertex ranges: {@code r = b + a * sum of c[u] - y}
          * for every vertex (0 for isolated ones, whose {@code y = b} is exact) and, per task range, {@code sum |r|},
-         * {@code sum (y + r)} and {@code max |r| / deg}.
+         * {@code sum (y + r)} and {@code max |r| / deg}. Across processes each rank sweeps its own devices and the
+         * ranks meet at the end, so every device's partials are written before any rank reads them; a rank may
+         * write them again only after the next worklist run's barriers, by which every rank has read these.
          */
         void sweep() {
             final KernelLaunch[] launches = new KernelLaunch[devices];
-            for (int d = 0; d < devices; d++) {
+            for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
                 final int dev = d;
                 final int nb = blocks(size[d], shift);
                 final DoubleArray part = partials[d];
@@ -626,6 +655,7 @@ final class AsyncPullPageRank {
                     });
             }
             AsyncBfs.join(launches);
+            world.barrier();
         }
     }
 

@@ -4,6 +4,7 @@ import dev.overlap.core.IntArray;
 import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.LongArray;
 import dev.overlap.core.Mesh;
+import dev.overlap.core.World;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
@@ -35,6 +36,10 @@ import org.agrona.UnsafeApi;
  * weights, max weight / mean degree (the max estimated as twice the mean weight). A task whose priority exceeds the
  * current distance is stale and dropped without relaxing. FIFO works too but relaxes vertices again and again out of
  * distance order, many times the ideal work (bench/results/2026-11-23-async-bfs-and-sssp.md).
+ *
+ * <p><b>Across processes</b> (SPMD), as {@link AsyncBfs}: the distances and hints are symmetric allocations, each
+ * rank fills its own devices, the owner of the source seeds it, the run is collective and every rank gathers the
+ * whole answer afterwards; the band width comes from the host graph, the same on every rank.
  *
  * <p>Thread-safety: one run at a time per mesh, driven by the calling host thread.
  */
@@ -87,30 +92,32 @@ final class AsyncSssp {
             throw new IllegalArgumentException("SSSP needs the graph placed with weights");
         }
         final GraphView view = new GraphView(g);
-        final WorkerCounters counters = new WorkerCounters(devices, mesh.device(0).workerCount());
-        final LongArray[] dist = new LongArray[devices];
-        final IntArray[] hint = new IntArray[devices];
+        final World world = mesh.world();
+        final WorkerCounters counters = WorkerCounters.of(mesh);
         final boolean priority = settings.queue() == AppSettings.Queue.PRIORITY;
+        final int maxOwned = AsyncBfs.maxOwned(p);
         DistributedWorklist wl = null;
+        final SymmetricState state = new SymmetricState(mesh);
         try {
             final int delta = priority ? delta(g.host(), settings) : 1;
-            wl = Worklists.build(mesh, settings, AsyncBfs.maxOwned(p), delta, delta);
-            for (int d = 0; d < devices; d++) {
-                dist[d] = mesh.device(d).allocateLongs(Math.max(1, p.size(d)));
-                hint[d] = mesh.device(d).allocateInts(Math.max(1, p.size(d)));
-            }
+            wl = Worklists.build(mesh, settings, maxOwned, delta, delta);
+            // symmetric: other devices (in other processes too) lower distances and write hints one-sidedly
+            final LongArray[] dist = state.longs(Math.max(1, maxOwned));
+            final IntArray[] hint = state.ints(Math.max(1, maxOwned));
             final Kernel kernel = new Kernel(view, RawArrays.of(dist), RawArrays.of(hint), counters, priority);
             final long start = System.nanoTime();
             fill(mesh, dist);
             AsyncBfs.fill(mesh, hint, HINT_UNKNOWN);
             final int s = p.internal(source);
             final int sOwner = view.owner(s);
-            dist[sOwner].set(s - view.lo(sOwner), 0);
-            wl.seed(sOwner, s - view.lo(sOwner), 0);
+            if (world.isLocal(sOwner)) { // the rank that owns the source seeds it; the run's start barrier publishes it
+                dist[sOwner].set(s - view.lo(sOwner), 0);
+                wl.seed(sOwner, s - view.lo(sOwner), 0);
+            }
             final WorklistStats st = wl.run(Worklists.shape(settings), Worklists.mode(settings), kernel);
             final long nanos = System.nanoTime() - start;
             final long[] out = new long[n];
-            for (int d = 0; d < devices; d++) {
+            for (int d = 0; d < devices; d++) { // every device's distances, this process's and (mapped) the others'
                 final int lo = p.lo(d);
                 for (int i = 0, size = p.size(d); i < size; i++) {
                     out[p.original(lo + i)] = dist[d].get(i);
@@ -118,21 +125,21 @@ final class AsyncSssp {
             }
             final Worklists.Traffic traffic = new Worklists.Traffic();
             traffic.add(st);
-            return AppResult.sssp(out, nanos, traffic.counts(Math.max(1, st.rounds()), 0, counters));
+            // summed over the ranks: also the barrier before anyone frees what the others read
+            return AppResult.sssp(out, nanos, traffic.counts(world, Math.max(1, st.rounds()), 0, counters));
         } finally {
-            if (!mesh.isClosed()) {
-                AsyncBfs.free(mesh, dist);
-                AsyncBfs.free(mesh, hint);
-            }
+            state.close();
             if (wl != null) {
                 wl.close();
             }
         }
     }
 
+    /** Sets the distances of each of this process's devices to {@link #INF}, one kernel per device. */
     private static void fill(final Mesh mesh, final LongArray[] arrays) {
         final KernelLaunch[] launches = new KernelLaunch[arrays.length];
-        for (int d = 0; d < arrays.length; d++) {
+        final World world = mesh.world();
+        for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
             final LongArray a = arrays[d];
             final int size = a.length();
             launches[d] = mesh.device(d).launch(Math.max(1, (size + 65535) >> 16), (ctx, b) -> {

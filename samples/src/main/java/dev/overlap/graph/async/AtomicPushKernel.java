@@ -24,7 +24,6 @@ final class AtomicPushKernel extends PushKernel {
     /** Edges whose residuals a scatter loads before it CASes them. */
     private static final int CHUNK = 64;
 
-    private final DoubleArray[] residual;
     private final AtomicBuffer[] resBuf;
     private final int[] resBase;
     /** Per worker: the scatter's chunk buffers. */
@@ -33,15 +32,14 @@ final class AtomicPushKernel extends PushKernel {
     AtomicPushKernel(final DeviceGraph g, final WorkerCounters counters, final double damping, final int workers,
         final boolean priority) {
         super(g, counters, damping, workers, priority, false);
-        this.residual = new DoubleArray[devices];
         this.resBuf = new AtomicBuffer[devices];
         this.resBase = new int[devices];
         try {
             allocateRanks();
+            final DoubleArray[] views = state.doubles(2L * maxOwned); // symmetric: every device CASes them
             for (int d = 0; d < devices; d++) {
-                residual[d] = mesh.device(d).allocateDoubles(2L * Math.max(1, size[d]));
-                resBuf[d] = residual[d].memory().buffer();
-                resBase[d] = (int)residual[d].offset();
+                resBuf[d] = views[d].memory().buffer();
+                resBase[d] = (int)views[d].offset();
             }
         } catch (RuntimeException e) {
             free();
@@ -56,12 +54,6 @@ final class AtomicPushKernel extends PushKernel {
     /** @return device bytes of this kernel's state for a device owning {@code owned} vertices */
     static long bytesPerDevice(final long owned) {
         return rankBytes(owned) + 16 * owned;
-    }
-
-    @Override
-    void free() {
-        super.free();
-        AsyncBfs.free(mesh, residual);
     }
 
     @Override

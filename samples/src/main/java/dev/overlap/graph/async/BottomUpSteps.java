@@ -3,6 +3,7 @@ package dev.overlap.graph.async;
 import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.LongArray;
 import dev.overlap.core.Mesh;
+import dev.overlap.core.World;
 import dev.overlap.graph.app.WorkerCounters;
 import dev.overlap.graph.partition.GraphView;
 import dev.overlap.graph.partition.Owners;
@@ -28,6 +29,12 @@ import org.agrona.UnsafeApi;
  * written only by that device's blocks. The scan reads device memory at raw addresses held in locals (see
  * {@link RawArrays}).
  *
+ * <p><b>Across processes</b> (SPMD): the bitmaps are symmetric allocations, each rank launches its own devices, and
+ * the frontier pass and every step end with one {@link World#allReduceSum} of the vertices found: every rank learns
+ * the global frontier size and takes the same decisions, and the reduction is the barrier that orders a step's
+ * bitmaps before the next step reads them (a step writes the bitmap the previous step read, which every rank has
+ * finished reading once it arrived). In one process the reduction is the local sum.
+ *
  * <p>Thread-safety: host calls, one at a time, between worklist runs.
  */
 final class BottomUpSteps implements AutoCloseable {
@@ -37,6 +44,7 @@ final class BottomUpSteps implements AutoCloseable {
     private static final int CAP_FRONTIER = WorkerCounters.EDGES;
 
     private final Mesh mesh;
+    private final World world;
     private final GraphView view;
     private final Partition partition;
     private final RawArrays depth;
@@ -49,12 +57,13 @@ final class BottomUpSteps implements AutoCloseable {
     private final WorkerCounters found;
     private final LongArray[][] bits;
     private final RawArrays[] rawBits = new RawArrays[2];
+    private final SymmetricState state;
     private final KernelLaunch[] launches;
     private int current;
     private long steps;
 
     /**
-     * Allocates two bitmaps per device.
+     * Allocates two bitmaps per device (symmetric: collective across processes).
      *
      * @param counters the run's counters: the frontier the top-down phase left and the vertices bottom-up steps
      *                 reach count as {@code VISITED} (settled without a top-down expansion), the edges the steps scan
@@ -64,19 +73,19 @@ final class BottomUpSteps implements AutoCloseable {
         final RawArrays hint, final WorkerCounters counters) {
         final int devices = partition.devices();
         this.mesh = mesh;
+        this.world = mesh.world();
         this.view = view;
         this.partition = partition;
         this.depth = depth;
         this.hint = hint;
         this.counters = counters;
-        this.found = new WorkerCounters(devices, mesh.device(0).workerCount());
+        this.found = WorkerCounters.of(mesh);
         this.launches = new KernelLaunch[devices];
-        this.bits = new LongArray[2][devices];
+        this.bits = new LongArray[2][];
+        this.state = new SymmetricState(mesh);
         try {
             for (int b = 0; b < 2; b++) {
-                for (int d = 0; d < devices; d++) {
-                    bits[b][d] = mesh.device(d).allocateLongs(words(partition.size(d)));
-                }
+                bits[b] = state.longs(words(AsyncBfs.maxOwned(partition)));
                 rawBits[b] = RawArrays.of(bits[b]);
             }
         } catch (final RuntimeException | Error e) {
@@ -108,12 +117,12 @@ final class BottomUpSteps implements AutoCloseable {
         current = 0;
         found.clear(FOUND);
         found.clear(CAP_FRONTIER);
-        for (int d = 0; d < launches.length; d++) {
+        for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
             launches[d] = frontierOf(d, cap);
         }
         AsyncBfs.join(launches);
         long previous = 0;
-        long size = found.sum(CAP_FRONTIER);
+        long size = world.allReduceSum(found.sum(CAP_FRONTIER)); // every bitmap is written before any is read
         final long small = partition.vertexCount() / DirectionSwitch.BETA;
         int level = cap;
         while (size > 0) {
@@ -121,20 +130,23 @@ final class BottomUpSteps implements AutoCloseable {
                 return level;
             }
             found.clear(FOUND);
-            for (int d = 0; d < launches.length; d++) {
+            for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
                 launches[d] = step(d, level);
             }
             AsyncBfs.join(launches);
             steps++;
             current ^= 1;
             previous = size;
-            size = found.sum(FOUND);
+            size = world.allReduceSum(found.sum(FOUND)); // the step's barrier
             level++;
         }
         return -1;
     }
 
-    /** @return device {@code d}'s frontier bitmap (bit {@code i}: local vertex {@code i}) after {@link #run} */
+    /**
+     * @return device {@code d}'s frontier bitmap (bit {@code i}: local vertex {@code i}) after {@link #run} (as long
+     *         as the device's slice; the bits beyond it are zero)
+     */
     LongArray frontier(final int d) {
         return bits[current][d];
     }
@@ -229,14 +241,9 @@ final class BottomUpSteps implements AutoCloseable {
         });
     }
 
-    /** Frees the bitmaps; idempotent. */
+    /** Frees the bitmaps (collective across processes); idempotent. */
     @Override
     public void close() {
-        if (mesh.isClosed()) {
-            return;
-        }
-        for (final LongArray[] b : bits) {
-            AsyncBfs.free(mesh, b);
-        }
+        state.close();
     }
 }

@@ -2,6 +2,7 @@ package dev.overlap.graph.async;
 
 import dev.overlap.core.DoubleArray;
 import dev.overlap.core.Mesh;
+import dev.overlap.core.World;
 import dev.overlap.graph.app.WorkerCounters;
 import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.partition.Owners;
@@ -23,6 +24,10 @@ import org.agrona.concurrent.AtomicBuffer;
  * residual, and the host's exact error bound catches what a race lets through). A quiescent worklist therefore
  * leaves every residual (or part) below its threshold.
  *
+ * <p><b>Across processes</b> (SPMD): the ranks and every residual slot another device updates are symmetric
+ * allocations ({@link #state}), so a scatter reaches a device of another process with the same atomics or stores;
+ * each rank runs, warms up and scans its own devices only, and reads every device's ranks after the last run.
+ *
  * <p>Thread-safety: the host sets the threshold and reads ranks and residuals between worklist runs (the run
  * publishes them); during a run each worker scans only its own share of its device.
  */
@@ -42,7 +47,12 @@ abstract class PushKernel implements TaskFunction, IdleFunction {
     }
 
     final Mesh mesh;
+    final World world;
     final int devices;
+    /** Most vertices a device owns: the length of the symmetric per-vertex state. */
+    final int maxOwned;
+    /** The symmetric state (the ranks and the subclass's shared slots), freed together by {@link #free()}. */
+    final SymmetricState state;
     final Owners owners;
     final int[] lo;
     final int[] size;
@@ -75,8 +85,11 @@ abstract class PushKernel implements TaskFunction, IdleFunction {
     PushKernel(final DeviceGraph g, final WorkerCounters counters, final double damping, final int workers,
         final boolean priority, final boolean startsInScan) {
         this.mesh = g.mesh();
+        this.world = mesh.world();
         this.devices = g.devices();
         final Partition p = g.partition();
+        this.maxOwned = Math.max(1, AsyncBfs.maxOwned(p));
+        this.state = new SymmetricState(mesh);
         this.owners = new Owners(p.bounds());
         this.lo = new int[devices];
         this.size = new int[devices];
@@ -109,10 +122,14 @@ abstract class PushKernel implements TaskFunction, IdleFunction {
         return 8 * owned;
     }
 
-    /** Allocates the ranks (called first by subclass constructors, which free everything if they fail). */
+    /**
+     * Allocates the ranks, symmetric so that every rank can read the answer (called first by subclass constructors,
+     * which free everything if they fail; collective across processes).
+     */
     final void allocateRanks() {
+        final DoubleArray[] views = state.doubles(maxOwned);
         for (int d = 0; d < devices; d++) {
-            rank[d] = mesh.device(d).allocateDoubles(Math.max(1, size[d]));
+            rank[d] = views[d];
             rankBuf[d] = rank[d].memory().buffer();
             rankBase[d] = (int)rank[d].offset();
         }
@@ -195,9 +212,12 @@ abstract class PushKernel implements TaskFunction, IdleFunction {
     /** @return the whole residual of device {@code d}'s vertex {@code v} (host between runs, or its owner) */
     abstract double residual(int d, int v);
 
-    /** Frees the device arrays; host only, after the last run. */
+    /**
+     * Frees the device arrays; host only, after the last run (collective across processes: after a barrier that
+     * follows every rank's last read). Subclasses free their local arrays first.
+     */
     void free() {
-        AsyncBfs.free(mesh, rank);
+        state.close();
     }
 
     /**

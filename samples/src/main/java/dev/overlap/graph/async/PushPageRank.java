@@ -43,14 +43,11 @@ final class PushPageRank {
         AsyncPageRank.checkOutEdges(g, outDegrees);
         final double damping = settings.damping();
         final double tolerance = settings.tolerance();
-        final int workers = mesh.device(0).workerCount();
-        final WorkerCounters counters = new WorkerCounters(devices, workers);
-        double factors = 0;
-        for (int d = 0; d < devices; d++) {
-            factors += g.localEdges(d);
-            for (int i = 0, size = p.size(d); i < size; i++) {
-                factors += g.offsets(d).get(i + 1) == g.offsets(d).get(i) ? 1 : 0;
-            }
+        final int workers = WorkerCounters.workersPerDevice(mesh);
+        final WorkerCounters counters = WorkerCounters.of(mesh);
+        double factors = 0; // sum of max(1, outdeg): from the host's degrees, the same on every rank
+        for (final int k : outDegrees) {
+            factors += Math.max(1, k);
         }
         DistributedWorklist wl = null;
         PushKernel kernel = null;
@@ -59,6 +56,7 @@ final class PushPageRank {
             final boolean priority = settings.queue() == AppSettings.Queue.PRIORITY;
             kernel = workers == 1 ? new SoloPushKernel(g, counters, damping, priority)
                 : new AtomicPushKernel(g, counters, damping, workers, priority);
+            final ResidualSums residuals = new ResidualSums(p, kernel);
             final Worklists.Traffic traffic = new Worklists.Traffic();
             final long start = System.nanoTime();
             PushWarmStart.run(g, kernel);
@@ -71,13 +69,13 @@ final class PushPageRank {
                 final WorklistStats st = wl.run(Worklists.shape(settings), Worklists.mode(settings), kernel, kernel);
                 traffic.add(st);
                 passes++;
-                final double[] sums = ResidualSums.of(mesh, p, kernel, Double.NaN);
+                final double[] sums = residuals.of(Double.NaN);
                 ranks = sums[ResidualSums.RANKS];
                 double bound = PageRankBound.bound(ranks, sums[ResidualSums.ABS], damping);
                 if (bound > tolerance) { // the residuals relative to their mean may still prove it
                     final double mean = sums[ResidualSums.SUM] / n;
-                    bound = Math.min(bound, PageRankBound.bound(ranks,
-                        ResidualSums.of(mesh, p, kernel, mean)[ResidualSums.ABS], damping));
+                    bound = Math.min(bound, PageRankBound.bound(ranks, residuals.of(mean)[ResidualSums.ABS],
+                        damping));
                 }
                 if (bound <= tolerance) {
                     break;
@@ -89,13 +87,14 @@ final class PushPageRank {
             }
             final long nanos = System.nanoTime() - start;
             final double[] out = new double[n];
-            for (int d = 0; d < devices; d++) {
+            for (int d = 0; d < devices; d++) { // every device's ranks, this process's and (mapped) the others'
                 final int lo = p.lo(d);
                 for (int i = 0, size = p.size(d); i < size; i++) {
                     out[p.original(lo + i)] = kernel.rank(d, i) / ranks;
                 }
             }
-            return AppResult.pageRank(out, nanos, traffic.counts(passes, n, counters));
+            // summed over the ranks: also the barrier before anyone frees what the others read
+            return AppResult.pageRank(out, nanos, traffic.counts(mesh.world(), passes, n, counters));
         } finally {
             if (kernel != null && !mesh.isClosed()) {
                 kernel.free();

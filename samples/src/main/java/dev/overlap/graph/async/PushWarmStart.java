@@ -2,6 +2,7 @@ package dev.overlap.graph.async;
 
 import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.Mesh;
+import dev.overlap.core.World;
 import dev.overlap.graph.partition.DeviceGraph;
 
 /**
@@ -27,16 +28,20 @@ final class PushWarmStart {
      * {@code r = b - x} and, after a join so that every residual is set, the second scatters {@code a*x[u]/outdeg(u)}
      * of every vertex into its out-neighbours' residuals. With one worker per device on a symmetric graph the gather
      * is each worker's first scan instead ({@link PushKernel#startsInScan}), and this does nothing.
+     *
+     * <p>Across processes each rank starts its own devices; before the scatter the ranks meet, so that every
+     * residual is set before any rank scatters into it (the worklist run that follows starts with a barrier too).
      */
     static void run(final DeviceGraph g, final PushKernel kernel) {
         final Mesh mesh = g.mesh();
+        final World world = mesh.world();
         final int devices = g.devices();
         if (kernel.startsInScan) {
             return;
         }
         final boolean gather = g.host().isSymmetric();
         final KernelLaunch[] launches = new KernelLaunch[devices];
-        for (int d = 0; d < devices; d++) {
+        for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
             final int dev = d;
             final int size = g.partition().size(d);
             launches[d] = mesh.device(d).launch(Math.max(1, (size + GATHER_PER_BLOCK - 1) / GATHER_PER_BLOCK),
@@ -47,7 +52,8 @@ final class PushWarmStart {
         if (gather) {
             return;
         }
-        for (int d = 0; d < devices; d++) {
+        world.barrier();
+        for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
             final int dev = d;
             final int size = g.partition().size(d);
             launches[d] = mesh.device(d).launch(Math.max(1, (size + SCATTER_PER_BLOCK - 1) / SCATTER_PER_BLOCK),

@@ -24,28 +24,34 @@ import org.agrona.concurrent.AtomicBuffer;
  * error bound, computed from the exact sums ({@link ResidualSums}), decides whether another pass (whose scan sees the
  * sums) is needed, so the answer is never wrong, at worst one pass later.
  *
+ * <p>Across processes the own slots and the debts are symmetric allocations (a remote pusher sets the queued flag
+ * in the owner's memory; the owner reads the debts in the debtors' memory), the taken sums local ones.
+ *
  * <p>Thread-safety: one worker per device; the cross-device fields are the release-stored debts and the queued flags
  * as described.
  */
 final class SoloPushKernel extends PushKernel {
-    private final DoubleArray[] local;
     private final AtomicBuffer[] localBuf;
     private final int[] localBase;
-    /** {@code [d][e]}: what device {@code d} owes device {@code e}'s vertices, in {@code d}'s memory. */
-    private final DoubleArray[][] owed;
+    /**
+     * {@code [d][e]}: what device {@code d} owes device {@code e}'s vertices, in {@code d}'s memory: one symmetric
+     * array over every internal id (16 bytes each, the own range unused), so {@code [d][e]} is {@code d}'s copy
+     * with its base moved to {@code e}'s first id.
+     */
     private final AtomicBuffer[][] owedBuf;
     private final int[][] owedBase;
-    /** {@code [d][s]}: how much of what {@code s} owes {@code d} has been taken, in {@code d}'s memory. */
+    /**
+     * {@code [d][s]}: how much of what {@code s} owes {@code d} has been taken, in {@code d}'s memory (only {@code d}
+     * touches it: local allocations, made for this process's devices).
+     */
     private final DoubleArray[][] taken;
     private final AtomicBuffer[][] takenBuf;
     private final int[][] takenBase;
 
     SoloPushKernel(final DeviceGraph g, final WorkerCounters counters, final double damping, final boolean priority) {
         super(g, counters, damping, 1, priority, g.host().isSymmetric());
-        this.local = new DoubleArray[devices];
         this.localBuf = new AtomicBuffer[devices];
         this.localBase = new int[devices];
-        this.owed = new DoubleArray[devices][devices];
         this.owedBuf = new AtomicBuffer[devices][devices];
         this.owedBase = new int[devices][devices];
         this.taken = new DoubleArray[devices][devices];
@@ -53,20 +59,24 @@ final class SoloPushKernel extends PushKernel {
         this.takenBase = new int[devices][devices];
         try {
             allocateRanks();
+            // symmetric: other devices set the queued flags, and read r through the host's sums
+            final DoubleArray[] local = state.doubles(2L * maxOwned);
+            // symmetric: the owner of a vertex reads every other device's debt to it
+            final DoubleArray[] owed = devices > 1 ? state.doubles(2L * g.partition().vertexCount()) : null;
             for (int d = 0; d < devices; d++) {
-                local[d] = mesh.device(d).allocateDoubles(2L * Math.max(1, size[d]));
                 localBuf[d] = local[d].memory().buffer();
                 localBase[d] = (int)local[d].offset();
                 for (int e = 0; e < devices; e++) {
                     if (e == d) {
                         continue;
                     }
-                    owed[d][e] = mesh.device(d).allocateDoubles(2L * Math.max(1, size[e]));
-                    owedBuf[d][e] = owed[d][e].memory().buffer();
-                    owedBase[d][e] = (int)owed[d][e].offset();
-                    taken[d][e] = mesh.device(d).allocateDoubles(Math.max(1, size[d]));
-                    takenBuf[d][e] = taken[d][e].memory().buffer();
-                    takenBase[d][e] = (int)taken[d][e].offset();
+                    owedBuf[d][e] = owed[d].memory().buffer();
+                    owedBase[d][e] = (int)owed[d].offset() + (lo[e] << 4);
+                    if (world.isLocal(d)) {
+                        taken[d][e] = mesh.device(d).allocateDoubles(Math.max(1, size[d]));
+                        takenBuf[d][e] = taken[d][e].memory().buffer();
+                        takenBase[d][e] = (int)taken[d][e].offset();
+                    }
                 }
             }
         } catch (RuntimeException e) {
@@ -86,20 +96,15 @@ final class SoloPushKernel extends PushKernel {
 
     @Override
     void free() {
-        super.free();
-        AsyncBfs.free(mesh, local);
         for (int d = 0; d < devices; d++) {
             for (int e = 0; e < devices; e++) {
-                if (owed[d][e] != null) {
-                    mesh.device(d).free(owed[d][e]);
-                    owed[d][e] = null;
-                }
                 if (taken[d][e] != null) {
                     mesh.device(d).free(taken[d][e]);
                     taken[d][e] = null;
                 }
             }
         }
+        super.free();
     }
 
     @Override

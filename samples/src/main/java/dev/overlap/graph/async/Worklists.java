@@ -1,6 +1,7 @@
 package dev.overlap.graph.async;
 
 import dev.overlap.core.Mesh;
+import dev.overlap.core.World;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.app.WorkerCounters;
@@ -89,8 +90,8 @@ final class Worklists {
     }
 
     /**
-     * What the worklist runs of one app run did, summed over its runs (PageRank may run the worklist more than once).
-     * Host only.
+     * What the worklist runs of one app run did, summed over its runs (PageRank may run the worklist more than once):
+     * this process's share across processes ({@link WorklistStats} are per rank). Host only.
      */
     static final class Traffic {
         private long localPushes;
@@ -109,13 +110,19 @@ final class Worklists {
         }
 
         /**
+         * Collective across processes: each rank counts its own devices' workers and its own worklist statistics,
+         * and this adds them up over every rank of {@code world} (one reduction, so also a barrier: every rank has
+         * done its last read of the others' memory once it returns). In one process the local counts.
+         *
          * @return the work counts: {@code visited} and {@code edges} from the app's counters, pushes, messages and
          *         bytes from the worklist, remote atomics from both (the app's direct atomics on other devices'
          *         memory and the worklist's tracked ones)
          */
-        WorkCounts counts(final long iterations, final long ideal, final WorkerCounters c) {
-            return new WorkCounts(iterations, c.sum(WorkerCounters.VISITED), ideal, c.sum(WorkerCounters.EDGES),
-                localPushes, remotePushes, c.sum(WorkerCounters.REMOTE_ATOMICS) + remoteAtomics, messages, bytes);
+        WorkCounts counts(final World world, final long iterations, final long ideal, final WorkerCounters c) {
+            final long[] t = {c.sum(WorkerCounters.VISITED), c.sum(WorkerCounters.EDGES), localPushes, remotePushes,
+                c.sum(WorkerCounters.REMOTE_ATOMICS) + remoteAtomics, messages, bytes};
+            world.allReduceSum(t);
+            return new WorkCounts(iterations, t[0], ideal, t[1], t[2], t[3], t[4], t[5], t[6]);
         }
     }
 }

@@ -159,11 +159,6 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
     public void checkAcrossProcesses(final CommandLine cl, final int ranks) {
         validate(cl);
         meshOptions.checkAcrossProcesses(cl, ranks);
-        if (modeOptions.mode.equalsIgnoreCase("async")) {
-            // the distributed worklist is not cross-process yet; remove this once it is
-            throw new CommandLine.ParameterException(cl, "--mode async is not yet across processes: use --mode bsp, "
-                + "or run async in one process");
-        }
     }
 
     private int run(final CommandLine cl, final GraphApp app, final GraphAlgorithms algorithms,

@@ -50,7 +50,7 @@ import java.util.regex.Pattern;
  */
 @Command(name = "launch", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Runs a command in N processes on this host with one mesh across them (shared memory): bfs, pr, "
-        + "sssp (--mode bsp) or jacobi; --devices is the total, split among the processes. Rank 0 prints the "
+        + "sssp (--mode bsp or async) or jacobi; --devices is the total, split among the processes. Rank 0 prints the "
         + "report and writes --output; the others' lines come prefixed [rank r] on standard error. Exit code: 0, or "
         + "the first failing rank's.",
     footer = {"", "Each process gets its rank in the environment: " + LaunchedWorld.DIR_ENV + ", "

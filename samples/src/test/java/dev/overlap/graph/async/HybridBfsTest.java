@@ -76,7 +76,8 @@ class HybridBfsTest {
             .remote(AggregatorConfig.batched(1024, 8)).build();
     }
 
-    private static int hub(final CsrGraph g) {
+    /** @return a vertex of the largest degree (the source from which a scale-free graph's BFS switches early) */
+    static int hub(final CsrGraph g) {
         int best = 0;
         for (int v = 1; v < g.vertexCount(); v++) {
             if (g.degree(v) > g.degree(best)) {

@@ -68,7 +68,6 @@ class LaunchCommandTest {
         "launch --processes 2 launch --processes 2 bfs|overlap launch: 'launch' does not run across processes",
         "launch --processes 2 nosuch|overlap: unknown command 'nosuch'",
         "launch --processes 2 bfs --bogus|overlap bfs: unknown option '--bogus'",
-        "launch --processes 2 bfs --generate kron:8 --mode async|overlap bfs: --mode async is not yet across processes",
         "launch --processes 3 pr --generate kron:8|overlap pr: --devices 2 is fewer than the 3 processes",
         "launch --processes 2 sssp --generate kron:8 --runs 0|overlap sssp: --runs must be in 1..1000, was 0",
         "launch --processes 2 jacobi --transfer profile|overlap jacobi: --transfer profile times the mesh of one process",
