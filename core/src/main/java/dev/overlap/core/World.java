@@ -709,8 +709,9 @@ public final class World {
                     // best effort: another process may be deleting it too
                 }
             });
-        } catch (final IOException e) {
-            // gone already
+        } catch (final IOException | UncheckedIOException e) {
+            // gone already, or going: two ranks that leave at once may both delete it (the walk then finds an
+            // entry the other removed, which it reports unchecked)
         }
     }
 
