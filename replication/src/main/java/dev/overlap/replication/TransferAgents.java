@@ -1,6 +1,6 @@
 package dev.overlap.replication;
 
-import dev.overlap.core.ThreadFactories;
+import dev.overlap.core.AgentThread;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
@@ -54,7 +54,7 @@ final class TransferAgents implements AutoCloseable {
     private final ManyToManyConcurrentArrayQueue<ChunkJob> queue;
     private final Agent[] agents;
     /** One per agent, or null when the user runs the agents. */
-    private final AgentRunner[] runners;
+    private final AgentThread[] runners;
     private volatile boolean running = true;
 
     /** Agents on daemon threads named {@code <name>-xfer<i>}, errors to standard error. */
@@ -80,13 +80,12 @@ final class TransferAgents implements AutoCloseable {
         for (int i = 0; i < threads; i++) {
             agents[i] = new Agent(i, name + "-xfer" + i);
         }
-        this.runners = withThreads ? new AgentRunner[threads] : null;
+        this.runners = withThreads ? new AgentThread[threads] : null;
         if (withThreads) {
             try {
                 for (int i = 0; i < threads; i++) {
                     final Agent a = agents[i];
-                    runners[i] = new AgentRunner(new Parking(a, idle.get()), errors, null, a);
-                    AgentRunner.startOnThread(runners[i], r -> ThreadFactories.newThread(factory, r, a.roleName()));
+                    runners[i] = AgentThread.start(a, new Parking(a, idle.get()), errors, factory, a.roleName());
                 }
             } catch (final RuntimeException | Error e) {
                 close();

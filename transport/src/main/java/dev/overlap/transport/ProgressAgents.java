@@ -1,6 +1,6 @@
 package dev.overlap.transport;
 
-import dev.overlap.core.ThreadFactories;
+import dev.overlap.core.AgentThread;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
@@ -24,7 +24,7 @@ final class ProgressAgents {
     private final Transport transport;
     private final Inbox[] inboxes;
     private final long helpAfterNanos;
-    private final AgentRunner runner;
+    private final AgentThread runner;
     /** The agents of {@link #newAgent()}; guarded by itself. */
     private final List<ProgressAgent> external = new ArrayList<>();
 
@@ -40,8 +40,7 @@ final class ProgressAgents {
         this.inboxes = inboxes;
         this.helpAfterNanos = helpAfterNanos;
         if (idle != null) {
-            this.runner = new AgentRunner(idle, errorHandler, null, agent(name));
-            AgentRunner.startOnThread(runner, r -> ThreadFactories.newThread(factory, r, name));
+            this.runner = AgentThread.start(agent(name), idle, errorHandler, factory, name);
         } else {
             this.runner = null;
         }
