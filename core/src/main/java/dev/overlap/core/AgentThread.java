@@ -60,15 +60,7 @@ public final class AgentThread implements AutoCloseable {
     @Override
     public void close() {
         runner.close();
-        boolean interrupted = false;
-        while (thread.isAlive() && thread != Thread.currentThread()) {
-            try {
-                thread.join();
-            } catch (final InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
+        if (Waits.joinUninterruptibly(thread)) {
             Thread.currentThread().interrupt();
         }
     }

@@ -331,13 +331,7 @@ public final class Device {
         }
         boolean interrupted = false;
         for (final DeviceWorker w : workers) {
-            while (w.thread.isAlive()) {
-                try {
-                    w.thread.join();
-                } catch (final InterruptedException e) {
-                    interrupted = true;
-                }
-            }
+            interrupted |= Waits.joinUninterruptibly(w.thread);
         }
         if (interrupted) {
             Thread.currentThread().interrupt();

@@ -56,4 +56,25 @@ public final class Waits {
         Thread.currentThread().interrupt();
         return new InterruptedWaitException(waitingFor);
     }
+
+    /**
+     * Waits until {@code thread} has ended, whatever interrupts come: the closes that stop Overlap's threads use it,
+     * because a close that gave up on an interrupt would return with a thread still using what it is about to free.
+     * The interrupt is not lost: the caller restores the status once all its waits are done (restoring it before a
+     * second join would make that join throw at once, again and again).
+     *
+     * @param thread the thread to wait for (the calling thread itself returns at once: it cannot wait for itself)
+     * @return true if the calling thread was interrupted while it waited (its status is then cleared)
+     */
+    public static boolean joinUninterruptibly(final Thread thread) {
+        boolean interrupted = false;
+        while (thread != Thread.currentThread() && thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (final InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        return interrupted;
+    }
 }

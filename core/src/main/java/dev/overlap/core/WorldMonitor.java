@@ -84,15 +84,7 @@ final class WorldMonitor implements Runnable {
     void stop() {
         running = false;
         LockSupport.unpark(thread);
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (final InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
+        if (Waits.joinUninterruptibly(thread)) {
             Thread.currentThread().interrupt();
         }
     }
