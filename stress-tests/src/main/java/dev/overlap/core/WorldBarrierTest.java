@@ -9,6 +9,8 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIIII_Result;
 
+import java.util.concurrent.TimeUnit;
+
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
@@ -20,6 +22,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * reset, so the second barrier lets a rank through early) reads a 0; so does a barrier without release/acquire
  * ordering. The arbiter checks the barrier word is back to "nobody arrived" two generations later.
  *
+ * <p>The barriers are bounded (ten seconds, where a real wait takes microseconds) so that a broken barrier that would
+ * strand a rank fails the test ({@code -1}) instead of hanging it.
+ *
  * <p>Results: what rank 0 read of rank 1's first and second write, what rank 1 read of rank 0's, and the barrier word
  * (2 = generation 2, none arrived).
  */
@@ -29,6 +34,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(expect = FORBIDDEN, desc = "a rank passed a barrier early or read a stale write, or the word is wrong")
 @State
 public class WorldBarrierTest {
+    /** What a rank reads when its barrier did not complete within {@link #BOUND_SECONDS}. */
+    static final int STUCK = -1;
+    private static final long BOUND_SECONDS = 10;
     private final WorldSegment segment = new WorldSegment(new UnsafeBuffer(new byte[WorldSegment.length(2, 0)]), 2, 0);
     private final World rank0 = World.overSegment(segment, 2, 0);
     private final World rank1 = World.overSegment(segment, 2, 1);
@@ -40,21 +48,25 @@ public class WorldBarrierTest {
     @Actor
     public void rank0(final IIIII_Result r) {
         a1 = 1;
-        rank0.barrier();
-        r.r1 = b1;
+        r.r1 = meet(rank0) ? b1 : STUCK;
         a2 = 1;
-        rank0.barrier();
-        r.r2 = b2;
+        r.r2 = meet(rank0) ? b2 : STUCK;
     }
 
     @Actor
     public void rank1(final IIIII_Result r) {
         b1 = 1;
-        rank1.barrier();
-        r.r3 = a1;
+        r.r3 = meet(rank1) ? a1 : STUCK;
         b2 = 1;
-        rank1.barrier();
-        r.r4 = a2;
+        r.r4 = meet(rank1) ? a2 : STUCK;
+    }
+
+    /**
+     * The barrier with a bound far above any real wait (the other actor is running), so that a broken barrier that
+     * would let a rank wait forever fails the test ({@value #STUCK}) instead of hanging the jcstress fork.
+     */
+    private static boolean meet(final World rank) {
+        return rank.barrier(BOUND_SECONDS, TimeUnit.SECONDS);
     }
 
     @Arbiter
