@@ -105,7 +105,7 @@ public final class IntCounterQueue {
      * The memory is returned by {@link #free()} or when the mesh closes.
      *
      * @param device the device whose memory holds the queue
-     * @param capacity items pushable until {@link #reset()}, >= 1
+     * @param capacity items pushable until {@link #reset()}, 1..535822335 (the region must stay within 2 GiB)
      * @return the queue, empty
      */
     public static IntCounterQueue allocate(final Device device, final int capacity) {
@@ -114,7 +114,7 @@ public final class IntCounterQueue {
 
     /**
      * @param device the device whose memory holds the queue
-     * @param capacity items pushable until {@link #reset()}, >= 1
+     * @param capacity items pushable until {@link #reset()}, 1..535822335 (the region must stay within 2 GiB)
      * @param windowSize positions per publication window, a power of two in 1..2^20 (used by {@link
      *                   Publication#WINDOWED})
      * @param publication the publication rule, not null
@@ -129,7 +129,7 @@ public final class IntCounterQueue {
     }
 
     /**
-     * @param capacity items pushable until {@link #reset()}, >= 1
+     * @param capacity items pushable until {@link #reset()}, 1..535822335 (the region must stay within 2 GiB)
      * @return region bytes for {@code capacity} items with the default window size
      */
     public static int requiredBytes(final int capacity) {
@@ -137,7 +137,7 @@ public final class IntCounterQueue {
     }
 
     /**
-     * @param capacity items pushable until {@link #reset()}, >= 1
+     * @param capacity items pushable until {@link #reset()}, 1..535822335 (the region must stay within 2 GiB)
      * @param windowSize positions per publication window, a power of two in 1..2^20
      * @return region bytes for {@code capacity} items with windows of {@code windowSize}
      */
