@@ -11,7 +11,10 @@ public interface BlockMapping {
     /** Receives the byte ranges one block writes. */
     @FunctionalInterface
     interface RangeSink {
-        /** @param start first byte written, @param end one past the last */
+        /**
+         * @param start first byte written
+         * @param end one past the last byte written
+         */
         void range(long start, long end);
     }
 
@@ -28,6 +31,9 @@ public interface BlockMapping {
     /**
      * Block {@code b} writes {@code [b*bytesPerBlock, (b+1)*bytesPerBlock)}, clipped to the region (the last block
      * may write less).
+     *
+     * @param bytesPerBlock bytes each block writes, > 0
+     * @return the mapping
      */
     static BlockMapping oneToOne(final long bytesPerBlock) {
         positive("bytesPerBlock", bytesPerBlock);
@@ -42,6 +48,9 @@ public interface BlockMapping {
     /**
      * Grid-stride: the region is cut into tiles of {@code tileBytes}; block {@code b} writes tiles
      * {@code b, b+gridSize, b+2*gridSize, ...}.
+     *
+     * @param tileBytes bytes in a tile, > 0
+     * @return the mapping
      */
     static BlockMapping strided(final long tileBytes) {
         positive("tileBytes", tileBytes);
@@ -55,6 +64,10 @@ public interface BlockMapping {
     /**
      * Stencil with halo: block {@code b} writes its own range {@code [b*bytesPerBlock, (b+1)*bytesPerBlock)} widened
      * by {@code haloBytes} on each side (its neighbours' boundary cells), clipped to the region.
+     *
+     * @param bytesPerBlock bytes each block owns, > 0
+     * @param haloBytes bytes written past each end of a block's own range, >= 0
+     * @return the mapping
      */
     static BlockMapping stencil(final long bytesPerBlock, final long haloBytes) {
         positive("bytesPerBlock", bytesPerBlock);

@@ -140,6 +140,7 @@ public final class ChunkTracker implements AutoCloseable {
      * Reports that {@code block} has finished writing: bumps the counter of each chunk it wrote and fires the
      * listener for every chunk this completes. No allocation; one atomic per (block, chunk) pair.
      *
+     * @param block the block that finished, 0..gridSize - 1
      * @throws IllegalStateException if a chunk gets more completions than it has writers in this epoch
      */
     public void blockDone(final int block) {
@@ -160,7 +161,10 @@ public final class ChunkTracker implements AutoCloseable {
         }
     }
 
-    /** @return a kernel that runs {@code kernel}'s block and then {@link #blockDone(int)} for it */
+    /**
+     * @param kernel the producing kernel, not null
+     * @return a kernel that runs {@code kernel}'s block and then {@link #blockDone(int)} for it
+     */
     public Kernel track(final Kernel kernel) {
         Objects.requireNonNull(kernel, "kernel");
         return (ctx, block) -> {
@@ -169,7 +173,10 @@ public final class ChunkTracker implements AutoCloseable {
         };
     }
 
-    /** @return true when chunk {@code chunk} is ready in the current epoch (acquire read) */
+    /**
+     * @param chunk a chunk index, 0..chunks - 1
+     * @return true when chunk {@code chunk} is ready in the current epoch (acquire read)
+     */
     public boolean isReady(final int chunk) {
         Objects.checkIndex(chunk, chunks);
         checkOpen();
@@ -227,17 +234,26 @@ public final class ChunkTracker implements AutoCloseable {
         return gridSize;
     }
 
-    /** @return first byte of chunk {@code chunk} */
+    /**
+     * @param chunk a chunk index, 0..chunks - 1
+     * @return first byte of chunk {@code chunk}
+     */
     public long chunkOffset(final int chunk) {
         return Objects.checkIndex(chunk, chunks) * chunkBytes;
     }
 
-    /** @return bytes in chunk {@code chunk} (the last one may be short) */
+    /**
+     * @param chunk a chunk index, 0..chunks - 1
+     * @return bytes in chunk {@code chunk} (the last one may be short)
+     */
     public long chunkLength(final int chunk) {
         return Math.min(chunkBytes, regionBytes - chunkOffset(chunk));
     }
 
-    /** @return how many blocks write chunk {@code chunk} */
+    /**
+     * @param chunk a chunk index, 0..chunks - 1
+     * @return how many blocks write chunk {@code chunk}
+     */
     public int writers(final int chunk) {
         return writers[Objects.checkIndex(chunk, chunks)];
     }
@@ -270,7 +286,10 @@ public final class ChunkTracker implements AutoCloseable {
         private Builder() {
         }
 
-        /** @param bytes size of the tracked region, > 0 */
+        /**
+         * @param bytes size of the tracked region, > 0
+         * @return this builder
+         */
         public Builder regionBytes(final long bytes) {
             if (bytes <= 0) {
                 throw new IllegalArgumentException("regionBytes must be > 0, was " + bytes);
@@ -279,7 +298,10 @@ public final class ChunkTracker implements AutoCloseable {
             return this;
         }
 
-        /** @param bytes chunk size, > 0 (need not divide the region: the last chunk is short) */
+        /**
+         * @param bytes chunk size, > 0 (need not divide the region: the last chunk is short)
+         * @return this builder
+         */
         public Builder chunkBytes(final long bytes) {
             if (bytes <= 0) {
                 throw new IllegalArgumentException("chunkBytes must be > 0, was " + bytes);
@@ -288,7 +310,10 @@ public final class ChunkTracker implements AutoCloseable {
             return this;
         }
 
-        /** @param blocks blocks of the producing kernel, > 0 */
+        /**
+         * @param blocks blocks of the producing kernel, > 0
+         * @return this builder
+         */
         public Builder gridSize(final int blocks) {
             if (blocks <= 0) {
                 throw new IllegalArgumentException("gridSize must be > 0, was " + blocks);
@@ -297,7 +322,10 @@ public final class ChunkTracker implements AutoCloseable {
             return this;
         }
 
-        /** @param bytes distance between counters: 8 (dense), 64 (default, one per cache line) or 128 */
+        /**
+         * @param bytes distance between counters: 8 (dense), 64 (default, one per cache line) or 128
+         * @return this builder
+         */
         public Builder counterStride(final int bytes) {
             if (bytes != 8 && bytes != 64 && bytes != 128) {
                 throw new IllegalArgumentException("counterStride must be 8, 64 or 128, was " + bytes);
@@ -306,13 +334,19 @@ public final class ChunkTracker implements AutoCloseable {
             return this;
         }
 
-        /** @param mapping which bytes each block writes */
+        /**
+         * @param mapping which bytes each block writes
+         * @return this builder
+         */
         public Builder mapping(final BlockMapping mapping) {
             this.mapping = Objects.requireNonNull(mapping, "mapping");
             return this;
         }
 
-        /** @param listener told when each chunk becomes ready */
+        /**
+         * @param listener told when each chunk becomes ready
+         * @return this builder
+         */
         public Builder onReady(final ChunkReadyListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
             return this;

@@ -152,6 +152,8 @@ public final class Device {
     /**
      * As {@link #synchronize()}, waiting at most {@code timeout}.
      *
+     * @param timeout longest wait, {@code <= 0} to only check whether every launch is done
+     * @param unit its unit
      * @return true if every launch submitted so far completed within the timeout (failures are then thrown)
      */
     public boolean synchronize(final long timeout, final TimeUnit unit) {
@@ -261,12 +263,20 @@ public final class Device {
         return mesh.allocateLocal(id, length, 4, IntArray::new);
     }
 
-    /** @see #allocateInts(long) */
+    /**
+     * @param length number of elements
+     * @return a zeroed view; free it with {@link #free(DeviceArray)}
+     * @see #allocateInts(long)
+     */
     public LongArray allocateLongs(final long length) {
         return mesh.allocateLocal(id, length, 8, LongArray::new);
     }
 
-    /** @see #allocateInts(long) */
+    /**
+     * @param length number of elements
+     * @return a zeroed view; free it with {@link #free(DeviceArray)}
+     * @see #allocateInts(long)
+     */
     public DoubleArray allocateDoubles(final long length) {
         return mesh.allocateLocal(id, length, 8, DoubleArray::new);
     }
@@ -275,6 +285,7 @@ public final class Device {
      * Frees an array allocated by this device's {@code allocate*} method, zeroing it for the next user. Freeing is
      * the explicit verb, so a second free is reported rather than ignored.
      *
+     * @param array an array returned by one of this device's {@code allocate*} methods
      * @throws IllegalArgumentException if the array is not one of this device's own allocations (another device's,
      *                                  another mesh's, or a view of a {@link SymmetricArray}, which only its
      *                                  {@code close()} frees)

@@ -103,7 +103,10 @@ public abstract class DeviceArray {
         return (long)capacity * elementBytes();
     }
 
-    /** @return the global address of element {@code index} */
+    /**
+     * @param index an element index; not checked against {@link #length()}
+     * @return the global address of element {@code index}
+     */
     public final long address(final int index) {
         return GlobalAddress.of(memory.device(), offset + (long)index * elementBytes());
     }

@@ -28,53 +28,95 @@ public final class DoubleArray extends DeviceArray {
         return address + ((long)index << 3);
     }
 
-    /** @return the element, plain read */
+    /**
+     * @param index the element index, 0..{@code length() - 1}
+     * @return the element, plain read
+     */
     public double get(final int index) {
         return Double.longBitsToDouble(UnsafeApi.getLong(null, at(index)));
     }
 
-    /** Plain write. */
+    /**
+     * Plain write.
+     *
+     * @param index the element index, 0..{@code length() - 1}
+     * @param value the new value
+     */
     public void set(final int index, final double value) {
         UnsafeApi.putLong(null, at(index), Double.doubleToRawLongBits(value));
     }
 
-    /** @return the element, opaque read */
+    /**
+     * @param index the element index, 0..{@code length() - 1}
+     * @return the element, opaque read
+     */
     public double getOpaque(final int index) {
         return Double.longBitsToDouble(UnsafeApi.getLongOpaque(null, at(index)));
     }
 
-    /** Opaque write. */
+    /**
+     * Opaque write.
+     *
+     * @param index the element index, 0..{@code length() - 1}
+     * @param value the new value
+     */
     public void setOpaque(final int index, final double value) {
         UnsafeApi.putLongOpaque(null, at(index), Double.doubleToRawLongBits(value));
     }
 
-    /** @return the element, acquire read */
+    /**
+     * @param index the element index, 0..{@code length() - 1}
+     * @return the element, acquire read
+     */
     public double getAcquire(final int index) {
         return Double.longBitsToDouble(UnsafeApi.getLongAcquire(null, at(index)));
     }
 
-    /** Release write. */
+    /**
+     * Release write.
+     *
+     * @param index the element index, 0..{@code length() - 1}
+     * @param value the new value
+     */
     public void setRelease(final int index, final double value) {
         UnsafeApi.putLongRelease(null, at(index), Double.doubleToRawLongBits(value));
     }
 
-    /** @return the element, volatile read */
+    /**
+     * @param index the element index, 0..{@code length() - 1}
+     * @return the element, volatile read
+     */
     public double getVolatile(final int index) {
         return Double.longBitsToDouble(UnsafeApi.getLongVolatile(null, at(index)));
     }
 
-    /** Volatile write. */
+    /**
+     * Volatile write.
+     *
+     * @param index the element index, 0..{@code length() - 1}
+     * @param value the new value
+     */
     public void setVolatile(final int index, final double value) {
         UnsafeApi.putLongVolatile(null, at(index), Double.doubleToRawLongBits(value));
     }
 
-    /** @return true when the element's bits were {@code expected}'s and it is now {@code value} */
+    /**
+     * @param index the element index, 0..{@code length() - 1}
+     * @param expected the value the element must hold, compared by its raw bits (so {@code -0.0} is not {@code 0.0},
+     *                 and one NaN bit pattern is not another)
+     * @param value the new value
+     * @return true when the element's bits were {@code expected}'s and it is now {@code value}
+     */
     public boolean compareAndSet(final int index, final double expected, final double value) {
         return UnsafeApi.compareAndSetLong(null, at(index), Double.doubleToRawLongBits(expected),
             Double.doubleToRawLongBits(value));
     }
 
-    /** @return the previous value, after atomically adding {@code delta} (CAS loop) */
+    /**
+     * @param index the element index, 0..{@code length() - 1}
+     * @param delta added to the element
+     * @return the previous value, after atomically adding {@code delta} (CAS loop)
+     */
     public double getAndAdd(final int index, final double delta) {
         final long i = at(index);
         long bits;
@@ -84,12 +126,20 @@ public final class DoubleArray extends DeviceArray {
         return Double.longBitsToDouble(bits);
     }
 
-    /** @return the previous value, after atomically storing {@code value} */
+    /**
+     * @param index the element index, 0..{@code length() - 1}
+     * @param value the new value
+     * @return the previous value, after atomically storing {@code value}
+     */
     public double getAndSet(final int index, final double value) {
         return Double.longBitsToDouble(UnsafeApi.getAndSetLong(null, at(index), Double.doubleToRawLongBits(value)));
     }
 
-    /** @return the previous value; the element is now {@code min(previous, value)} (a NaN argument is ignored) */
+    /**
+     * @param index the element index, 0..{@code length() - 1}
+     * @param value the candidate minimum
+     * @return the previous value; the element is now {@code min(previous, value)} (a NaN argument is ignored)
+     */
     public double getAndMin(final int index, final double value) {
         final long i = at(index);
         long bits = UnsafeApi.getLongVolatile(null, i);
@@ -100,7 +150,11 @@ public final class DoubleArray extends DeviceArray {
         return Double.longBitsToDouble(bits);
     }
 
-    /** @return the previous value; the element is now {@code max(previous, value)} (a NaN argument is ignored) */
+    /**
+     * @param index the element index, 0..{@code length() - 1}
+     * @param value the candidate maximum
+     * @return the previous value; the element is now {@code max(previous, value)} (a NaN argument is ignored)
+     */
     public double getAndMax(final int index, final double value) {
         final long i = at(index);
         long bits = UnsafeApi.getLongVolatile(null, i);
@@ -114,6 +168,7 @@ public final class DoubleArray extends DeviceArray {
     /**
      * Sets every element to {@code value} with plain stores.
      *
+     * @param value stored in every element
      * @throws IllegalStateException if the array has been freed
      */
     public void fill(final double value) {

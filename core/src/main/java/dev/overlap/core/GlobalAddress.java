@@ -29,17 +29,26 @@ public final class GlobalAddress {
         return ((long)device << 48) | offset;
     }
 
-    /** @return the device id of a packed address */
+    /**
+     * @param address an address packed by {@link #of(int, long)}
+     * @return the device id of a packed address
+     */
     public static int device(final long address) {
         return (int)(address >>> 48);
     }
 
-    /** @return the byte offset of a packed address */
+    /**
+     * @param address an address packed by {@link #of(int, long)}
+     * @return the byte offset of a packed address
+     */
     public static long offset(final long address) {
         return address & MAX_OFFSET;
     }
 
-    /** @return {@code dev<d>+<offset>}, for messages */
+    /**
+     * @param address an address packed by {@link #of(int, long)}
+     * @return {@code dev<d>+<offset>}, for messages
+     */
     public static String toString(final long address) {
         return "dev" + device(address) + "+" + offset(address);
     }

@@ -31,57 +31,102 @@ public final class IntArray extends DeviceArray {
         return address + ((long)index << SHIFT);
     }
 
-    /** @return the element, plain read */
+    /**
+     * @param index the element index, 0..{@code length() - 1}
+     * @return the element, plain read
+     */
     public @Specialized int get(final int index) {
         return UnsafeApi.getInt(null, at(index));
     }
 
-    /** Plain write. */
+    /**
+     * Plain write.
+     *
+     * @param index the element index, 0..{@code length() - 1}
+     * @param value the new value
+     */
     public void set(final int index, final @Specialized int value) {
         UnsafeApi.putInt(null, at(index), value);
     }
 
-    /** @return the element, opaque read */
+    /**
+     * @param index the element index, 0..{@code length() - 1}
+     * @return the element, opaque read
+     */
     public @Specialized int getOpaque(final int index) {
         return UnsafeApi.getIntOpaque(null, at(index));
     }
 
-    /** Opaque write. */
+    /**
+     * Opaque write.
+     *
+     * @param index the element index, 0..{@code length() - 1}
+     * @param value the new value
+     */
     public void setOpaque(final int index, final @Specialized int value) {
         UnsafeApi.putIntOpaque(null, at(index), value);
     }
 
-    /** @return the element, acquire read */
+    /**
+     * @param index the element index, 0..{@code length() - 1}
+     * @return the element, acquire read
+     */
     public @Specialized int getAcquire(final int index) {
         return UnsafeApi.getIntAcquire(null, at(index));
     }
 
-    /** Release write: earlier writes are visible to an acquire read that sees this value. */
+    /**
+     * Release write: earlier writes are visible to an acquire read that sees this value.
+     *
+     * @param index the element index, 0..{@code length() - 1}
+     * @param value the new value
+     */
     public void setRelease(final int index, final @Specialized int value) {
         UnsafeApi.putIntRelease(null, at(index), value);
     }
 
-    /** @return the element, volatile read */
+    /**
+     * @param index the element index, 0..{@code length() - 1}
+     * @return the element, volatile read
+     */
     public @Specialized int getVolatile(final int index) {
         return UnsafeApi.getIntVolatile(null, at(index));
     }
 
-    /** Volatile write. */
+    /**
+     * Volatile write.
+     *
+     * @param index the element index, 0..{@code length() - 1}
+     * @param value the new value
+     */
     public void setVolatile(final int index, final @Specialized int value) {
         UnsafeApi.putIntVolatile(null, at(index), value);
     }
 
-    /** @return the previous value, after atomically adding {@code delta} */
+    /**
+     * @param index the element index, 0..{@code length() - 1}
+     * @param delta added to the element (wraps on overflow)
+     * @return the previous value, after atomically adding {@code delta}
+     */
     public @Specialized int getAndAdd(final int index, final @Specialized int delta) {
         return UnsafeApi.getAndAddInt(null, at(index), delta);
     }
 
-    /** @return the previous value, after atomically storing {@code value} */
+    /**
+     * @param index the element index, 0..{@code length() - 1}
+     * @param value the new value
+     * @return the previous value, after atomically storing {@code value}
+     */
     public @Specialized int getAndSet(final int index, final @Specialized int value) {
         return UnsafeApi.getAndSetInt(null, at(index), value);
     }
 
-    /** @return true when the element was {@code expected} and is now {@code value} */
+    /**
+     * @param index the element index, 0..{@code length() - 1}
+     * @param expected the value the element must hold
+     * @param value the new value
+     * @return true when the element was {@code expected} and is now {@code value}
+     */
     public boolean compareAndSet(final int index, final @Specialized int expected, final @Specialized int value) {
         return UnsafeApi.compareAndSetInt(null, at(index), expected, value);
     }
@@ -89,6 +134,8 @@ public final class IntArray extends DeviceArray {
     /**
      * Atomic minimum (the remote atomic-min of BFS/SSSP).
      *
+     * @param index the element index, 0..{@code length() - 1}
+     * @param value the candidate minimum
      * @return the previous value; the element is now {@code min(previous, value)}
      */
     public @Specialized int getAndMin(final int index, final @Specialized int value) {
@@ -103,6 +150,8 @@ public final class IntArray extends DeviceArray {
     /**
      * Atomic maximum.
      *
+     * @param index the element index, 0..{@code length() - 1}
+     * @param value the candidate maximum
      * @return the previous value; the element is now {@code max(previous, value)}
      */
     public @Specialized int getAndMax(final int index, final @Specialized int value) {
@@ -117,6 +166,7 @@ public final class IntArray extends DeviceArray {
     /**
      * Sets every element to {@code value} with plain stores.
      *
+     * @param value stored in every element
      * @throws IllegalStateException if the array has been freed
      */
     public void fill(final @Specialized int value) {

@@ -5,7 +5,9 @@ package dev.overlap.core;
  * the launch and the block or worker; {@link #getCause()} is what was thrown. Thrown by {@link KernelLaunch#join()}.
  */
 public final class KernelFailedException extends RuntimeException {
+    /** The device the launch ran on. */
     private final int device;
+    /** The failing block index, or -1 for a persistent kernel or a launch that never ran. */
     private final int block;
 
     KernelFailedException(final String message, final int device, final int block, final Throwable cause) {

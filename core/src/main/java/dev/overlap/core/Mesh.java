@@ -151,7 +151,10 @@ public final class Mesh implements AutoCloseable {
         return devices.length;
     }
 
-    /** @return device {@code id} */
+    /**
+     * @param id a device id, 0..{@link #deviceCount()} - 1
+     * @return device {@code id}
+     */
     public Device device(final int id) {
         return devices[checkDevice(id)];
     }
@@ -173,7 +176,10 @@ public final class Mesh implements AutoCloseable {
         return local;
     }
 
-    /** @return the memory of device {@code id} (its accessors throw once the mesh is closed) */
+    /**
+     * @param id a device id, 0..{@link #deviceCount()} - 1
+     * @return the memory of device {@code id} (its accessors throw once the mesh is closed)
+     */
     public DeviceMemory memory(final int id) {
         return memories[checkDevice(id)];
     }
@@ -197,6 +203,7 @@ public final class Mesh implements AutoCloseable {
     }
 
     /**
+     * @param id a device id, 0..{@link #deviceCount()} - 1
      * @return free bytes on device {@code id}
      * @throws IllegalStateException if the mesh is closed
      */
@@ -282,6 +289,7 @@ public final class Mesh implements AutoCloseable {
     }
 
     /**
+     * @param length number of elements
      * @return a zeroed int array of {@code length} elements at the same offset on every device
      * @throws IllegalStateException if the mesh is closed or the memory is exhausted
      */
@@ -290,6 +298,7 @@ public final class Mesh implements AutoCloseable {
     }
 
     /**
+     * @param length number of elements
      * @return a zeroed long array of {@code length} elements at the same offset on every device
      * @throws IllegalStateException if the mesh is closed or the memory is exhausted
      */
@@ -298,6 +307,7 @@ public final class Mesh implements AutoCloseable {
     }
 
     /**
+     * @param length number of elements
      * @return a zeroed double array of {@code length} elements at the same offset on every device
      * @throws IllegalStateException if the mesh is closed or the memory is exhausted
      */
@@ -374,6 +384,10 @@ public final class Mesh implements AutoCloseable {
      * One-sided copy of {@code length} bytes from one device's memory to another's (or within one).
      * Returns when the copy is done; the source may be reused at once.
      *
+     * @param srcAddress global address ({@link GlobalAddress}) of the first byte to read; the range must lie in its
+     *                   device's memory
+     * @param dstAddress global address of the first byte to write; the range must lie in its device's memory
+     * @param length bytes to copy, >= 0
      * @throws IllegalStateException if the mesh is closed
      */
     public void copy(final long srcAddress, final long dstAddress, final int length) {
@@ -386,6 +400,11 @@ public final class Mesh implements AutoCloseable {
     /**
      * One-sided put of {@code length} bytes of {@code src} (from {@code srcIndex}) to a global address.
      *
+     * @param dstAddress global address ({@link GlobalAddress}) of the first byte to write; the range must lie in its
+     *                   device's memory
+     * @param src the bytes to put
+     * @param srcIndex index in {@code src} of the first byte
+     * @param length bytes to put, >= 0
      * @throws IllegalStateException if the mesh is closed
      */
     public void put(final long dstAddress, final DirectBuffer src, final int srcIndex, final int length) {
@@ -397,6 +416,12 @@ public final class Mesh implements AutoCloseable {
     /**
      * One-sided put of {@code length} bytes of a heap array to a global address.
      *
+     * @param dstAddress global address ({@link GlobalAddress}) of the first byte to write; the range must lie in its
+     *                   device's memory
+     * @param src the bytes to put
+     * @param srcIndex index in {@code src} of the first byte; {@code [srcIndex, srcIndex + length)} must lie in {@code
+     *                 src}
+     * @param length bytes to put, >= 0
      * @throws IllegalStateException if the mesh is closed
      */
     public void put(final long dstAddress, final byte[] src, final int srcIndex, final int length) {
@@ -409,6 +434,11 @@ public final class Mesh implements AutoCloseable {
     /**
      * One-sided get of {@code length} bytes at a global address into {@code dst} (from {@code dstIndex}).
      *
+     * @param srcAddress global address ({@link GlobalAddress}) of the first byte to read; the range must lie in its
+     *                   device's memory
+     * @param dst receives the bytes
+     * @param dstIndex index in {@code dst} of the first byte written
+     * @param length bytes to get, >= 0
      * @throws IllegalStateException if the mesh is closed
      */
     public void get(final long srcAddress, final MutableDirectBuffer dst, final int dstIndex, final int length) {
@@ -420,6 +450,12 @@ public final class Mesh implements AutoCloseable {
     /**
      * One-sided get of {@code length} bytes at a global address into a heap array.
      *
+     * @param srcAddress global address ({@link GlobalAddress}) of the first byte to read; the range must lie in its
+     *                   device's memory
+     * @param dst receives the bytes
+     * @param dstIndex index in {@code dst} of the first byte written; {@code [dstIndex, dstIndex + length)} must lie in
+     *                 {@code dst}
+     * @param length bytes to get, >= 0
      * @throws IllegalStateException if the mesh is closed
      */
     public void get(final long srcAddress, final byte[] dst, final int dstIndex, final int length) {
@@ -431,6 +467,11 @@ public final class Mesh implements AutoCloseable {
     /**
      * Copies {@code count} elements between two arrays of the same element type, on any devices.
      *
+     * @param src the array read, live
+     * @param srcIndex index of the first element read
+     * @param dst the array written, live, of the same element type as {@code src}
+     * @param dstIndex index of the first element written
+     * @param count elements to copy, >= 0
      * @throws IllegalArgumentException  if the element types differ
      * @throws IndexOutOfBoundsException if a range is outside its array
      * @throws IllegalStateException     if either array has been freed (or the mesh closed)
@@ -470,6 +511,7 @@ public final class Mesh implements AutoCloseable {
      * freed, so nothing it runs (progress threads, transfer agents) can touch freed memory. Its {@code close()}
      * must be idempotent; a dependent closed earlier by its owner should {@link #removeDependent remove} itself.
      *
+     * @param dependent closed by this mesh's close, not null
      * @throws IllegalStateException if the mesh is closed or closing
      */
     public void addDependent(final AutoCloseable dependent) {
@@ -480,7 +522,11 @@ public final class Mesh implements AutoCloseable {
         }
     }
 
-    /** Forgets a dependent (no effect if it is not one, or once the mesh is closing). */
+    /**
+     * Forgets a dependent (no effect if it is not one, or once the mesh is closing).
+     *
+     * @param dependent a dependent added by {@link #addDependent}, or anything else (then nothing happens)
+     */
     public void removeDependent(final AutoCloseable dependent) {
         synchronized (lifecycle) {
             if (state == OPEN) {
@@ -702,6 +748,7 @@ public final class Mesh implements AutoCloseable {
          *                Runnable): it must return a new, unstarted thread that runs the given Runnable, whose
          *                {@code toString()} is the default name {@code <name>-dev<d>-w<w>}. Default: daemon threads
          *                with that name. The mesh starts them, and its close joins them.
+         * @return this builder
          */
         public Builder threadFactory(final ThreadFactory factory) {
             this.threadFactory = Objects.requireNonNull(factory, "factory");
@@ -711,6 +758,7 @@ public final class Mesh implements AutoCloseable {
         /**
          * @param manager keep the counters of what is built on the mesh in the user's Agrona counters manager (never
          *                closed by the mesh; allocations hold its monitor); excludes {@link #countersDirectory}
+         * @return this builder
          */
         public Builder counters(final CountersManager manager) {
             this.countersManager = Objects.requireNonNull(manager, "manager");
@@ -722,13 +770,17 @@ public final class Mesh implements AutoCloseable {
          *                  directory, deleted when the last mesh using it closes), where {@code overlap stat} finds it;
          *                  {@link CountersFile#defaultDirectory()} is the usual place. Default: the system property
          *                  {@value CountersFile#DIRECTORY_PROPERTY} if set, else private memory.
+         * @return this builder
          */
         public Builder countersDirectory(final Path directory) {
             this.countersDirectory = Objects.requireNonNull(directory, "directory");
             return this;
         }
 
-        /** @param devices number of devices, 1..4096 */
+        /**
+         * @param devices number of devices, 1..4096
+         * @return this builder
+         */
         public Builder devices(final int devices) {
             if (devices < 1 || devices > 4096) {
                 throw new IllegalArgumentException("devices must be in 1..4096, was " + devices);
@@ -737,7 +789,10 @@ public final class Mesh implements AutoCloseable {
             return this;
         }
 
-        /** @param threads worker threads per device, 1..1024 */
+        /**
+         * @param threads worker threads per device, 1..1024
+         * @return this builder
+         */
         public Builder threadsPerDevice(final int threads) {
             if (threads < 1 || threads > 1024) {
                 throw new IllegalArgumentException("threadsPerDevice must be in 1..1024, was " + threads);
@@ -746,7 +801,10 @@ public final class Mesh implements AutoCloseable {
             return this;
         }
 
-        /** @param bytes memory per device, 4 KiB .. 2 GiB - 4 KiB, rounded up to a multiple of 4 KiB */
+        /**
+         * @param bytes memory per device, 4 KiB .. 2 GiB - 4 KiB, rounded up to a multiple of 4 KiB
+         * @return this builder
+         */
         public Builder memoryPerDevice(final long bytes) {
             final long max = Integer.MAX_VALUE - MemoryBacking.PAGE + 1;
             if (bytes < MemoryBacking.PAGE || bytes > max) {
@@ -757,7 +815,10 @@ public final class Mesh implements AutoCloseable {
             return this;
         }
 
-        /** @param backing direct buffers (default) or mapped files */
+        /**
+         * @param backing direct buffers (default) or mapped files
+         * @return this builder
+         */
         public Builder backing(final MemoryBacking backing) {
             this.backing = Objects.requireNonNull(backing, "backing");
             this.backingSet = true;
@@ -769,19 +830,26 @@ public final class Mesh implements AutoCloseable {
          *              runs its own devices' workers and maps every device's memory (see {@link World}); every
          *              rank builds its mesh with the same devices, memory per device and world, and its own rank.
          *              The memory lives in the world's directory, so {@link #backing} may not be set too.
+         * @return this builder
          */
         public Builder world(final WorldConfig world) {
             this.world = Objects.requireNonNull(world, "world");
             return this;
         }
 
-        /** @param idleStrategy supplies one idle strategy per worker (see {@link IdleStrategies}) */
+        /**
+         * @param idleStrategy supplies one idle strategy per worker (see {@link IdleStrategies})
+         * @return this builder
+         */
         public Builder idleStrategy(final Supplier<IdleStrategy> idleStrategy) {
             this.idleStrategy = Objects.requireNonNull(idleStrategy, "idleStrategy");
             return this;
         }
 
-        /** @param micros how long an idle worker uses its idle strategy before parking until woken, 0..1 s */
+        /**
+         * @param micros how long an idle worker uses its idle strategy before parking until woken, 0..1 s
+         * @return this builder
+         */
         public Builder parkAfterMicros(final long micros) {
             if (micros < 0 || micros > 1_000_000) {
                 throw new IllegalArgumentException("parkAfterMicros must be in 0..1000000, was " + micros);
@@ -790,7 +858,10 @@ public final class Mesh implements AutoCloseable {
             return this;
         }
 
-        /** @param name prefix of worker thread names, non-blank */
+        /**
+         * @param name prefix of worker thread names, non-blank
+         * @return this builder
+         */
         public Builder name(final String name) {
             if (name == null || name.isBlank()) {
                 throw new IllegalArgumentException("name must be non-blank");

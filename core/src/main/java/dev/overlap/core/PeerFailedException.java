@@ -13,6 +13,7 @@ package dev.overlap.core;
 public class PeerFailedException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** The rank of the process that failed. */
     private final int rank;
 
     /**

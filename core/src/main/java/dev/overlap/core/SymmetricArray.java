@@ -22,7 +22,10 @@ public final class SymmetricArray<A extends DeviceArray> implements AutoCloseabl
         this.views = List.copyOf(views);
     }
 
-    /** @return the view on device {@code device} */
+    /**
+     * @param device a device id of the mesh, 0..device count - 1
+     * @return the view on device {@code device}
+     */
     public A on(final int device) {
         return views.get(Objects.checkIndex(device, views.size()));
     }

@@ -31,7 +31,11 @@ public final class Waits {
         return deadline - now < 0 || deadline == NO_DEADLINE ? NO_DEADLINE - 1 : deadline;
     }
 
-    /** @return nanoseconds left before {@code deadline} (may be negative); a huge value for {@link #NO_DEADLINE} */
+    /**
+     * @param deadline a {@link System#nanoTime()} deadline from {@link #deadline(long, TimeUnit)}, or {@link
+     *                 #NO_DEADLINE}
+     * @return nanoseconds left before {@code deadline} (may be negative); a huge value for {@link #NO_DEADLINE}
+     */
     public static long remaining(final long deadline) {
         return deadline == NO_DEADLINE ? Long.MAX_VALUE : deadline - System.nanoTime();
     }

@@ -276,7 +276,10 @@ public final class World {
         return r;
     }
 
-    /** @return true if this rank owns {@code device} */
+    /**
+     * @param device a device id (any value: one outside the world is simply not local)
+     * @return true if this rank owns {@code device}
+     */
     public boolean isLocal(final int device) {
         return device >= firstDevice[rank] && device < firstDevice[rank + 1];
     }
@@ -291,7 +294,10 @@ public final class World {
         return firstDevice[rank + 1] - firstDevice[rank];
     }
 
-    /** @return the first device of {@code rank} */
+    /**
+     * @param rank a rank of this world, 0..size - 1
+     * @return the first device of {@code rank}
+     */
     public int firstDeviceOf(final int rank) {
         return firstDevice[rank];
     }
@@ -334,6 +340,8 @@ public final class World {
     /**
      * As {@link #barrier()}, giving up after {@code timeout}.
      *
+     * @param timeout longest wait, {@code <= 0} to only check whether the barrier is already complete
+     * @param unit its unit
      * @return true if the barrier completed; false if it timed out (this rank's arrival is taken back)
      */
     public boolean barrier(final long timeout, final TimeUnit unit) {
@@ -344,6 +352,8 @@ public final class World {
      * As {@link #barrier()}, running {@code whileWaiting} in every round of the wait: for a rank that must keep
      * making progress for the others while it waits (a transport draining its inboxes, so that a rank still flushing
      * into them is not held up by this one's wait).
+     *
+     * @param whileWaiting run by the calling thread in every round of the wait; must not block
      */
     public void barrier(final Runnable whileWaiting) {
         Objects.requireNonNull(whileWaiting, "whileWaiting");
@@ -405,12 +415,17 @@ public final class World {
     /**
      * Takes the element-wise maximum of {@code values} over every rank, in place (collective; see
      * {@link #allReduceSum(long[])}).
+     *
+     * @param values up to {@value WorldSegment#REDUCE_VALUES} values; replaced by their maxima
      */
     public void allReduceMax(final long[] values) {
         allReduce(values, MAX);
     }
 
-    /** @return the maximum of {@code value} over every rank (collective; see {@link #allReduceSum(long[])}) */
+    /**
+     * @param value this rank's value
+     * @return the maximum of {@code value} over every rank (collective; see {@link #allReduceSum(long[])})
+     */
     public long allReduceMax(final long value) {
         final long[] v = {value};
         allReduceMax(v);
@@ -421,6 +436,7 @@ public final class World {
      * Checks that every rank passed the same {@code value} for a setting that must agree (collective: one reduction).
      *
      * @param what names the setting, for the message
+     * @param value this rank's value of the setting
      * @throws IllegalStateException naming the setting and the smallest and largest values if they differ
      */
     public void checkSame(final String what, final long value) {
@@ -626,6 +642,7 @@ public final class World {
      * than a minute (a job starting now), is kept; so is one without a control segment that holds anything but a
      * world's files (it is not a world's: the counters directory {@code overlap-<user>} lives beside the jobs).
      *
+     * @param base the directory the jobs' world directories live in; nothing is done if it is not a directory
      * @return the directories deleted
      */
     public static List<Path> removeStale(final Path base) {

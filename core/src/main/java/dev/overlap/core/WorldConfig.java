@@ -117,6 +117,7 @@ public final class WorldConfig {
          * @param timeout how long building the mesh waits for every rank to join, 1 ms .. 1 h; past it the build
          *                fails naming the ranks that never came
          * @param unit    its unit
+         * @return this builder
          */
         public Builder joinTimeout(final long timeout, final TimeUnit unit) {
             this.joinTimeoutNanos = checkDuration("joinTimeout", timeout, unit, TimeUnit.HOURS.toNanos(1));
@@ -128,6 +129,7 @@ public final class WorldConfig {
          *                (a process that exits or is killed is noticed sooner, at the next heartbeat check, a tenth
          *                of this at most); 100 ms .. 10 min
          * @param unit    its unit
+         * @return this builder
          */
         public Builder peerTimeout(final long timeout, final TimeUnit unit) {
             final long nanos = checkDuration("peerTimeout", timeout, unit, TimeUnit.MINUTES.toNanos(10));
@@ -141,6 +143,7 @@ public final class WorldConfig {
         /**
          * @param listener called once, on the world's monitor thread, when a peer is found failed (for example to log
          *                 it, or to end the process after a grace period); it must not block
+         * @return this builder
          */
         public Builder onPeerFailure(final Consumer<PeerFailedException> listener) {
             this.onPeerFailure = Objects.requireNonNull(listener, "listener");

@@ -103,12 +103,24 @@ public final class IntCounterQueue {
     /**
      * Allocates the queue in {@code device}'s memory (default window, {@link Publication#ORDERED}).
      * The memory is returned by {@link #free()} or when the mesh closes.
+     *
+     * @param device the device whose memory holds the queue
+     * @param capacity items pushable until {@link #reset()}, 1..535822335 (the region must stay within 2 GiB)
+     * @return the queue, empty
      */
     public static IntCounterQueue allocate(final Device device, final int capacity) {
         return allocate(device, capacity, CounterSequencer.defaultWindowSize(capacity), Publication.ORDERED);
     }
 
-    /** @see #allocate(Device, int) */
+    /**
+     * @param device the device whose memory holds the queue
+     * @param capacity items pushable until {@link #reset()}, 1..535822335 (the region must stay within 2 GiB)
+     * @param windowSize positions per publication window, a power of two in 1..2^20 (used by {@link
+     *                   Publication#WINDOWED})
+     * @param publication the publication rule, not null
+     * @return the queue, empty
+     * @see #allocate(Device, int)
+     */
     public static IntCounterQueue allocate(final Device device, final int capacity, final int windowSize,
         final Publication publication) {
         CounterSequencer.validate(false, capacity, windowSize, ITEM_BYTES, publication);
@@ -116,12 +128,19 @@ public final class IntCounterQueue {
         return new IntCounterQueue(a.buffer, capacity, windowSize, publication, a);
     }
 
-    /** @return region bytes for {@code capacity} items with the default window size */
+    /**
+     * @param capacity items pushable until {@link #reset()}, 1..535822335 (the region must stay within 2 GiB)
+     * @return region bytes for {@code capacity} items with the default window size
+     */
     public static int requiredBytes(final int capacity) {
         return requiredBytes(capacity, CounterSequencer.defaultWindowSize(capacity));
     }
 
-    /** @return region bytes for {@code capacity} items with windows of {@code windowSize} */
+    /**
+     * @param capacity items pushable until {@link #reset()}, 1..535822335 (the region must stay within 2 GiB)
+     * @param windowSize positions per publication window, a power of two in 1..2^20
+     * @return region bytes for {@code capacity} items with windows of {@code windowSize}
+     */
     public static int requiredBytes(final int capacity, final int windowSize) {
         CounterSequencer.validate(false, capacity, windowSize, ITEM_BYTES, Publication.ORDERED);
         return CounterSequencer.regionBytes(false, capacity, windowSize, ITEM_BYTES);
@@ -131,6 +150,7 @@ public final class IntCounterQueue {
      * Pushes one item; never waits for room (an {@link Publication#ORDERED} push may wait for the pushes that reserved
      * before it to publish, which no pop can hold up).
      *
+     * @param item the item to push
      * @return the new position (non-negative: taken): the positions reserved up to and including the item, 1 to
      *         {@link #capacity()}; or {@link OfferResult#MAX_POSITION_EXCEEDED} when the block is used up
      *         ({@code capacity} items pushed since the last {@link #reset()}), {@link OfferResult#CLOSED} when its own
@@ -153,6 +173,9 @@ public final class IntCounterQueue {
     /**
      * Pushes {@code src[off .. off+len)} with one reservation.
      *
+     * @param src the items to push, not null
+     * @param off index in {@code src} of the first item
+     * @param len items to push, >= 0; {@code [off, off+len)} must lie in {@code src}
      * @return how many were pushed (non-negative: taken): {@code len}, or fewer when the block ran out (a prefix of
      *         the items), 0 only for an empty batch; or {@link OfferResult#MAX_POSITION_EXCEEDED} when the block was
      *         used up before the first item, {@link OfferResult#CLOSED} when its own memory was freed (nothing
@@ -200,6 +223,9 @@ public final class IntCounterQueue {
     /**
      * Pops up to {@code max} items with one CAS into {@code dst[off ..]}.
      *
+     * @param dst receives the items, not null
+     * @param off index in {@code dst} of the first item written
+     * @param max most items to pop, >= 0; {@code [off, off+max)} must lie in {@code dst}
      * @return how many were popped (0 when empty)
      */
     public int poll(final int[] dst, final int off, final int max) {
@@ -228,6 +254,8 @@ public final class IntCounterQueue {
     /**
      * Pops up to {@code limit} items with one CAS and hands them to {@code consumer} in order.
      *
+     * @param consumer receives each popped item, in queue order, on the calling thread; not null
+     * @param limit most items to pop, >= 0
      * @return how many were popped
      */
     public int drain(final IntConsumer consumer, final int limit) {

@@ -90,17 +90,37 @@ public final class IntCounterRing {
         this.name = "IntCounterRing of capacity " + capacity;
     }
 
-    /** Allocates the ring in {@code device}'s memory; {@link #free()} or closing the mesh returns it. */
+    /**
+     * Allocates the ring in {@code device}'s memory; {@link #free()} or closing the mesh returns it.
+     *
+     * @param device the device whose memory holds the ring
+     * @param capacity items the ring holds, 1..2^30 - 64
+     * @return the ring, empty ({@link Publication#ORDERED})
+     */
     public static IntCounterRing allocate(final Device device, final int capacity) {
         return allocate(device, capacity, CounterSequencer.defaultWindowSize(capacity), Publication.ORDERED);
     }
 
-    /** Allocates the ring with the default window size and the given publication rule in {@code device}'s memory. */
+    /**
+     * Allocates the ring with the default window size and the given publication rule in {@code device}'s memory.
+     *
+     * @param device the device whose memory holds the ring
+     * @param capacity items the ring holds, 1..2^30 - 64
+     * @param publication the publication rule, not null
+     * @return the ring, empty
+     */
     public static IntCounterRing allocate(final Device device, final int capacity, final Publication publication) {
         return allocate(device, capacity, CounterSequencer.defaultWindowSize(capacity), publication);
     }
 
-    /** @see #allocate(Device, int) */
+    /**
+     * @param device the device whose memory holds the ring
+     * @param capacity items the ring holds, 1..2^30 - windowSize
+     * @param windowSize positions per publication window, a power of two in 1..2^20
+     * @param publication the publication rule, not null
+     * @return the ring, empty
+     * @see #allocate(Device, int)
+     */
     public static IntCounterRing allocate(final Device device, final int capacity, final int windowSize,
         final Publication publication) {
         CounterSequencer.validate(true, capacity, windowSize, ITEM_BYTES, publication);
@@ -108,12 +128,19 @@ public final class IntCounterRing {
         return new IntCounterRing(a.buffer, capacity, windowSize, publication, a);
     }
 
-    /** @return region bytes for {@code capacity} items with the default window size */
+    /**
+     * @param capacity items the ring holds, 1..2^30 - 64
+     * @return region bytes for {@code capacity} items with the default window size
+     */
     public static int requiredBytes(final int capacity) {
         return requiredBytes(capacity, CounterSequencer.defaultWindowSize(capacity));
     }
 
-    /** @return region bytes for {@code capacity} items with windows of {@code windowSize} */
+    /**
+     * @param capacity items the ring holds, 1..2^30 - windowSize
+     * @param windowSize positions per publication window, a power of two in 1..2^20
+     * @return region bytes for {@code capacity} items with windows of {@code windowSize}
+     */
     public static int requiredBytes(final int capacity, final int windowSize) {
         CounterSequencer.validate(true, capacity, windowSize, ITEM_BYTES, Publication.ORDERED);
         return CounterSequencer.regionBytes(true, capacity, windowSize, ITEM_BYTES);
@@ -126,6 +153,7 @@ public final class IntCounterRing {
     /**
      * Pushes one item if the ring has room; never waits for room.
      *
+     * @param item the item to push
      * @return the new position (non-negative: taken), which is {@link #reservedIndex()} as this push left it: the
      *         positions reserved up to and including the item; or {@link OfferResult#BACK_PRESSURED} when the ring is
      *         full, {@link OfferResult#CLOSED} when its own memory was freed (nothing pushed; see {@link OfferResult})
@@ -170,6 +198,9 @@ public final class IntCounterRing {
     /**
      * Pushes all of {@code src[off .. off+len)} with one reservation, or nothing; never waits for room.
      *
+     * @param src the items to push, not null
+     * @param off index in {@code src} of the first item
+     * @param len items to push, 0..{@link #capacity()}; {@code [off, off+len)} must lie in {@code src}
      * @return {@code len} (non-negative: taken; 0 for an empty batch), or {@link OfferResult#BACK_PRESSURED} (nothing
      *         pushed) when fewer than {@code len} slots are free, {@link OfferResult#CLOSED} when the ring's own memory
      *         was freed
@@ -197,6 +228,9 @@ public final class IntCounterRing {
     /**
      * Pushes as many of {@code src[off .. off+len)} as fit (a prefix) with one reservation; never waits for room.
      *
+     * @param src the items to push, not null
+     * @param off index in {@code src} of the first item
+     * @param len items to push, >= 0; {@code [off, off+len)} must lie in {@code src}
      * @return how many were pushed, 1 to {@code len} (non-negative: taken; 0 only for an empty batch), or
      *         {@link OfferResult#BACK_PRESSURED} when not one fits, {@link OfferResult#CLOSED} when the ring's own
      *         memory was freed (nothing pushed). Add the result to a count only when it is non-negative.
@@ -257,6 +291,9 @@ public final class IntCounterRing {
     /**
      * Pops up to {@code max} items with one CAS into {@code dst[off ..]}.
      *
+     * @param dst receives the items, not null
+     * @param off index in {@code dst} of the first item written
+     * @param max most items to pop, >= 0; {@code [off, off+max)} must lie in {@code dst}
      * @return how many were popped (0 when empty)
      */
     public int poll(final int[] dst, final int off, final int max) {

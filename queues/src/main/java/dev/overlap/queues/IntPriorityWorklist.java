@@ -85,14 +85,25 @@ public final class IntPriorityWorklist {
         this.name = "IntPriorityWorklist of capacity " + capacity;
     }
 
-    /** Allocates the worklist in {@code device}'s memory; {@link #free()} or closing the mesh returns it. */
+    /**
+     * Allocates the worklist in {@code device}'s memory; {@link #free()} or closing the mesh returns it.
+     *
+     * @param device the device whose memory holds the worklist
+     * @param capacity entries each of near and far may hold, 1..2^28
+     * @param initialThreshold keys below it go to near at first
+     * @param delta how much the threshold rises when near drains, >= 1
+     * @return the worklist, empty
+     */
     public static IntPriorityWorklist allocate(final Device device, final int capacity, final int initialThreshold,
         final int delta) {
         final QueueMemory.Allocation a = QueueMemory.allocate(device, requiredBytes(capacity));
         return new IntPriorityWorklist(a.buffer, capacity, initialThreshold, delta, a);
     }
 
-    /** @return region bytes for a worklist of {@code capacity} entries per band */
+    /**
+     * @param capacity entries each of near and far may hold, 1..2^28
+     * @return region bytes for a worklist of {@code capacity} entries per band
+     */
     public static int requiredBytes(final int capacity) {
         if (capacity < 1 || capacity > (1 << 28)) {
             throw new IllegalArgumentException("capacity must be in 1.." + (1 << 28) + ", was " + capacity);
@@ -105,17 +116,27 @@ public final class IntPriorityWorklist {
         return (bytes + 127) & ~127;
     }
 
-    /** @return the entry packing {@code item} with its {@code key} */
+    /**
+     * @param item the item, in the entry's low 32 bits
+     * @param key its priority (lower is more urgent), in the entry's high 32 bits
+     * @return the entry packing {@code item} with its {@code key}
+     */
     public static long entry(final int item, final int key) {
         return ((long)key << 32) | (item & 0xffffffffL);
     }
 
-    /** @return the item of an entry */
+    /**
+     * @param entry an entry packed by {@link #entry(int, int)}
+     * @return the item of an entry
+     */
     public static int item(final long entry) {
         return (int)entry;
     }
 
-    /** @return the priority key of an entry */
+    /**
+     * @param entry an entry packed by {@link #entry(int, int)}
+     * @return the priority key of an entry
+     */
     public static int key(final long entry) {
         return (int)(entry >> 32);
     }
@@ -130,6 +151,8 @@ public final class IntPriorityWorklist {
      * Pushes {@code item} with priority {@code key}: to near when {@code key < threshold}, else to far (or to far
      * when near is full); never waits for room.
      *
+     * @param item the item to push
+     * @param key its priority, lower is more urgent
      * @return the band that took it (non-negative: taken), {@link #NEAR} or {@link #FAR}; or
      *         {@link OfferResult#BACK_PRESSURED} when both bands are full, {@link OfferResult#CLOSED} when the
      *         worklist's own memory was freed (nothing pushed; see {@link OfferResult})
@@ -150,6 +173,8 @@ public final class IntPriorityWorklist {
      * reservation, the others (and what near refuses) to far with one reservation (one by one only when far cannot
      * take them all). Reorders {@code entries} (near candidates first).
      *
+     * @param entries the {@link #entry}s to push in {@code [0, n)}; reordered in place
+     * @param n how many entries to push, 0..{@code entries.length}
      * @return how many were pushed (non-negative: taken; 0 only for {@code n == 0}): all but the suffix of
      *         {@code entries} (in its new order) from the return value on, which found both bands full; or
      *         {@link OfferResult#BACK_PRESSURED} when not one fits, {@link OfferResult#CLOSED} when the worklist's own
@@ -201,6 +226,9 @@ public final class IntPriorityWorklist {
      * Pops up to {@code max} entries from near with one reservation; when near is empty, moves the next band of far
      * entries first. Answers 0 under the same rule as {@link #poll(long)}.
      *
+     * @param dst receives the entries, not null
+     * @param off index in {@code dst} of the first entry written
+     * @param max most entries to pop, >= 0; {@code [off, off+max)} must lie in {@code dst}
      * @return how many entries were written to {@code dst[off ..]} (0 when the worklist is empty)
      */
     public int poll(final long[] dst, final int off, final int max) {

@@ -29,7 +29,11 @@ public final class ReadyBitmap {
         return bits;
     }
 
-    /** Marks {@code bit} ready. */
+    /**
+     * Marks {@code bit} ready.
+     *
+     * @param bit a chunk bit, 0 .. the constructor's {@code bits} - 1
+     */
     public void set(final int bit) {
         final int w = checkBit(bit) >>> 6;
         final long mask = 1L << bit;
@@ -39,7 +43,10 @@ public final class ReadyBitmap {
         } while ((cur & mask) == 0 && !words.compareAndSet(w, cur, cur | mask));
     }
 
-    /** @return true when {@code bit} is set (volatile read) */
+    /**
+     * @param bit a chunk bit, 0 .. the constructor's {@code bits} - 1
+     * @return true when {@code bit} is set (volatile read)
+     */
     public boolean isSet(final int bit) {
         return (words.get(checkBit(bit) >>> 6) & (1L << bit)) != 0;
     }

@@ -166,7 +166,10 @@ public final class ReplicatedRegion implements AutoCloseable {
         return all;
     }
 
-    /** @return a builder for a region on {@code mesh} */
+    /**
+     * @param mesh the mesh whose devices hold the replicas
+     * @return a builder for a region on {@code mesh}
+     */
     public static Builder builder(final Mesh mesh) {
         return new Builder(mesh);
     }
@@ -214,6 +217,9 @@ public final class ReplicatedRegion implements AutoCloseable {
      * Launches this iteration's producing kernel on {@code device}: {@link Builder#gridSize} blocks, tracked
      * as the mode requires (and followed by the slice copy kernel in {@code BULK}).
      *
+     * @param device a producing device of this process
+     * @param kernel the producing kernel, run over {@link Builder#gridSize} blocks; not null
+     * @return the kernel's launch ({@link #awaitTransfers()} waits for it too)
      * @throws IllegalArgumentException if {@code device} produces no slice
      * @throws IllegalStateException    if it was already launched this iteration, or (across processes) another
      *                                  rank runs it
@@ -268,6 +274,8 @@ public final class ReplicatedRegion implements AutoCloseable {
     /**
      * As {@link #awaitTransfers()}, giving up after {@code timeout}.
      *
+     * @param timeout longest wait, {@code <= 0} to only check
+     * @param unit its unit
      * @return true if the iteration completed in time (re-armed); false if kernels or copies are still running, or
      *         across processes another rank has not finished the iteration yet (call again to keep waiting)
      */
@@ -390,7 +398,13 @@ public final class ReplicatedRegion implements AutoCloseable {
         }
     }
 
-    /** Stores {@code value} at element {@code index}: into the local replica, or every replica in INLINE mode. */
+    /**
+     * Stores {@code value} at element {@code index}: into the local replica, or every replica in INLINE mode.
+     *
+     * @param device the writing device, whose replica takes the value (every replica does in INLINE mode)
+     * @param index the element index, 0..{@link #length()} - 1
+     * @param value the new value
+     */
     public void putLong(final int device, final int index, final long value) {
         if (inline) {
             for (final LongArray r : replicas) {
@@ -401,32 +415,55 @@ public final class ReplicatedRegion implements AutoCloseable {
         }
     }
 
-    /** Stores {@code value} at element {@code index} (as its IEEE-754 bits); see {@link #putLong}. */
+    /**
+     * Stores {@code value} at element {@code index} (as its IEEE-754 bits); see {@link #putLong}.
+     *
+     * @param device the writing device, whose replica takes the value (every replica does in INLINE mode)
+     * @param index the element index, 0..{@link #length()} - 1
+     * @param value the new value
+     */
     public void putDouble(final int device, final int index, final double value) {
         putLong(device, index, Double.doubleToRawLongBits(value));
     }
 
-    /** @return element {@code index} of {@code device}'s replica (plain read) */
+    /**
+     * @param device a device of the mesh, 0..device count - 1
+     * @param index the element index, 0..{@link #length()} - 1
+     * @return element {@code index} of {@code device}'s replica (plain read)
+     */
     public long getLong(final int device, final int index) {
         return replicas[device].get(index);
     }
 
-    /** @return element {@code index} of {@code device}'s replica as a double */
+    /**
+     * @param device a device of the mesh, 0..device count - 1
+     * @param index the element index, 0..{@link #length()} - 1
+     * @return element {@code index} of {@code device}'s replica as a double
+     */
     public double getDouble(final int device, final int index) {
         return Double.longBitsToDouble(replicas[device].get(index));
     }
 
-    /** @return {@code device}'s replica (read it between iterations, or for elements of its own slice) */
+    /**
+     * @param device a device of the mesh, 0..device count - 1
+     * @return {@code device}'s replica (read it between iterations, or for elements of its own slice)
+     */
     public LongArray replica(final int device) {
         return replicas[device];
     }
 
-    /** @return the first element of {@code device}'s slice (0 for a device that produces nothing) */
+    /**
+     * @param device a device of the mesh, 0..device count - 1
+     * @return the first element of {@code device}'s slice (0 for a device that produces nothing)
+     */
     public long sliceStart(final int device) {
         return sliceStart[device];
     }
 
-    /** @return elements in {@code device}'s slice (0 for a device that produces nothing) */
+    /**
+     * @param device a device of the mesh, 0..device count - 1
+     * @return elements in {@code device}'s slice (0 for a device that produces nothing)
+     */
     public long sliceLength(final int device) {
         return sliceLength[device];
     }
@@ -580,7 +617,10 @@ public final class ReplicatedRegion implements AutoCloseable {
             this.mesh = Objects.requireNonNull(mesh, "mesh");
         }
 
-        /** @param elements 8-byte elements in the region, 1..{@link Integer#MAX_VALUE}/8 */
+        /**
+         * @param elements 8-byte elements in the region, 1..{@link Integer#MAX_VALUE}/8
+         * @return this builder
+         */
         public Builder elements(final long elements) {
             if (elements <= 0 || elements > Integer.MAX_VALUE / 8) {
                 throw new IllegalArgumentException("elements must be in 1.." + Integer.MAX_VALUE / 8 + ", was "
@@ -590,13 +630,19 @@ public final class ReplicatedRegion implements AutoCloseable {
             return this;
         }
 
-        /** @param mode the transfer mode (default TRIGGERED) */
+        /**
+         * @param mode the transfer mode (default TRIGGERED)
+         * @return this builder
+         */
         public Builder mode(final TransferMode mode) {
             this.mode = Objects.requireNonNull(mode, "mode");
             return this;
         }
 
-        /** @param bytes transfer chunk size: a multiple of 8, 8 B .. 1 GiB (default 64 KiB) */
+        /**
+         * @param bytes transfer chunk size: a multiple of 8, 8 B .. 1 GiB (default 64 KiB)
+         * @return this builder
+         */
         public Builder chunkBytes(final long bytes) {
             if (bytes < 8 || bytes > (1 << 30) || (bytes & 7) != 0) {
                 throw new IllegalArgumentException("chunkBytes must be a multiple of 8 in 8.." + (1 << 30) + ", was "
@@ -608,6 +654,7 @@ public final class ReplicatedRegion implements AutoCloseable {
 
         /**
          * @param threads transfer threads for POLLING (1..64) and TRIGGERED (0..64; 0 = the completing worker copies)
+         * @return this builder
          */
         public Builder transferThreads(final int threads) {
             if (threads < 0 || threads > 64) {
@@ -617,7 +664,10 @@ public final class ReplicatedRegion implements AutoCloseable {
             return this;
         }
 
-        /** @param blocks blocks of each producing kernel, > 0 */
+        /**
+         * @param blocks blocks of each producing kernel, > 0
+         * @return this builder
+         */
         public Builder gridSize(final int blocks) {
             if (blocks <= 0) {
                 throw new IllegalArgumentException("gridSize must be > 0, was " + blocks);
@@ -629,13 +679,17 @@ public final class ReplicatedRegion implements AutoCloseable {
         /**
          * @param mapping which bytes of its device's slice each block writes (offsets relative to the slice);
          *                default: one-to-one, the slice split evenly over the blocks
+         * @return this builder
          */
         public Builder mapping(final BlockMapping mapping) {
             this.mapping = Objects.requireNonNull(mapping, "mapping");
             return this;
         }
 
-        /** @param devices the devices that produce slices (default: all), distinct, in slice order */
+        /**
+         * @param devices the devices that produce slices (default: all), distinct, in slice order
+         * @return this builder
+         */
         public Builder producers(final int... devices) {
             if (devices.length == 0) {
                 throw new IllegalArgumentException("producers needs at least one device");
@@ -660,6 +714,7 @@ public final class ReplicatedRegion implements AutoCloseable {
          *                must return a new, unstarted thread that runs the given Runnable (an Agrona
          *                {@code AgentRunner}). Default: daemon threads named {@code <mesh>-xfer<i>}. The region's
          *                close stops and joins them.
+         * @return this builder
          */
         public Builder threadFactory(final ThreadFactory factory) {
             this.threadFactory = Objects.requireNonNull(factory, "factory");
@@ -672,13 +727,18 @@ public final class ReplicatedRegion implements AutoCloseable {
          * {@code AgentInvoker}, each on one thread at a time; transfers then progress only while they run. The
          * region's close ends them (their {@code doWork()} throws {@code AgentTerminationException} afterwards) and
          * waits for any inside a duty cycle.
+         *
+         * @return this builder
          */
         public Builder transferAgentsWithoutThreads() {
             this.withoutThreads = true;
             return this;
         }
 
-        /** @param idle supplies the transfer threads' idle strategies */
+        /**
+         * @param idle supplies the transfer threads' idle strategies
+         * @return this builder
+         */
         public Builder idleStrategy(final Supplier<IdleStrategy> idle) {
             this.idle = Objects.requireNonNull(idle, "idle");
             return this;

@@ -50,7 +50,10 @@ public final class TransferConfig {
         return transferThreads;
     }
 
-    /** @return {@code builder} configured with this point */
+    /**
+     * @param builder the region builder to configure
+     * @return {@code builder} configured with this point
+     */
     public ReplicatedRegion.Builder applyTo(final ReplicatedRegion.Builder builder) {
         return builder.mode(mode).chunkBytes(chunkBytes).transferThreads(transferThreads);
     }

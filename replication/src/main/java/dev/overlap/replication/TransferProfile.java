@@ -15,7 +15,10 @@ public final class TransferProfile {
         private final TransferConfig config;
         private final long medianNanos;
 
-        /** @param config the point, @param medianNanos its median iteration time */
+        /**
+         * @param config the point
+         * @param medianNanos its median iteration time, in nanoseconds
+         */
         public Point(final TransferConfig config, final long medianNanos) {
             this.config = Objects.requireNonNull(config, "config");
             this.medianNanos = medianNanos;

@@ -22,7 +22,11 @@ public final class TransferProfiler {
     private int measured = 5;
     private Consumer<String> progress = s -> { };
 
-    /** @return every power of four times {@code from} up to {@code to} */
+    /**
+     * @param from the first size, >= 1 (the list is empty when it is above {@code to})
+     * @param to the largest size allowed in the list
+     * @return every power of four times {@code from} up to {@code to}
+     */
     public static List<Integer> powersOfFour(final int from, final int to) {
         final List<Integer> list = new ArrayList<>();
         for (long c = from; c <= to; c *= 4) {
@@ -31,7 +35,10 @@ public final class TransferProfiler {
         return list;
     }
 
-    /** @param modes the modes to try (NONE and TRACK_ONLY are measurements, not choices) */
+    /**
+     * @param modes the modes to try (NONE and TRACK_ONLY are measurements, not choices)
+     * @return this builder
+     */
     public TransferProfiler modes(final List<TransferMode> modes) {
         if (modes.isEmpty() || modes.contains(TransferMode.NONE) || modes.contains(TransferMode.TRACK_ONLY)) {
             throw new IllegalArgumentException("modes must be a non-empty subset of INLINE, POLLING, TRIGGERED, BULK");
@@ -40,7 +47,10 @@ public final class TransferProfiler {
         return this;
     }
 
-    /** @param sizes chunk sizes to try (multiples of 8) */
+    /**
+     * @param sizes chunk sizes to try (multiples of 8)
+     * @return this builder
+     */
     public TransferProfiler chunkSizes(final List<Integer> sizes) {
         if (sizes.isEmpty()) {
             throw new IllegalArgumentException("chunkSizes must not be empty");
@@ -52,7 +62,10 @@ public final class TransferProfiler {
         return this;
     }
 
-    /** @param counts transfer-thread counts to try (0..64; 0 only applies to TRIGGERED) */
+    /**
+     * @param counts transfer-thread counts to try (0..64; 0 only applies to TRIGGERED)
+     * @return this builder
+     */
     public TransferProfiler transferThreads(final List<Integer> counts) {
         if (counts.isEmpty()) {
             throw new IllegalArgumentException("transferThreads must not be empty");
@@ -64,7 +77,11 @@ public final class TransferProfiler {
         return this;
     }
 
-    /** @param warmup iterations before timing, >= 0; @param measured timed iterations, >= 1 */
+    /**
+     * @param warmup iterations before timing, >= 0
+     * @param measured timed iterations, >= 1
+     * @return this builder
+     */
     public TransferProfiler repetitions(final int warmup, final int measured) {
         checkRepetitions(warmup, measured);
         this.warmup = warmup;
@@ -78,13 +95,20 @@ public final class TransferProfiler {
         }
     }
 
-    /** @param progress told about each point as it is measured (e.g. {@code System.err::println}) */
+    /**
+     * @param progress told about each point as it is measured (e.g. {@code System.err::println})
+     * @return this builder
+     */
     public TransferProfiler progress(final Consumer<String> progress) {
         this.progress = Objects.requireNonNull(progress, "progress");
         return this;
     }
 
-    /** @return the points the sweep will measure for {@code workload} on {@code mesh} */
+    /**
+     * @param mesh the mesh the sweep runs on
+     * @param workload the workload measured at each point
+     * @return the points the sweep will measure for {@code workload} on {@code mesh}
+     */
     public List<TransferConfig> points(final Mesh mesh, final TransferWorkload workload) {
         final int producers = workload.producers() != null ? workload.producers().length : mesh.deviceCount();
         final long sliceBytes = workload.elements() / producers * 8;
@@ -115,6 +139,8 @@ public final class TransferProfiler {
     /**
      * Runs the sweep.
      *
+     * @param mesh the mesh the sweep runs on
+     * @param workload the workload measured at each point
      * @return the profile: the fastest point and every measurement
      */
     public TransferProfile profile(final Mesh mesh, final TransferWorkload workload) {

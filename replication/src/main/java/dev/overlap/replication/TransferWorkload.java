@@ -36,7 +36,11 @@ public interface TransferWorkload {
      */
     void launchIteration(ReplicatedRegion region, int iteration);
 
-    /** @return a region builder for this workload on {@code mesh} with {@code config} */
+    /**
+     * @param mesh the mesh the region lives on
+     * @param config the transfer point (mode, chunk size, transfer threads)
+     * @return a region builder for this workload on {@code mesh} with {@code config}
+     */
     default ReplicatedRegion build(final dev.overlap.core.Mesh mesh, final TransferConfig config) {
         final ReplicatedRegion.Builder b = config.applyTo(ReplicatedRegion.builder(mesh)).elements(elements())
             .gridSize(gridSize());

@@ -145,6 +145,8 @@ public abstract sealed class Aggregator implements AutoCloseable permits IntAggr
     /**
      * As {@link #flush()}, waiting at most {@code timeout} for ring space.
      *
+     * @param timeout longest wait, {@code <= 0} for none
+     * @param unit its unit
      * @return true if nothing is pending any more; false if the wait timed out (the items stay pending)
      * @throws dev.overlap.core.InterruptedWaitException if interrupted while waiting (the items stay pending)
      */

@@ -125,6 +125,7 @@ public final class AggregatorConfig {
         /**
          * @param bytes largest batch payload including the {@value MessageFormat#BATCH_HEADER_LENGTH}-byte header;
          *              at least room for one 8-byte item, at most {@link #largestBatch} of the destination's ring
+         * @return this builder
          */
         public Builder batchBytes(final int bytes) {
             if (bytes < MessageFormat.BATCH_HEADER_LENGTH + 8) {
@@ -136,7 +137,10 @@ public final class AggregatorConfig {
             return this;
         }
 
-        /** @param polls polls a pending item may wait before its batch is sent, at least 1 */
+        /**
+         * @param polls polls a pending item may wait before its batch is sent, at least 1
+         * @return this builder
+         */
         public Builder waitPolls(final long polls) {
             if (polls < 1) {
                 throw new IllegalArgumentException("waitPolls must be at least 1, was " + polls
@@ -149,6 +153,7 @@ public final class AggregatorConfig {
         /**
          * @param time longest time a pending item may wait, checked on each poll; positive
          * @param unit its unit
+         * @return this builder
          */
         public Builder waitTime(final long time, final TimeUnit unit) {
             if (time <= 0) {
@@ -158,7 +163,10 @@ public final class AggregatorConfig {
             return this;
         }
 
-        /** @param eager send every item at once as its own message (batch settings are ignored) */
+        /**
+         * @param eager send every item at once as its own message (batch settings are ignored)
+         * @return this builder
+         */
         public Builder eager(final boolean eager) {
             this.eager = eager;
             return this;

@@ -109,6 +109,10 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
     /**
      * Creates an aggregator of {@code int} items for queue {@code queueId} on device {@code destination}.
      *
+     * @param destination the device whose inbox receives the batches, 0..device count - 1
+     * @param queueId the queue the destination's handler was registered for, 0..{@code Transport.Builder.maxQueues} - 1
+     * @param config batch size and flushing rule; a batch must fit one message of the destination ring
+     * @return the aggregator, owned by this endpoint (closed with it)
      * @throws IllegalArgumentException for a bad device or queue id, or a batch that does not fit one message of the
      *                                  destination ring
      * @throws IllegalStateException    if the destination has no {@code INT} handler for the queue
@@ -119,7 +123,13 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
             ItemType.INT, config), config));
     }
 
-    /** @see #intAggregator(int, int, AggregatorConfig) */
+    /**
+     * @param destination the device whose inbox receives the batches, 0..device count - 1
+     * @param queueId the queue the destination's handler was registered for, 0..{@code Transport.Builder.maxQueues} - 1
+     * @param config batch size and flushing rule; a batch must fit one message of the destination ring
+     * @return the aggregator, owned by this endpoint (closed with it)
+     * @see #intAggregator(int, int, AggregatorConfig)
+     */
     public LongAggregator longAggregator(final int destination, final int queueId, final AggregatorConfig config) {
         checkOpen();
         return aggregators.add(new LongAggregator(this, destination, queueId, checkAggregator(destination, queueId,
@@ -165,6 +175,11 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
      * {@link DirectPolicy} allows, straight into its memory); larger puts are copied straight into the destination
      * memory after this endpoint's earlier ring messages to that device have been applied.
      *
+     * @param dstAddress global address ({@link GlobalAddress}) of the first byte written; the range must lie in the
+     *                   destination device's memory
+     * @param src the bytes to put
+     * @param srcOffset index in {@code src} of the first byte
+     * @param length bytes to put, >= 0; {@code [srcOffset, srcOffset+length)} must lie in {@code src}
      * @throws IndexOutOfBoundsException if the range is outside the destination memory or {@code src}
      */
     public void put(final long dstAddress, final DirectBuffer src, final int srcOffset, final int length) {
@@ -188,6 +203,13 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
      * As {@link #put(long, DirectBuffer, int, int)}, waiting at most {@code timeout} for ring space or for earlier
      * messages to be applied.
      *
+     * @param dstAddress global address ({@link GlobalAddress}) of the first byte written; the range must lie in the
+     *                   destination device's memory
+     * @param src the bytes to put
+     * @param srcOffset index in {@code src} of the first byte
+     * @param length bytes to put, >= 0; {@code [srcOffset, srcOffset+length)} must lie in {@code src}
+     * @param timeout longest wait, {@code <= 0} for none
+     * @param unit its unit
      * @return true if the put was issued; false if the wait before it timed out (nothing was sent or written)
      * @throws dev.overlap.core.InterruptedWaitException if interrupted before the put was issued
      */
@@ -199,13 +221,22 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
     /**
      * As {@link #putLong(long, long)}, waiting at most {@code timeout}.
      *
+     * @param dstAddress global address ({@link GlobalAddress}) of the {@code long}, 8-byte aligned
+     * @param value the value to put
+     * @param timeout longest wait, {@code <= 0} for none
+     * @param unit its unit
      * @return true if the put was issued; false if the wait before it timed out (nothing was sent or written)
      */
     public boolean putLong(final long dstAddress, final long value, final long timeout, final TimeUnit unit) {
         return withDeadline(timeout, unit, () -> putLong(dstAddress, value));
     }
 
-    /** Puts one {@code long} (8-byte aligned address); see {@link #put(long, DirectBuffer, int, int)}. */
+    /**
+     * Puts one {@code long} (8-byte aligned address); see {@link #put(long, DirectBuffer, int, int)}.
+     *
+     * @param dstAddress global address ({@link GlobalAddress}) of the {@code long}, 8-byte aligned
+     * @param value the value to put
+     */
     public void putLong(final long dstAddress, final long value) {
         checkOpen();
         final int dest = transport.checkRange(dstAddress, 8, 8, "put destination");
@@ -223,6 +254,12 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
      * destination (its owner, the progress thread, or a sender waiting on it) copies the bytes straight into
      * {@code dst} and signals this endpoint's reply slot; large gets (and small ones the {@link DirectPolicy}
      * allows) read the remote memory directly after an ordering fence. Drains the home inbox while waiting.
+     *
+     * @param srcAddress global address ({@link GlobalAddress}) of the first byte read; the range must lie in the source
+     *                   device's memory
+     * @param dst receives the bytes
+     * @param dstOffset index in {@code dst} of the first byte written
+     * @param length bytes to get, >= 0; {@code [dstOffset, dstOffset+length)} must lie in {@code dst}
      */
     public void get(final long srcAddress, final MutableDirectBuffer dst, final int dstOffset, final int length) {
         checkOpen();
@@ -249,6 +286,13 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
      * {@link TimeoutException} the request stays outstanding and its bytes may still arrive in {@code dst} (a later
      * {@link #quiet()} waits for them).
      *
+     * @param srcAddress global address ({@link GlobalAddress}) of the first byte read; the range must lie in the source
+     *                   device's memory
+     * @param dst receives the bytes
+     * @param dstOffset index in {@code dst} of the first byte written
+     * @param length bytes to get, >= 0; {@code [dstOffset, dstOffset+length)} must lie in {@code dst}
+     * @param timeout longest wait, {@code <= 0} for none
+     * @param unit its unit
      * @throws TimeoutException         if the bytes did not arrive in time
      * @throws InterruptedWaitException if the thread is interrupted while waiting
      */
@@ -268,6 +312,10 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
      * As {@link #getLong(long)}, giving up after {@code timeout} (the request then stays outstanding; the value is
      * dropped when it arrives).
      *
+     * @param srcAddress global address ({@link GlobalAddress}) of the {@code long}, 8-byte aligned
+     * @param timeout longest wait, {@code <= 0} for none
+     * @param unit its unit
+     * @return the {@code long} read (volatile) at {@code srcAddress}
      * @throws TimeoutException         if the value did not arrive in time
      * @throws InterruptedWaitException if the thread is interrupted while waiting
      */
@@ -286,6 +334,12 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
      * As {@link #fetch(RemoteAtomic, long, long)}, giving up after {@code timeout}: the atomic still takes effect
      * once applied; only its previous value is lost to the caller.
      *
+     * @param op the operation (its width says {@code int} or {@code long})
+     * @param address global address ({@link GlobalAddress}) of the target, aligned to {@code op}'s width
+     * @param operand the operand (truncated to an {@code int} for the {@code INT_} operations)
+     * @param timeout longest wait, {@code <= 0} for none
+     * @param unit its unit
+     * @return the previous value at {@code address} (sign-extended for the {@code INT_} operations)
      * @throws TimeoutException         if the reply did not arrive in time
      * @throws InterruptedWaitException if the thread is interrupted while waiting
      */
@@ -310,7 +364,12 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
         return new TimeoutException(e.getMessage());
     }
 
-    /** Blocking get of one {@code long} (8-byte aligned address); see {@link #get(long, MutableDirectBuffer, int, int)}. */
+    /**
+     * Blocking get of one {@code long} (8-byte aligned address); see {@link #get(long, MutableDirectBuffer, int, int)}.
+     *
+     * @param srcAddress global address ({@link GlobalAddress}) of the {@code long}, 8-byte aligned
+     * @return the {@code long} read (volatile) at {@code srcAddress}
+     */
     public long getLong(final long srcAddress) {
         checkOpen();
         final int dest = transport.checkRange(srcAddress, 8, 8, "get source");
@@ -331,6 +390,13 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
      * Non-blocking get: the future completes (on this endpoint's thread, inside {@link #poll()}, {@link #quiet()} or
      * another wait of this endpoint) once the bytes are in {@code dst}. {@code dst} must stay untouched until then.
      * Allocates the future; prefer the blocking forms on hot paths.
+     *
+     * @param srcAddress global address ({@link GlobalAddress}) of the first byte read; the range must lie in the source
+     *                   device's memory
+     * @param dst receives the bytes
+     * @param dstOffset index in {@code dst} of the first byte written
+     * @param length bytes to get, >= 0; {@code [dstOffset, dstOffset+length)} must lie in {@code dst}
+     * @return a future completed once the bytes are in {@code dst} (already complete for {@code length == 0})
      */
     public CompletableFuture<Void> getAsync(final long srcAddress, final MutableDirectBuffer dst, final int dstOffset,
         final int length) {
@@ -365,6 +431,9 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
      * Remote atomic without a result (e.g. the atomic-min of BFS): returns once the operation is queued in the
      * destination's inbox or, as the {@link DirectPolicy} allows, applied directly.
      *
+     * @param op the operation (its width says {@code int} or {@code long})
+     * @param address global address ({@link GlobalAddress}) of the target, aligned to {@code op}'s width
+     * @param operand the operand (truncated to an {@code int} for the {@code INT_} operations)
      * @throws IllegalArgumentException if the address is not aligned to the operand width
      */
     public void atomic(final RemoteAtomic op, final long address, final long operand) {
@@ -383,6 +452,11 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
      * As {@link #atomic(RemoteAtomic, long, long)}, waiting at most {@code timeout} for ring space or for earlier
      * messages to be applied.
      *
+     * @param op the operation (its width says {@code int} or {@code long})
+     * @param address global address ({@link GlobalAddress}) of the target, aligned to {@code op}'s width
+     * @param operand the operand (truncated to an {@code int} for the {@code INT_} operations)
+     * @param timeout longest wait, {@code <= 0} for none
+     * @param unit its unit
      * @return true if the operation was issued; false if the wait before it timed out (nothing was sent)
      */
     public boolean atomic(final RemoteAtomic op, final long address, final long operand, final long timeout,
@@ -393,6 +467,10 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
     /**
      * Blocking remote atomic that returns the previous value (ints sign-extended).
      *
+     * @param op the operation (its width says {@code int} or {@code long})
+     * @param address global address ({@link GlobalAddress}) of the target, aligned to {@code op}'s width
+     * @param operand the operand (truncated to an {@code int} for the {@code INT_} operations)
+     * @return the previous value at {@code address} (sign-extended for the {@code INT_} operations)
      * @throws IllegalArgumentException if the address is not aligned to the operand width
      */
     public long fetch(final RemoteAtomic op, final long address, final long operand) {
@@ -400,13 +478,27 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
         return fetchOp(op.code(), address, operand, 0, op.width());
     }
 
-    /** Blocking remote compare-and-set of an {@code int}; @return true if it was {@code expected} */
+    /**
+     * Blocking remote compare-and-set of an {@code int}.
+     *
+     * @param address global address ({@link GlobalAddress}) of the {@code int}, 4-byte aligned
+     * @param expected the value it must hold
+     * @param value the new value
+     * @return true if it was {@code expected} (it is now {@code value})
+     */
     public boolean compareAndSetInt(final long address, final int expected, final int value) {
         checkOpen();
         return (int)fetchOp(RemoteAtomic.INT_CAS, address, value, expected, 4) == expected;
     }
 
-    /** Blocking remote compare-and-set of a {@code long}; @return true if it was {@code expected} */
+    /**
+     * Blocking remote compare-and-set of a {@code long}.
+     *
+     * @param address global address ({@link GlobalAddress}) of the {@code long}, 8-byte aligned
+     * @param expected the value it must hold
+     * @param value the new value
+     * @return true if it was {@code expected} (it is now {@code value})
+     */
     public boolean compareAndSetLong(final long address, final long expected, final long value) {
         checkOpen();
         return fetchOp(RemoteAtomic.LONG_CAS, address, value, expected, 8) == expected;
@@ -476,6 +568,8 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
     /**
      * As {@link #flush()}, waiting at most {@code timeout} for ring space.
      *
+     * @param timeout longest wait, {@code <= 0} for none
+     * @param unit its unit
      * @return true if every aggregator's pending items were sent; false if the wait timed out (what was not sent
      *         stays pending)
      */
@@ -509,6 +603,8 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
     /**
      * As {@link #quiet()}, giving up after {@code timeout}.
      *
+     * @param timeout longest wait, {@code <= 0} for none
+     * @param unit its unit
      * @return true if everything was applied in time; false leaves the rest to apply later (nothing is lost)
      * @throws InterruptedWaitException if the thread is interrupted while waiting
      */

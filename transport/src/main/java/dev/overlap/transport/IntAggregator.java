@@ -55,6 +55,7 @@ public final class IntAggregator extends Aggregator {
      * sent); a normal return with the interrupt status set means it was, and the batch it completed stays pending
      * until the next offer, poll or flush sends it. Nothing is lost or sent twice either way.
      *
+     * @param item the item to send
      * @throws IllegalStateException if closed, or a claim is open
      */
     public void offerBlocking(final @Specialized int item) {
@@ -77,6 +78,9 @@ public final class IntAggregator extends Aggregator {
     /**
      * As {@link #offerBlocking(int)}, waiting at most {@code timeout} for ring space.
      *
+     * @param item the item to send
+     * @param timeout longest wait, {@code <= 0} for none
+     * @param unit its unit
      * @return true if the item was taken (its batch may still be pending if sending it timed out); false if the
      *         wait before it could be taken timed out (the item was not added)
      * @throws dev.overlap.core.InterruptedWaitException if interrupted before the item was taken
@@ -90,6 +94,7 @@ public final class IntAggregator extends Aggregator {
      * Adds an item without ever waiting. A full batch that cannot be sent stays pending until a later offer, poll or
      * flush. Safe to call from a {@link BatchHandler}.
      *
+     * @param item the item to send
      * @return non-negative when the item was taken: the items pending afterwards (0 when its batch went out, or in
      *         eager mode; {@link Aggregator#batchCapacity()} when the batch it completed could not go out yet); otherwise, with
      *         nothing taken, {@link OfferResult#BACK_PRESSURED} when the batch is full and the destination ring has no
@@ -151,6 +156,10 @@ public final class IntAggregator extends Aggregator {
     /**
      * Adds {@code length} items of {@code items} from {@code offset}, in order, waiting on back-pressure; see
      * {@link #offerBlocking(int)}.
+     *
+     * @param items the items to send, not null
+     * @param offset index in {@code items} of the first item
+     * @param length items to send, >= 0; {@code [offset, offset+length)} must lie in {@code items}
      */
     public void offerBlocking(final int[] items, final int offset, final int length) {
         Objects.checkFromIndexSize(offset, length, items.length);
@@ -166,6 +175,9 @@ public final class IntAggregator extends Aggregator {
      * as one descriptor that the receiving handler follows into {@code src}, batch by batch: the call then returns once the receiver has
      * applied them (draining this endpoint's inbox meanwhile), and {@code src} may be reused. Waits on back-pressure.
      *
+     * @param src holds the items, in native byte order
+     * @param offset byte index in {@code src} of the first item
+     * @param count items to send, >= 0; all of them must lie in {@code src}
      * @throws IllegalStateException if closed, or a claim is open
      */
     public void offerBlocking(final DirectBuffer src, final int offset, final int count) {

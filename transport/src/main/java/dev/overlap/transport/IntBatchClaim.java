@@ -28,6 +28,8 @@ public final class IntBatchClaim extends BatchClaim {
     /**
      * Writes claimed item {@code index} (native byte order, as the handler reads it).
      *
+     * @param index the claimed item's index, 0..{@code count() - 1}
+     * @param item the item
      * @throws IndexOutOfBoundsException if {@code index} is outside {@code 0 .. count()-1}
      * @throws IllegalStateException     if no claim is open
      */
@@ -37,6 +39,7 @@ public final class IntBatchClaim extends BatchClaim {
     }
 
     /**
+     * @param index the claimed item's index, 0..{@code count() - 1}
      * @return claimed item {@code index} as written so far
      * @throws IndexOutOfBoundsException if {@code index} is outside {@code 0 .. count()-1}
      * @throws IllegalStateException     if no claim is open

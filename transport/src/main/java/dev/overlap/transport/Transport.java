@@ -230,7 +230,10 @@ public final class Transport implements AutoCloseable {
         return mesh;
     }
 
-    /** @return device {@code device}'s inbox */
+    /**
+     * @param device a device id, 0..device count - 1
+     * @return device {@code device}'s inbox
+     */
     public Inbox inbox(final int device) {
         return memory.inboxes()[checkDevice(device)];
     }
@@ -374,6 +377,10 @@ public final class Transport implements AutoCloseable {
      * Registers the receiver of queue {@code queueId} on device {@code device}. Do it before creating aggregators
      * that send to that queue. Thread-safe; the registration is visible to every later drain.
      *
+     * @param device the receiving device, 0..device count - 1
+     * @param queueId the queue, 0..{@link Builder#maxQueues(int) maxQueues} - 1
+     * @param type the item type the queue carries; aggregators sending to it must be of this type
+     * @param handler called with each batch for the queue, on whichever thread drains the device's inbox
      * @throws IllegalStateException if the queue already has a handler on that device
      */
     public void registerHandler(final int device, final int queueId, final ItemType type, final BatchHandler handler) {
@@ -390,6 +397,7 @@ public final class Transport implements AutoCloseable {
      * {@link #endpoint(WorkerContext)}).
      *
      * @param homeDevice the device whose inbox it drains while it waits
+     * @return a new endpoint with that home device, for one thread at a time; close it when done
      * @throws IllegalStateException when {@link Builder#maxEndpoints(int)} endpoints exist
      */
     public synchronized Endpoint newEndpoint(final int homeDevice) {
@@ -641,13 +649,19 @@ public final class Transport implements AutoCloseable {
         private Builder() {
         }
 
-        /** @param mesh place the inboxes in the mesh's device memory and address its memories */
+        /**
+         * @param mesh place the inboxes in the mesh's device memory and address its memories
+         * @return this builder
+         */
         public Builder mesh(final Mesh mesh) {
             this.mesh = Objects.requireNonNull(mesh, "mesh");
             return this;
         }
 
-        /** @param devices standalone: number of devices (inboxes), 1..65535 */
+        /**
+         * @param devices standalone: number of devices (inboxes), 1..65535
+         * @return this builder
+         */
         public Builder devices(final int devices) {
             if (devices < 1 || devices > GlobalAddress.MAX_DEVICE) {
                 throw new IllegalArgumentException("devices must be in 1.." + GlobalAddress.MAX_DEVICE + ", was "
@@ -657,7 +671,10 @@ public final class Transport implements AutoCloseable {
             return this;
         }
 
-        /** @param memories standalone: each device's memory, the target of remote operations (one per device) */
+        /**
+         * @param memories standalone: each device's memory, the target of remote operations (one per device)
+         * @return this builder
+         */
         public Builder memories(final AtomicBuffer... memories) {
             this.memories = memories.clone();
             return this;
@@ -666,20 +683,27 @@ public final class Transport implements AutoCloseable {
         /**
          * @param buffers standalone: where to place each device's inbox (one per device, at least
          *                {@link Inbox#requiredBytes(int, int)} bytes, 8-byte aligned); by default direct buffers
+         * @return this builder
          */
         public Builder inboxBuffers(final AtomicBuffer... buffers) {
             this.inboxBuffers = buffers.clone();
             return this;
         }
 
-        /** @param bytes ring capacity of every inbox: a power of two, at least {@value Inbox#MIN_RING_CAPACITY} */
+        /**
+         * @param bytes ring capacity of every inbox: a power of two, at least {@value Inbox#MIN_RING_CAPACITY}
+         * @return this builder
+         */
         public Builder ringCapacity(final int bytes) {
             Inbox.checkRingCapacity(bytes);
             this.ringCapacity = bytes;
             return this;
         }
 
-        /** @param endpoints most endpoints (worker endpoints included), 1..65536 */
+        /**
+         * @param endpoints most endpoints (worker endpoints included), 1..65536
+         * @return this builder
+         */
         public Builder maxEndpoints(final int endpoints) {
             if (endpoints < 1 || endpoints > 65536) {
                 throw new IllegalArgumentException("maxEndpoints must be in 1..65536, was " + endpoints);
@@ -688,7 +712,10 @@ public final class Transport implements AutoCloseable {
             return this;
         }
 
-        /** @param queues queue ids run from 0 to {@code queues - 1}, 1..65536 */
+        /**
+         * @param queues queue ids run from 0 to {@code queues - 1}, 1..65536
+         * @return this builder
+         */
         public Builder maxQueues(final int queues) {
             if (queues < 1 || queues > 65536) {
                 throw new IllegalArgumentException("maxQueues must be in 1..65536, was " + queues);
@@ -697,7 +724,10 @@ public final class Transport implements AutoCloseable {
             return this;
         }
 
-        /** @param slots outstanding gets/fetches per endpoint: a power of two, 1..1024 */
+        /**
+         * @param slots outstanding gets/fetches per endpoint: a power of two, 1..1024
+         * @return this builder
+         */
         public Builder replySlots(final int slots) {
             if (slots < 1 || slots > 1024 || Integer.bitCount(slots) != 1) {
                 throw new IllegalArgumentException("replySlots must be a power of two in 1..1024, was " + slots);
@@ -710,6 +740,7 @@ public final class Transport implements AutoCloseable {
          * @param bytes puts and gets of at least this size are done as direct copies (the rendezvous path); smaller
          *              ones go through the ring (or direct, per {@link #directPolicy}); at least 1. Puts that do not
          *              fit one ring message always go direct.
+         * @return this builder
          */
         public Builder rendezvousThreshold(final int bytes) {
             if (bytes < 1) {
@@ -731,6 +762,7 @@ public final class Transport implements AutoCloseable {
          * receiver (a rendezvous, like a large put). Offers made from inside a handler always copy into the ring.
          *
          * @param bytes smallest batch size (header included) sent by reference; {@link Integer#MAX_VALUE} = never
+         * @return this builder
          */
         public Builder directBatchThreshold(final int bytes) {
             if (bytes < MessageFormat.BATCH_HEADER_LENGTH + 4) {
@@ -741,19 +773,28 @@ public final class Transport implements AutoCloseable {
             return this;
         }
 
-        /** @param policy when small remote operations may bypass the ring */
+        /**
+         * @param policy when small remote operations may bypass the ring
+         * @return this builder
+         */
         public Builder directPolicy(final DirectPolicy policy) {
             this.directPolicy = Objects.requireNonNull(policy, "policy");
             return this;
         }
 
-        /** @param idleStrategy one per endpoint: how a sender idles while it waits (Agrona strategies) */
+        /**
+         * @param idleStrategy one per endpoint: how a sender idles while it waits (Agrona strategies)
+         * @return this builder
+         */
         public Builder idleStrategy(final Supplier<IdleStrategy> idleStrategy) {
             this.idleStrategy = Objects.requireNonNull(idleStrategy, "idleStrategy");
             return this;
         }
 
-        /** @param enabled run a progress (helper) thread that applies messages for devices that are not draining */
+        /**
+         * @param enabled run a progress (helper) thread that applies messages for devices that are not draining
+         * @return this builder
+         */
         public Builder progressThread(final boolean enabled) {
             this.progressThread = enabled;
             return this;
@@ -763,6 +804,7 @@ public final class Transport implements AutoCloseable {
          * @param time how long an inbox's consumer position must stand still, with a message ready, before the
          *             progress thread helps; 0 = help at once; at most 1 s
          * @param unit its unit
+         * @return this builder
          */
         public Builder helpAfter(final long time, final TimeUnit unit) {
             final long nanos = unit.toNanos(time);
@@ -773,7 +815,10 @@ public final class Transport implements AutoCloseable {
             return this;
         }
 
-        /** @param idle the progress thread's idle strategy (default: backoff, parking up to 50 us) */
+        /**
+         * @param idle the progress thread's idle strategy (default: backoff, parking up to 50 us)
+         * @return this builder
+         */
         public Builder progressIdleStrategy(final Supplier<IdleStrategy> idle) {
             this.progressIdle = Objects.requireNonNull(idle, "idle");
             return this;
@@ -782,6 +827,7 @@ public final class Transport implements AutoCloseable {
         /**
          * @param manager keep this transport's counters in the user's Agrona counters manager (never closed by the
          *                transport; allocations hold its monitor) instead of the mesh's store or a private one
+         * @return this builder
          */
         public Builder counters(final CountersManager manager) {
             this.countersManager = Objects.requireNonNull(manager, "manager");
@@ -792,13 +838,17 @@ public final class Transport implements AutoCloseable {
          * @param factory makes the progress thread (names, daemon flag, an affinity hook that wraps the Runnable): it
          *                must return a new, unstarted thread that runs the given Runnable. Default: a daemon thread
          *                named {@code <mesh>-progress}. The transport's close stops and joins it.
+         * @return this builder
          */
         public Builder progressThreadFactory(final ThreadFactory factory) {
             this.progressThreadFactory = Objects.requireNonNull(factory, "factory");
             return this;
         }
 
-        /** @param handler receives what handlers throw on the progress thread */
+        /**
+         * @param handler receives what handlers throw on the progress thread
+         * @return this builder
+         */
         public Builder errorHandler(final ErrorHandler handler) {
             this.errorHandler = Objects.requireNonNull(handler, "handler");
             return this;

@@ -240,14 +240,22 @@ public final class DistributedWorklist implements AutoCloseable {
         }
     }
 
-    /** @return a builder for a worklist over {@code mesh} */
+    /**
+     * @param mesh the mesh whose workers run the tasks
+     * @return a builder for a worklist over {@code mesh}
+     */
     public static Builder builder(final Mesh mesh) {
         return new Builder(Objects.requireNonNull(mesh, "mesh"));
     }
 
     // ------------------------------------------------------------------------------------------------ host API
 
-    /** Seeds a task with priority 0 onto {@code device}'s queue; host only, between runs. */
+    /**
+     * Seeds a task with priority 0 onto {@code device}'s queue; host only, between runs.
+     *
+     * @param device the device whose queue takes it, 0..device count - 1
+     * @param task the task (an application-defined {@code int}, e.g. a vertex id)
+     */
     public void seed(final int device, final int task) {
         seed(device, task, 0);
     }
@@ -256,6 +264,8 @@ public final class DistributedWorklist implements AutoCloseable {
      * Seeds a task onto {@code device}'s queue; host only, between runs.
      *
      * @param priority >= 0 (ignored by a FIFO worklist)
+     * @param device the device whose queue takes it, 0..device count - 1
+     * @param task the task (an application-defined {@code int}, e.g. a vertex id)
      * @throws IllegalArgumentException for a device outside the mesh or a negative priority
      * @throws IllegalStateException    during a run or after close
      */
@@ -275,7 +285,14 @@ public final class DistributedWorklist implements AutoCloseable {
         queues[device].push(task, priority);
     }
 
-    /** Runs without an idle function; see {@link #run(WorkerShape, KernelMode, TaskFunction, IdleFunction)}. */
+    /**
+     * Runs without an idle function; see {@link #run(WorkerShape, KernelMode, TaskFunction, IdleFunction)}.
+     *
+     * @param shape tasks per pop
+     * @param mode persistent or discrete kernels
+     * @param function the task function
+     * @return the run's statistics
+     */
     public WorklistStats run(final WorkerShape shape, final KernelMode mode, final TaskFunction function) {
         return run(shape, mode, function, null);
     }
@@ -302,6 +319,13 @@ public final class DistributedWorklist implements AutoCloseable {
      * As {@link #run(WorkerShape, KernelMode, TaskFunction, IdleFunction)}, stopping the run if it has not ended
      * within {@code timeout} (its remaining tasks discarded, the worklist empty and usable again).
      *
+     * @param shape tasks per pop
+     * @param mode persistent or discrete kernels
+     * @param function the task function
+     * @param idle the idle function, or null
+     * @param timeout longest the run may take before it is stopped
+     * @param unit its unit
+     * @return the run's statistics, when it ended in time
      * @throws TimeoutException if the run was stopped at its deadline
      */
     public WorklistStats run(final WorkerShape shape, final KernelMode mode, final TaskFunction function,
@@ -808,7 +832,10 @@ public final class DistributedWorklist implements AutoCloseable {
         return remote;
     }
 
-    /** @return tasks currently queued on {@code device} (a snapshot; 0 between runs unless seeded) */
+    /**
+     * @param device a device of the mesh whose queue this rank keeps
+     * @return tasks currently queued on {@code device} (a snapshot; 0 between runs unless seeded)
+     */
     public long queuedTasks(final int device) {
         if (queues[device] == null) {
             throw new IllegalStateException("dev" + device + "'s queue is kept by rank " + world.rankOf(device)
@@ -921,19 +948,35 @@ public final class DistributedWorklist implements AutoCloseable {
             return transport != null ? transport.inbox(0).ringCapacity() : ringCapacity;
         }
 
-        /** Carries remote tasks over an existing transport of the same mesh (not closed by the worklist). */
+        /**
+         * Carries remote tasks over an existing transport of the same mesh (not closed by the worklist).
+         *
+         * @param transport a transport over the same mesh, with queue {@link #queueId(int)} free
+         * @return this builder
+         */
         public Builder transport(final Transport transport) {
             this.transport = Objects.requireNonNull(transport, "transport");
             return this;
         }
 
-        /** Inbox ring bytes of the worklist's own transport (a power of two, see {@link Transport.Builder}). */
+        /**
+         * Inbox ring bytes of the worklist's own transport (a power of two, see {@link Transport.Builder}).
+         *
+         * @param bytes ring capacity of every inbox of the worklist's own transport, a power of two (checked by {@link
+         *              Transport.Builder#ringCapacity(int)} when the transport is built); default 1 MiB
+         * @return this builder
+         */
         public Builder ringCapacity(final int bytes) {
             this.ringCapacity = bytes;
             return this;
         }
 
-        /** Gives the worklist's own transport a progress thread. */
+        /**
+         * Gives the worklist's own transport a progress thread.
+         *
+         * @param enabled true to run a progress thread (see {@link Transport.Builder#progressThread(boolean)})
+         * @return this builder
+         */
         public Builder progressThread(final boolean enabled) {
             this.progressThread = enabled;
             return this;
@@ -941,6 +984,7 @@ public final class DistributedWorklist implements AutoCloseable {
 
         /**
          * @param tasks tasks each device's ring holds before pushes spill to the overflow list, 1..2^28
+         * @return this builder
          */
         public Builder queueCapacity(final int tasks) {
             if (tasks < 1 || tasks > (1 << 28)) {
@@ -950,7 +994,11 @@ public final class DistributedWorklist implements AutoCloseable {
             return this;
         }
 
-        /** FIFO local queues (the default). */
+        /**
+         * FIFO local queues (the default).
+         *
+         * @return this builder
+         */
         public Builder fifo() {
             this.priority = false;
             return this;
@@ -962,6 +1010,7 @@ public final class DistributedWorklist implements AutoCloseable {
          *
          * @param initialThreshold >= 0
          * @param delta            >= 1
+         * @return this builder
          */
         public Builder priority(final int initialThreshold, final int delta) {
             if (initialThreshold < 0) {
@@ -976,7 +1025,12 @@ public final class DistributedWorklist implements AutoCloseable {
             return this;
         }
 
-        /** Publication rule of the FIFO rings (default {@link Publication#WINDOWED}). */
+        /**
+         * Publication rule of the FIFO rings (default {@link Publication#WINDOWED}).
+         *
+         * @param publication the rule, not null
+         * @return this builder
+         */
         public Builder publication(final Publication publication) {
             this.publication = Objects.requireNonNull(publication, "publication");
             return this;
@@ -986,13 +1040,21 @@ public final class DistributedWorklist implements AutoCloseable {
          * How remote pushes are sent: {@link AggregatorConfig#eager()} or batched. A batched aggregator's
          * {@code waitPolls} counts the worker's endpoint polls: one per {@value DistributedWorklist#POLL_EVERY} tasks
          * while it is busy; an idle worker flushes at once (it will produce nothing more to add).
+         *
+         * @param config eager or batched; not null
+         * @return this builder
          */
         public Builder remote(final AggregatorConfig config) {
             this.remote = Objects.requireNonNull(config, "remote");
             return this;
         }
 
-        /** Transport queue id of the worklist's batches (distinct per worklist on a shared transport). */
+        /**
+         * Transport queue id of the worklist's batches (distinct per worklist on a shared transport).
+         *
+         * @param id the queue id, >= 0 (and below the transport's {@code maxQueues})
+         * @return this builder
+         */
         public Builder queueId(final int id) {
             if (id < 0) {
                 throw new IllegalArgumentException("queue id must be >= 0, was " + id);

@@ -83,13 +83,23 @@ public final class QuiescenceDetector {
         return participants;
     }
 
-    /** Counts {@code n} tasks created by {@code participant}; call before they become visible to others. */
+    /**
+     * Counts {@code n} tasks created by {@code participant}; call before they become visible to others.
+     *
+     * @param participant the participant's index, 0..participants - 1
+     * @param n tasks created, >= 0
+     */
     public void created(final int participant, final long n) {
         final int i = createdIndex(check(participant));
         counters.putLongRelease(i, counters.getLong(i) + n);
     }
 
-    /** Counts {@code n} tasks completed by {@code participant}; call after their work and pushes are done. */
+    /**
+     * Counts {@code n} tasks completed by {@code participant}; call after their work and pushes are done.
+     *
+     * @param participant the participant's index, 0..participants - 1
+     * @param n tasks completed, >= 0
+     */
     public void completed(final int participant, final long n) {
         final int i = completedIndex(check(participant));
         counters.putLongRelease(i, counters.getLong(i) + n);

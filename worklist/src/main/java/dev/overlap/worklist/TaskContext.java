@@ -135,7 +135,11 @@ public final class TaskContext extends TaskContextFields {
         return endpoint;
     }
 
-    /** Pushes a task onto this device's queue (priority 0). */
+    /**
+     * Pushes a task onto this device's queue (priority 0).
+     *
+     * @param task the task (an application-defined {@code int}, e.g. a vertex id)
+     */
     public void push(final int task) {
         push(task, 0);
     }
@@ -144,6 +148,7 @@ public final class TaskContext extends TaskContextFields {
      * Pushes a task onto this device's queue (stages it; published when the current fetch ends).
      *
      * @param priority its priority, >= 0, lower is more urgent (ignored by a FIFO worklist)
+     * @param task the task (an application-defined {@code int}, e.g. a vertex id)
      */
     public void push(final int task, final int priority) {
         checkPriority(priority);
@@ -181,7 +186,12 @@ public final class TaskContext extends TaskContextFields {
         stagedCount = 0;
     }
 
-    /** Pushes a task onto {@code device}'s queue (priority 0). */
+    /**
+     * Pushes a task onto {@code device}'s queue (priority 0).
+     *
+     * @param device the device whose queue takes it, 0..device count - 1
+     * @param task the task (an application-defined {@code int}, e.g. a vertex id)
+     */
     public void pushTo(final int device, final int task) {
         pushTo(device, task, 0);
     }
@@ -191,6 +201,8 @@ public final class TaskContext extends TaskContextFields {
      * aggregator to {@code device} (which may wait, draining this device's inbox, while that inbox is full).
      *
      * @param priority its priority, >= 0 (ignored by a FIFO worklist)
+     * @param device the device whose queue takes it, 0..device count - 1
+     * @param task the task (an application-defined {@code int}, e.g. a vertex id)
      * @throws IllegalArgumentException for a device outside the mesh or a negative priority
      */
     public void pushTo(final int device, final int task, final int priority) {
@@ -223,6 +235,11 @@ public final class TaskContext extends TaskContextFields {
     /**
      * A one-sided remote atomic (fire and forget) on device memory at a global address. The run does not end until
      * it is applied.
+     *
+     * @param op the operation (its width says {@code int} or {@code long})
+     * @param address global address ({@link dev.overlap.core.GlobalAddress}) of the target, aligned to {@code op}'s
+     *                width
+     * @param operand the operand (truncated to an {@code int} for the {@code INT_} operations)
      */
     public void atomic(final RemoteAtomic op, final long address, final long operand) {
         worklist.detector.created(participant, 1);
@@ -231,7 +248,15 @@ public final class TaskContext extends TaskContextFields {
         endpoint.atomic(op, address, operand);
     }
 
-    /** A remote atomic that returns the previous value (waits for it, draining this device's inbox meanwhile). */
+    /**
+     * A remote atomic that returns the previous value (waits for it, draining this device's inbox meanwhile).
+     *
+     * @param op the operation (its width says {@code int} or {@code long})
+     * @param address global address ({@link dev.overlap.core.GlobalAddress}) of the target, aligned to {@code op}'s
+     *                width
+     * @param operand the operand (truncated to an {@code int} for the {@code INT_} operations)
+     * @return the previous value at {@code address} (sign-extended for the {@code INT_} operations)
+     */
     public long fetch(final RemoteAtomic op, final long address, final long operand) {
         remoteAtomics++;
         return endpoint.fetch(op, address, operand);

@@ -8,8 +8,11 @@ public final class TaskFailedException extends RuntimeException {
     /** {@link #task()} of a failure outside any function (sending, draining the inbox). */
     public static final long NO_TASK = Long.MIN_VALUE + 1;
 
+    /** The device the failing worker belongs to. */
     private final int device;
+    /** The failing worker's index on its device. */
     private final int worker;
+    /** The task that failed, {@link #IDLE_FUNCTION} or {@link #NO_TASK}. */
     private final long task;
 
     TaskFailedException(final int device, final int worker, final long task, final Throwable cause) {

@@ -47,7 +47,10 @@ public final class WorklistStats {
         return tasks.clone();
     }
 
-    /** @return tasks executed on {@code device} */
+    /**
+     * @param device a device of the mesh, 0..device count - 1
+     * @return tasks executed on {@code device}
+     */
     public long tasks(final int device) {
         return tasks[device];
     }
@@ -67,12 +70,18 @@ public final class WorklistStats {
         return sum(remotePushes);
     }
 
-    /** @return local pushes by workers of {@code device} */
+    /**
+     * @param device a device of the mesh, 0..device count - 1
+     * @return local pushes by workers of {@code device}
+     */
     public long localPushes(final int device) {
         return localPushes[device];
     }
 
-    /** @return remote pushes by workers of {@code device} */
+    /**
+     * @param device a device of the mesh, 0..device count - 1
+     * @return remote pushes by workers of {@code device}
+     */
     public long remotePushes(final int device) {
         return remotePushes[device];
     }
@@ -92,7 +101,10 @@ public final class WorklistStats {
         return sum(bytesSent);
     }
 
-    /** @return messages sent by workers of {@code device} */
+    /**
+     * @param device a device of the mesh, 0..device count - 1
+     * @return messages sent by workers of {@code device}
+     */
     public long messagesSent(final int device) {
         return messagesSent[device];
     }
