@@ -26,8 +26,12 @@ public final class TransferProfiler {
      * @param from the first size, >= 1 (the list is empty when it is above {@code to})
      * @param to the largest size allowed in the list
      * @return every power of four times {@code from} up to {@code to}
+     * @throws IllegalArgumentException if {@code from < 1} (the list would never end)
      */
     public static List<Integer> powersOfFour(final int from, final int to) {
+        if (from < 1) {
+            throw new IllegalArgumentException("powersOfFour: from must be >= 1, was " + from);
+        }
         final List<Integer> list = new ArrayList<>();
         for (long c = from; c <= to; c *= 4) {
             list.add((int)c);

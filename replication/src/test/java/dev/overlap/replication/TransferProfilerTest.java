@@ -96,5 +96,9 @@ class TransferProfilerTest {
         assertThrows(IllegalArgumentException.class, () -> new TransferProfiler().repetitions(0, 0));
         assertThrows(IllegalArgumentException.class, () -> new TransferConfig(TransferMode.POLLING, 4096, 0));
         assertEquals(List.of(4096, 16384, 65536), TransferProfiler.powersOfFour(4096, 65536));
+        assertEquals(List.of(), TransferProfiler.powersOfFour(8, 4));
+        final IllegalArgumentException zero = assertThrows(IllegalArgumentException.class,
+            () -> TransferProfiler.powersOfFour(0, 65536));
+        assertTrue(zero.getMessage().contains("from must be >= 1, was 0"), zero.getMessage());
     }
 }
