@@ -88,7 +88,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * serialised by a lock (a second caller waits for the first, interruptibly; its timed form within its timeout), and
  * their order must be the same on every rank, so a program normally makes them from one thread. Within this process,
  * what the receiving thread stored of a peer's contribution happens-before the collective's return (a release store
- * of the generation after the values, an acquire load before reading them: {@link GroupState}). Across processes
+ * of the generation after the values, an acquire load before reading them). Across processes
  * there is no shared memory: a barrier orders the ranks' messages through this group, not their memory.
  */
 public final class HostGroup implements AutoCloseable {
@@ -518,7 +518,7 @@ public final class HostGroup implements AutoCloseable {
         }
     }
 
-    /** @return false if {@code deadline} passed before {@code rank}'s publication took the message */
+    /** @return false if {@code deadline} passed before the publication to rank {@code to} took the message */
     private boolean send(final int to, final int length, final long deadline, final String what) {
         IdleStrategy idle = null;
         while (true) {

@@ -69,6 +69,8 @@ class HostGroupAcrossProcessesTest {
                     .mapToLong(l -> Long.parseLong(l.split(" ")[3])).findFirst().orElseThrow();
                 assertTrue(waited < PEER_TIMEOUT_MILLIS + 5_000, "rank " + r + " waited " + waited + " ms: "
                     + job.output(r));
+                System.out.println("rank " + r + " waited " + waited + " ms after its last barrier: "
+                    + job.output(r).stream().filter(l -> l.startsWith("rank " + r + ": ")).findFirst().orElseThrow());
             }
         }
     }
