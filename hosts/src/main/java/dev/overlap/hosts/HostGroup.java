@@ -63,10 +63,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * naming the group.
  *
  * <p><b>Timeouts and interrupts.</b> Every wait is interruptible ({@link InterruptedWaitException}, interrupt status
- * kept) and has a timed form. A contribution cannot be taken back once sent (unlike the shared-memory barrier's
- * arrival), so a collective that timed out or was interrupted stays <i>pending</i>: this rank's next collective must
- * be the same operation with the same number of values, and completes the pending one instead of starting another
- * (its values are not sent again; the array receives the pending one's results). A loop such as
+ * kept) and has a timed form (the one-value reductions through their array forms). A contribution cannot be taken
+ * back once sent (unlike the shared-memory barrier's arrival), so a collective that timed out or was interrupted
+ * stays <i>pending</i>: this rank's next collective must be the same operation with the same number of values, and
+ * completes the pending one instead of starting another (its values are not sent again; the array receives the
+ * pending one's results). A loop such as
  * {@code while (!group.barrier(1, SECONDS)) { ... }} therefore waits for one barrier, not several.
  *
  * <p><b>Failures.</b> A thread of the group's own (an Agrona agent) receives the peers' messages, sends a heartbeat
@@ -405,6 +406,17 @@ public final class HostGroup implements AutoCloseable {
         collective(Wire.SAME, new long[] {value}, Waits.NO_DEADLINE, what);
     }
 
+    /**
+     * As {@link #checkSame(String, long)}, giving up after {@code timeout}.
+     *
+     * @return true if every rank's value arrived (and they agree); false if it timed out (it stays pending: the
+     *         next collective must be a {@code checkSame}, which completes this one)
+     */
+    public boolean checkSame(final String what, final long value, final long timeout, final TimeUnit unit) {
+        Objects.requireNonNull(what, "what");
+        return collective(Wire.SAME, new long[] {value}, Waits.deadline(timeout, unit), what);
+    }
+
     private static long[] checkValues(final long[] values) {
         Objects.requireNonNull(values, "values");
         if (values.length > MAX_VALUES) {
@@ -671,6 +683,17 @@ public final class HostGroup implements AutoCloseable {
                 idle.idle();
             }
         }
+    }
+
+    /**
+     * Ends this rank as a crash would, without a goodbye: for the tests of what the other ranks then see (its
+     * connection closes under them).
+     */
+    void abandonForTest() {
+        synchronized (sendLock) {
+            closed = true;
+        }
+        release();
     }
 
     /** Stops the agent, closes Aeron and the driver, deletes the driver's directory (the group is marked closed). */

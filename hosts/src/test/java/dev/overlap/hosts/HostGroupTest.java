@@ -158,6 +158,7 @@ class HostGroupTest {
                     assertTrue(g.allReduceMax(m, BOUND_SECONDS, TimeUnit.SECONDS));
                     assertArrayEquals(new long[] {2, 0}, m);
                     g.checkSame("the round", round);
+                    assertTrue(g.checkSame("the round, timed", round, BOUND_SECONDS, TimeUnit.SECONDS));
                 }
                 assertNull(g.failure());
                 g.checkPeers();
@@ -250,6 +251,18 @@ class HostGroupTest {
     }
 
     @Test
+    void aPeerWhoseConnectionClosesWithoutAGoodbyeHasFailed() throws Exception {
+        try (Ranks ranks = new Ranks(hostFile(2), 2, b -> b.peerTimeout(30, TimeUnit.SECONDS))) {
+            ranks.rank(1).abandonForTest(); // its Aeron client closes: its publication ends, no goodbye
+            final PeerFailedException e = assertThrows(PeerFailedException.class, ranks.rank(0)::barrier);
+            assertEquals(1, e.rank());
+            assertTrue(e.getMessage().contains("closed (Aeron image unavailable) without a goodbye"), "noticed by "
+                + "its connection, not by the 30 s of silence: " + e.getMessage());
+            assertEquals(1, ranks.rank(0).failure().rank());
+        }
+    }
+
+    @Test
     void aJoinThatTimesOutNamesTheRanksThatNeverCame() throws Exception {
         final HostFile hosts = hostFile(3);
         final ExecutionException e = assertThrows(ExecutionException.class, () -> new Ranks(hosts, 2,
@@ -272,7 +285,8 @@ class HostGroupTest {
                 g::barrier, () -> g.barrier(1, TimeUnit.SECONDS), () -> g.allReduceSum(1), () -> g.allReduceMax(1),
                 () -> g.allReduceSum(new long[1]), () -> g.allReduceMax(new long[1]),
                 () -> g.allReduceSum(new long[1], 1, TimeUnit.SECONDS),
-                () -> g.allReduceMax(new long[1], 1, TimeUnit.SECONDS), () -> g.checkSame("x", 1));
+                () -> g.allReduceMax(new long[1], 1, TimeUnit.SECONDS), () -> g.checkSame("x", 1),
+                () -> g.checkSame("x", 1, 1, TimeUnit.SECONDS));
             for (final Executable call : calls) {
                 final IllegalStateException e = assertThrows(IllegalStateException.class, call);
                 assertEquals(name + " is closed", e.getMessage());
