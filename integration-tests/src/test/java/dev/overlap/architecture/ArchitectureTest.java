@@ -25,13 +25,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  *   transport    -> core
  *   replication  -> core
  *   worklist     -> core, queues, transport
+ *   hosts        -> core       (and Aeron: client and embedded media driver)
  * </pre>
  */
 @AnalyzeClasses(packages = "dev.overlap", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
     private static final String[] LIBRARY = {
         "dev.overlap.core..", "dev.overlap.queues..", "dev.overlap.transport..", "dev.overlap.replication..",
-        "dev.overlap.worklist.."};
+        "dev.overlap.worklist..", "dev.overlap.hosts.."};
     private static final String[] ALWAYS = {"java..", "org.agrona.."};
 
     @ArchTest
@@ -51,6 +52,9 @@ class ArchitectureTest {
         "dev.overlap.queues..", "dev.overlap.transport..");
 
     @ArchTest
+    static final ArchRule hostsNeedOnlyCoreAndAeron = only("dev.overlap.hosts..", "dev.overlap.core..", "io.aeron..");
+
+    @ArchTest
     static final ArchRule libraryNeverUsesTheLab = noClasses().that().resideInAnyPackage(LIBRARY)
         .should().dependOnClassesThat().resideInAnyPackage("dev.overlap.graph..", "dev.overlap.bench..",
             "dev.overlap.stress..", "dev.overlap.testing..", "picocli..", "com.fasterxml..", "me.tongfei..",
@@ -64,7 +68,13 @@ class ArchitectureTest {
         .because("JCTools is a dependency of the queues module only, for the interfaces its public API implements");
 
     @ArchTest
-    static final ArchRule libraryPackagesFormNoCycle = slices().matching("dev.overlap.(core|queues|transport|replication|worklist)..")
+    static final ArchRule onlyTheHostsUseAeron = noClasses().that().resideInAnyPackage(LIBRARY)
+        .and().resideOutsideOfPackage("dev.overlap.hosts..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.aeron..")
+        .because("Aeron is a dependency of the hosts module only: the other modules work within one host without it");
+
+    @ArchTest
+    static final ArchRule libraryPackagesFormNoCycle = slices().matching("dev.overlap.(core|queues|transport|replication|worklist|hosts)..")
         .should().beFreeOfCycles();
 
     /**

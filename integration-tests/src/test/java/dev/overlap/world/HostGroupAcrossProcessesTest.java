@@ -1,0 +1,77 @@
+package dev.overlap.world;
+
+import dev.overlap.testing.UdpPorts;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A host group of real processes, each a "host" of its own: bound to its own loopback address (127.0.0.1, .2, .3)
+ * and port, each with its embedded Aeron media driver, talking UDP ({@link HostGroupProbe} is each rank). They join,
+ * agree on every barrier and reduction, and leave; a rank killed mid-run is named by every survivor, which exits
+ * instead of hanging. The peer timeout is 3 s; each survivor reports how long it waited after its last completed
+ * barrier, which must stay within the detection bound (the peer timeout and a heartbeat period) plus a margin for
+ * this loaded machine; the other time limits are hang guards.
+ */
+@Tag("slow")
+@Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class HostGroupAcrossProcessesTest {
+    private static final long BOUND_SECONDS = 60;
+    private static final long PEER_TIMEOUT_MILLIS = 3_000;
+    private static final int RANKS = 3;
+
+    @TempDir
+    Path tmp;
+
+    private RankProcesses start(final String mode) throws Exception {
+        final List<String> lines = new ArrayList<>(List.of("# rank host port: one loopback address per rank"));
+        for (int r = 0; r < RANKS; r++) {
+            final String address = "127.0.0." + (r + 1);
+            lines.add(r + " " + address + " " + UdpPorts.free(address));
+        }
+        final Path hosts = Files.write(tmp.resolve("hosts.txt"), lines);
+        return new RankProcesses(RANKS, r -> List.of(HostGroupProbe.class.getName(), hosts.toString(),
+            Integer.toString(r), mode, Long.toString(PEER_TIMEOUT_MILLIS)));
+    }
+
+    @Test
+    void threeHostsJoinAgreeOnEveryBarrierAndReductionAndLeave() throws Exception {
+        try (RankProcesses job = start("collectives")) {
+            for (int r = 0; r < RANKS; r++) {
+                assertEquals(0, job.awaitExit(r, BOUND_SECONDS, TimeUnit.SECONDS), "rank " + r + ": " + job.output(r));
+                assertTrue(job.output(r).contains("rank " + r + " ok"), job.output(r).toString());
+            }
+        }
+    }
+
+    @Test
+    void aKilledHostIsNamedByEverySurvivorWithinTheBound() throws Exception {
+        try (RankProcesses job = start("barriers")) {
+            for (int r = 0; r < RANKS; r++) {
+                job.awaitLine(r, "rank " + r + " checked", BOUND_SECONDS, TimeUnit.SECONDS);
+            }
+            job.process(1).destroyForcibly(); // SIGKILL mid-run: no goodbye, its media driver dies with it
+            for (final int r : new int[] {0, 2}) {
+                assertEquals(3, job.awaitExit(r, BOUND_SECONDS, TimeUnit.SECONDS), "rank " + r + ": " + job.output(r));
+                assertTrue(job.output(r).stream().anyMatch(l -> l.startsWith("rank " + r + ": rank 1 failed: ")),
+                    "rank " + r + " names rank 1: " + job.output(r));
+                final long waited = job.output(r).stream().filter(l -> l.startsWith("rank " + r + " waited "))
+                    .mapToLong(l -> Long.parseLong(l.split(" ")[3])).findFirst().orElseThrow();
+                assertTrue(waited < PEER_TIMEOUT_MILLIS + 5_000, "rank " + r + " waited " + waited + " ms: "
+                    + job.output(r));
+                System.out.println("rank " + r + " waited " + waited + " ms after its last barrier: "
+                    + job.output(r).stream().filter(l -> l.startsWith("rank " + r + ": ")).findFirst().orElseThrow());
+            }
+        }
+    }
+}
