@@ -335,6 +335,8 @@ public final class HostGroup implements AutoCloseable {
     /**
      * As {@link #barrier()}, giving up after {@code timeout}.
      *
+     * @param timeout the longest wait, {@code <= 0} for "do not wait"
+     * @param unit    its unit
      * @return true if the barrier completed; false if it timed out (it stays pending: the next collective must be a
      *         barrier, which completes this one)
      */
@@ -358,6 +360,9 @@ public final class HostGroup implements AutoCloseable {
     /**
      * As {@link #allReduceSum(long[])}, giving up after {@code timeout}.
      *
+     * @param values  up to {@value #MAX_VALUES} values; replaced by their sums if the reduction completes
+     * @param timeout the longest wait, {@code <= 0} for "do not wait"
+     * @param unit    its unit
      * @return true if the reduction completed (and {@code values} holds the sums); false if it timed out (it stays
      *         pending, {@code values} unchanged)
      */
@@ -365,12 +370,24 @@ public final class HostGroup implements AutoCloseable {
         return collective(Wire.SUM, checkValues(values), Waits.deadline(timeout, unit), null);
     }
 
-    /** Takes the element-wise maximum of {@code values} over every rank, in place (see {@link #allReduceSum(long[])}). */
+    /**
+     * Takes the element-wise maximum of {@code values} over every rank, in place (see {@link #allReduceSum(long[])}).
+     *
+     * @param values up to {@value #MAX_VALUES} values; replaced by their maxima
+     */
     public void allReduceMax(final long[] values) {
         collective(Wire.MAX, checkValues(values), Waits.NO_DEADLINE, null);
     }
 
-    /** As {@link #allReduceMax(long[])}, giving up after {@code timeout} (see {@link #allReduceSum(long[], long, TimeUnit)}). */
+    /**
+     * As {@link #allReduceMax(long[])}, giving up after {@code timeout} (see
+     * {@link #allReduceSum(long[], long, TimeUnit)}).
+     *
+     * @param values  up to {@value #MAX_VALUES} values; replaced by their maxima if the reduction completes
+     * @param timeout the longest wait, {@code <= 0} for "do not wait"
+     * @param unit    its unit
+     * @return true if the reduction completed; false if it timed out (it stays pending, {@code values} unchanged)
+     */
     public boolean allReduceMax(final long[] values, final long timeout, final TimeUnit unit) {
         return collective(Wire.MAX, checkValues(values), Waits.deadline(timeout, unit), null);
     }
@@ -398,7 +415,8 @@ public final class HostGroup implements AutoCloseable {
     /**
      * Checks that every rank passed the same {@code value} for a setting that must agree (collective: one exchange).
      *
-     * @param what names the setting, for the message
+     * @param what  names the setting, for the message
+     * @param value this rank's value of the setting
      * @throws IllegalStateException naming the setting and each rank's value if they differ
      */
     public void checkSame(final String what, final long value) {
@@ -409,6 +427,10 @@ public final class HostGroup implements AutoCloseable {
     /**
      * As {@link #checkSame(String, long)}, giving up after {@code timeout}.
      *
+     * @param what    names the setting, for the message
+     * @param value   this rank's value of the setting
+     * @param timeout the longest wait, {@code <= 0} for "do not wait"
+     * @param unit    its unit
      * @return true if every rank's value arrived (and they agree); false if it timed out (it stays pending: the
      *         next collective must be a {@code checkSame}, which completes this one)
      */
@@ -738,6 +760,7 @@ public final class HostGroup implements AutoCloseable {
          * @param timeout how long {@link #join()} waits for every rank, 1 ms .. 1 h; past it the join fails naming
          *                the ranks that never came
          * @param unit    its unit
+         * @return this builder
          */
         public Builder joinTimeout(final long timeout, final TimeUnit unit) {
             this.joinTimeoutNanos = checkDuration("joinTimeout", timeout, unit, 1, TimeUnit.HOURS.toNanos(1));
@@ -750,6 +773,7 @@ public final class HostGroup implements AutoCloseable {
          *                gone); 100 ms .. 10 min. It also bounds how long {@link HostGroup#close()} waits for the
          *                peers' acknowledgements.
          * @param unit    its unit
+         * @return this builder
          */
         public Builder peerTimeout(final long timeout, final TimeUnit unit) {
             this.peerTimeoutNanos = checkDuration("peerTimeout", timeout, unit, 100, TimeUnit.MINUTES.toNanos(10));
@@ -759,6 +783,7 @@ public final class HostGroup implements AutoCloseable {
         /**
          * @param directory the Aeron directory of an external media driver to use instead of an embedded one (it
          *                  must be running: the directory holds its {@code cnc.dat})
+         * @return this builder
          */
         public Builder aeronDirectory(final Path directory) {
             Objects.requireNonNull(directory, "directory");
