@@ -3,6 +3,7 @@ package dev.overlap.replication;
 import dev.overlap.core.BlockMapping;
 import dev.overlap.core.InterruptedWaitException;
 import dev.overlap.core.KernelFailedException;
+import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.Mesh;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -37,13 +38,18 @@ class ReplicationMisuseTest {
             .mode(TransferMode.TRIGGERED).chunkBytes(4096).transferThreads(1)
             .mapping(BlockMapping.oneToOne(4096)).build();
         final CountDownLatch release = new CountDownLatch(1);
-        region.launch(0, (ctx, block) -> {
+        final KernelLaunch failed = region.launch(0, (ctx, block) -> {
             throw new IllegalStateException("block " + block + " fails on dev0");
         });
         region.launch(1, (ctx, block) -> {
             awaitRelease(release);
             region.putLong(1, (int)region.sliceStart(1) + block, block);
         });
+        // dev0's failure is in before the wait starts, so a wait that threw at the first failure would end at once
+        while (!failed.isDone()) {
+            Thread.onSpinWait();
+            Thread.yield();
+        }
         final AtomicReference<Throwable> thrown = new AtomicReference<>();
         final Thread host = new Thread(() -> {
             try {
