@@ -28,6 +28,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * visible. The arbiter checks the writer's cells after both joins. Cells are not zeroed between states: an old tag
  * is never this state's tag.
  *
+ * <p>The writer's last block lingers a few microseconds before its store, so that the other worker runs out of blocks
+ * while it still runs: the window in which a worker that moved on too early would start the reader.
+ *
  * <p>Result: 1 if the writer was submitted first (else 0), tags the reader kernel saw, tags in {@code x} at the end.
  */
 @JCStressTest
@@ -42,6 +45,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class KernelStreamOrderTest {
     private static final int BLOCKS = 2;
     private static final int WIDTH = 2 * BLOCKS;
+    private static final int LINGER_SPINS = 256;
 
     private static final class Shared {
         static final SlotRing RING = new SlotRing();
@@ -71,9 +75,26 @@ public class KernelStreamOrderTest {
         final IntArray c = cells;
         final int x = base;
         final int t = tag;
-        final KernelLaunch launch = StressMesh.device().launch(BLOCKS, (ctx, block) -> c.set(x + block, t));
+        final KernelLaunch launch = StressMesh.device().launch(BLOCKS, (ctx, block) -> {
+            if (block == BLOCKS - 1) {
+                lingerInLastBlock();
+            }
+            c.set(x + block, t);
+        });
         writerSequence = launch.sequence();
         launch.join();
+    }
+
+    /**
+     * Keeps the writer's last block running a little (a few microseconds of spin hints, no sleep and no
+     * synchronisation), so that the worker that ran the other block runs out of blocks while this one is still
+     * writing: the moment a worker that moved on too early would start the reader. Without it the two one-store
+     * blocks finish so close together that the overlap is rarely seen.
+     */
+    private static void lingerInLastBlock() {
+        for (int i = 0; i < LINGER_SPINS; i++) {
+            Thread.onSpinWait();
+        }
     }
 
     @Actor
