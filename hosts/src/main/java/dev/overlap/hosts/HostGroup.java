@@ -205,7 +205,7 @@ public final class HostGroup implements AutoCloseable {
             }
             g = new HostGroup(b, state, b.aeronDirectory == null ? dir : null, driver, aeron, publications);
             g.agent = AgentThread.start(new GroupAgent(hosts, self, subscription, publications, state,
-                    b.peerTimeoutNanos), new BackoffIdleStrategy(64, 64, 1_000, 1_000_000),
+                    b.peerTimeoutNanos), backoff(),
                 e -> onAgentError(state, self, e), null, "overlap-hosts-r" + self);
             g.awaitJoined(Waits.deadline(b.joinTimeoutNanos, TimeUnit.NANOSECONDS), b.joinTimeoutNanos);
             return g;
@@ -256,7 +256,7 @@ public final class HostGroup implements AutoCloseable {
     }
 
     private void awaitJoined(final long deadline, final long timeoutNanos) {
-        final IdleStrategy idle = waitIdle();
+        final IdleStrategy idle = backoff();
         while (true) {
             checkFailure();
             final List<String> missing = new ArrayList<>();
@@ -585,14 +585,14 @@ public final class HostGroup implements AutoCloseable {
                 return false;
             }
             if (idle == null) {
-                idle = waitIdle();
+                idle = backoff();
             }
             idle.idle();
         }
     }
 
     private boolean awaitAll(final long generation, final long deadline, final String what) {
-        final IdleStrategy idle = waitIdle();
+        final IdleStrategy idle = backoff();
         for (int r = 0; r < ranks; r++) {
             while (r != rank && !state.arrived(r, generation)) {
                 checkOpen();
@@ -630,8 +630,11 @@ public final class HostGroup implements AutoCloseable {
         }
     }
 
-    /** Waits of callers: spin a little, yield, then park up to a millisecond (the agent does not wake them). */
-    private static IdleStrategy waitIdle() {
+    /**
+     * The one backoff of the group, for the receiving agent's duty cycle and for callers' waits: spin a little,
+     * yield, then park up to a millisecond (nobody wakes a waiter; a millisecond is far below the heartbeat period).
+     */
+    private static IdleStrategy backoff() {
         return new BackoffIdleStrategy(64, 64, 1_000, 1_000_000);
     }
 
@@ -668,7 +671,7 @@ public final class HostGroup implements AutoCloseable {
         final UnsafeBuffer bye = new UnsafeBuffer(new byte[Wire.HEADER_LENGTH]);
         final int length = Wire.header(bye, Wire.BYE, rank, group);
         final boolean[] told = new boolean[ranks];
-        final IdleStrategy idle = waitIdle();
+        final IdleStrategy idle = backoff();
         for (int r = 0; r < ranks; r++) {
             if (r == rank || r == failed || state.hasLeft(r)) {
                 continue;
