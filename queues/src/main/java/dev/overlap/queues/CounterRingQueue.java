@@ -43,6 +43,15 @@ import java.util.Objects;
  * {@link dev.overlap.core.OfferResult#BACK_PRESSURED} case; it lives on the heap and is never closed or freed), and
  * {@code fill} returns a count.
  *
+ * <p><b>Which shapes it is for.</b> The counter design pays one atomic per batch, so {@code fill}/{@code drain}
+ * between threads that all push and pop is where it beats per-slot queues. Its publication goes through one
+ * counter ({@code end}) that every push writes and a pop reads to see anything new: with one producer and one
+ * consumer moving single items while the consumer keeps up (the queue empty), every publish must take that line
+ * back from the consumer, and the producer runs several times slower than alone. JCTools' queues publish through
+ * per-slot sequences, which a consumer one cache line behind no longer touches: prefer them for single-item
+ * producer/consumer pipes. Measured side by side in {@code MpqShapesBenchmark} and {@code MpqSymmetricBenchmark}
+ * (bench module).
+ *
  * <p>On-heap (counters in padded fields through VarHandles, items in an {@code Object[]}): needs no JVM flag.
  * Consumed slots are cleared (nothing stays reachable from the queue after it is popped): a consumer claims
  * positions with its CAS on {@code start}, then reads and clears the slots; a producer that reuses a slot a lap
