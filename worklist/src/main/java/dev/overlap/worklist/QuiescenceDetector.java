@@ -1,7 +1,7 @@
 package dev.overlap.worklist;
 
+import dev.overlap.core.AlignedHeapBuffer;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Global termination detection without a global lock or a shared hot counter: each participant (a worker thread,
@@ -44,7 +44,7 @@ public final class QuiescenceDetector {
 
     /** @param participants number of participants, 1..65536 */
     public QuiescenceDetector(final int participants) {
-        this(new UnsafeBuffer(new byte[bytes(checkParticipants(participants))]), participants);
+        this(AlignedHeapBuffer.allocate(bytes(checkParticipants(participants))), participants);
     }
 
     /**

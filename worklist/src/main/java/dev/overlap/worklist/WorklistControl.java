@@ -1,7 +1,7 @@
 package dev.overlap.worklist;
 
+import dev.overlap.core.AlignedHeapBuffer;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.charset.StandardCharsets;
 
@@ -42,7 +42,7 @@ final class WorklistControl {
 
     /** On the heap, for a worklist in one process. */
     WorklistControl(final int participants) {
-        this(new UnsafeBuffer(new byte[bytes(participants)]), participants);
+        this(AlignedHeapBuffer.allocate(bytes(participants)), participants);
     }
 
     /** Over shared memory (zeroed, {@link #bytes} long, 8-byte aligned). */

@@ -1,6 +1,6 @@
 package dev.overlap.core.counters;
 
-import org.agrona.concurrent.UnsafeBuffer;
+import dev.overlap.core.AlignedHeapBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 import org.agrona.concurrent.status.CountersReader;
@@ -239,8 +239,8 @@ public final class OverlapCounters implements AutoCloseable {
             // heap's own use runs (a direct buffer is only freed by a collection its small heap object rarely
             // causes: many short-lived transports, as the jcstress states are, then exhaust direct memory)
             final CountersManager m = new CountersManager(
-                new UnsafeBuffer(new byte[size * CountersReader.METADATA_LENGTH]),
-                new UnsafeBuffer(new byte[size * CountersReader.COUNTER_LENGTH]));
+                AlignedHeapBuffer.allocate(size * CountersReader.METADATA_LENGTH),
+                AlignedHeapBuffer.allocate(size * CountersReader.COUNTER_LENGTH));
             segments.add(m);
             return m;
         }
