@@ -18,12 +18,6 @@ public final class AppSettings {
      * device.
      */
     public static final int MAX_BATCH_BYTES = 64 << 20;
-    /**
-     * Default of {@link #hostStepEdges()}: a level whose frontier has fewer edges is cheaper on the host thread than
-     * as a launch and a join on every device (the fixed cost of a level against the work per edge; measured by
-     * {@code overlap bfs --host-step-edges}, see bench/results).
-     */
-    public static final long DEFAULT_HOST_STEP_EDGES = 16_384;
     /** Worklist discipline of the async apps. */
     public enum Queue { FIFO, PRIORITY }
 
@@ -55,7 +49,6 @@ public final class AppSettings {
     private final int fixedIterations;
     private final int fetch;
     private final int delta;
-    private final long hostStepEdges;
 
     private AppSettings(final Builder b) {
         this.queue = b.queue;
@@ -69,7 +62,6 @@ public final class AppSettings {
         this.fixedIterations = b.fixedIterations;
         this.fetch = b.fetch;
         this.delta = b.delta;
-        this.hostStepEdges = b.hostStepEdges;
     }
 
     /** @return a builder with the defaults */
@@ -141,20 +133,13 @@ public final class AppSettings {
     }
 
     /**
-     * @return frontier edges below which a BSP level runs on the host thread instead of as device launches (0: never)
-     */
-    public long hostStepEdges() {
-        return hostStepEdges;
-    }
-
-    /**
      * @return a hash of every setting (equal settings, equal fingerprints, in any process: enums by ordinal, not by
      *         their identity hash): the ranks of a run across processes check that they were given the same settings
      */
     public int fingerprint() {
         return Objects.hash(queue.ordinal(), kernel.ordinal(), pageRankVariant.ordinal(), remote.isEager(),
             remote.isEager() ? 0 : remote.batchBytes(), remote.waitPolls(), direction.ordinal(), damping, tolerance,
-            maxIterations, fixedIterations, fetch, delta, hostStepEdges);
+            maxIterations, fixedIterations, fetch, delta);
     }
 
     /** Validating builder; not thread-safe. */
@@ -175,7 +160,6 @@ public final class AppSettings {
          */
         private int fetch = 128;
         private int delta;
-        private long hostStepEdges = DEFAULT_HOST_STEP_EDGES;
 
         private Builder() {
         }
@@ -269,18 +253,6 @@ public final class AppSettings {
                 throw new IllegalArgumentException("delta must be >= 0 (0 = from the weights), was " + d);
             }
             this.delta = d;
-            return this;
-        }
-
-        /**
-         * @param edges frontier edges below which a BSP level is expanded by the host thread itself (no launch, no
-         *              join: a level's fixed cost would exceed its work), 0 to launch every level; {@code >= 0}
-         */
-        public Builder hostStepEdges(final long edges) {
-            if (edges < 0) {
-                throw new IllegalArgumentException("host step edges must be >= 0 (0 = never), was " + edges);
-            }
-            this.hostStepEdges = edges;
             return this;
         }
 

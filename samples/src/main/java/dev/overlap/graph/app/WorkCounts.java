@@ -15,7 +15,6 @@ public final class WorkCounts {
     private final long remoteAtomics;
     private final long messages;
     private final long bytesSent;
-    private final long hostSteps;
 
     /**
      * @param iterations    supersteps (BSP) or iterations
@@ -40,33 +39,6 @@ public final class WorkCounts {
         this.remoteAtomics = remoteAtomics;
         this.messages = messages;
         this.bytesSent = bytesSent;
-        this.hostSteps = 0;
-    }
-
-    private WorkCounts(final WorkCounts c, final long hostSteps) {
-        this.iterations = c.iterations;
-        this.visited = c.visited;
-        this.ideal = c.ideal;
-        this.edgesScanned = c.edgesScanned;
-        this.localPushes = c.localPushes;
-        this.remotePushes = c.remotePushes;
-        this.remoteAtomics = c.remoteAtomics;
-        this.messages = c.messages;
-        this.bytesSent = c.bytesSent;
-        this.hostSteps = hostSteps;
-    }
-
-    /**
-     * @param steps supersteps of {@link #iterations()} that the host thread ran itself (small levels, no launch)
-     * @return these counts with that one
-     */
-    public WorkCounts withHostSteps(final long steps) {
-        return new WorkCounts(this, steps);
-    }
-
-    /** @return supersteps the host thread ran itself because their work was below a launch's fixed cost */
-    public long hostSteps() {
-        return hostSteps;
     }
 
     /** @return supersteps or iterations */
@@ -122,6 +94,6 @@ public final class WorkCounts {
     /** @return a copy with {@code ideal} replaced */
     public WorkCounts withIdeal(final long newIdeal) {
         return new WorkCounts(iterations, visited, newIdeal, edgesScanned, localPushes, remotePushes, remoteAtomics,
-            messages, bytesSent).withHostSteps(hostSteps);
+            messages, bytesSent);
     }
 }

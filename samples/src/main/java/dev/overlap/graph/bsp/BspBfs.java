@@ -126,7 +126,6 @@ final class BspBfs {
             int curBits = 0;
             int level = 0;
             long supersteps = 0;
-            long hostLevels = 0;
             while (frontierSize > 0) {
                 if (optimizing) {
                     if (!bottomUp && frontierEdges > (totalEdges - exploredEdges) / ALPHA) {
@@ -143,18 +142,12 @@ final class BspBfs {
                     joinAll(launches);
                     world.barrier(); // the bottom-up step reads every device's bitmap
                 }
-                if (!bottomUp && frontierEdges < settings.hostStepEdges()) {
-                    hostTopDownStep(g, depth, owners, fx, level, counters);
-                    hostLevels++;
-                } else {
-                    for (int d = world.firstLocalDevice(), end = d + world.localDeviceCount(); d < end; d++) {
-                        launches[d] = bottomUp
-                            ? bottomUpStep(g, d, depth, owners, fx, level, counters, bits[curBits],
-                                bits[curBits ^ 1][d])
-                            : topDownStep(g, d, depth, owners, fx, level, counters);
-                    }
-                    joinAll(launches);
+                for (int d = world.firstLocalDevice(), end = d + world.localDeviceCount(); d < end; d++) {
+                    launches[d] = bottomUp
+                        ? bottomUpStep(g, d, depth, owners, fx, level, counters, bits[curBits], bits[curBits ^ 1][d])
+                        : topDownStep(g, d, depth, owners, fx, level, counters);
                 }
+                joinAll(launches);
                 if (bottomUp) {
                     curBits ^= 1;
                 }
@@ -179,8 +172,7 @@ final class BspBfs {
             final long[] t = counters.totals(world); // also the barrier before anyone frees what the others read
             final WorkCounts wc = new WorkCounts(supersteps, t[WorkerCounters.VISITED] + 1, 0,
                 t[WorkerCounters.EDGES], t[WorkerCounters.LOCAL_PUSHES], t[WorkerCounters.REMOTE_PUSHES],
-                t[WorkerCounters.REMOTE_ATOMICS], t[WorkerCounters.MESSAGES], t[WorkerCounters.BYTES])
-                .withHostSteps(hostLevels);
+                t[WorkerCounters.REMOTE_ATOMICS], t[WorkerCounters.MESSAGES], t[WorkerCounters.BYTES]);
             return AppResult.bfs(out, nanos, wc);
         } finally {
             release(mesh, state);
@@ -230,43 +222,20 @@ final class BspBfs {
             return null;
         }
         final Device dev = g.mesh().device(d);
-        final int next = level + 1;
-        return dev.launch((size + FRONTIER_PER_BLOCK - 1) / FRONTIER_PER_BLOCK, (ctx, block) -> {
-            final int from = block * FRONTIER_PER_BLOCK;
-            expand(g, d, ctx.workerIndex(), depth, owners, fx, next, c, from, Math.min(size, from + FRONTIER_PER_BLOCK));
-        });
-    }
-
-    /**
-     * A small top-down level on the host thread: expands every local device's frontier in place, with the same
-     * claims, pushes and counts as the kernels (as worker 0 of each device, whose staging row and counters are idle
-     * between supersteps), without a launch or a join.
-     */
-    private static void hostTopDownStep(final DeviceGraph g, final IntArray[] depth, final Owners owners,
-        final FrontierExchange fx, final int level, final WorkerCounters c) {
-        final World world = g.mesh().world();
-        for (int d = world.firstLocalDevice(), end = d + world.localDeviceCount(); d < end; d++) {
-            final int size = fx.size(d);
-            if (size > 0) {
-                expand(g, d, 0, depth, owners, fx, level + 1, c, 0, size);
-            }
-        }
-    }
-
-    /** Expands frontier entries {@code [from, to)} of device {@code d} as its worker {@code w}: one block's work. */
-    private static void expand(final DeviceGraph g, final int d, final int w, final IntArray[] depth,
-        final Owners owners, final FrontierExchange fx, final int next, final WorkerCounters c, final int from,
-        final int to) {
         final IntArray frontier = fx.current(d);
         final LongArray off = g.offsets(d);
         // Targets are read through the device buffer at precomputed byte offsets (validated at placement).
         final AtomicBuffer tBuf = g.targets(d).memory().buffer();
         final int tBase = (int)g.targets(d).offset();
-        {
+        final int next = level + 1;
+        return dev.launch((size + FRONTIER_PER_BLOCK - 1) / FRONTIER_PER_BLOCK, (ctx, block) -> {
+            final int w = ctx.workerIndex();
             long edges = 0;
             long atomics = 0;
             long claimed = 0;
             long discoveredEdges = 0;
+            final int from = block * FRONTIER_PER_BLOCK;
+            final int to = Math.min(size, from + FRONTIER_PER_BLOCK);
             for (int i = from; i < to; i++) {
                 final int u = frontier.get(i);
                 final int begin = (int)off.get(u);
@@ -295,7 +264,7 @@ final class BspBfs {
             c.add(d, w, WorkerCounters.EDGES, edges);
             c.add(d, w, WorkerCounters.REMOTE_ATOMICS, atomics);
             c.add(d, w, WorkerCounters.DISCOVERED_EDGES, discoveredEdges);
-        }
+        });
     }
 
     /** Builds device {@code d}'s frontier bitmap (by local index) from its frontier list. */

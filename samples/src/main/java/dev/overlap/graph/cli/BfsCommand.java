@@ -57,8 +57,5 @@ public final class BfsCommand extends GraphAppCommand {
             max = Math.max(max, d);
         }
         report.extra("reached", GraphApp.reached(result.depths())).extra("maxDepth", max).extra("direction", direction.toLowerCase(java.util.Locale.ROOT));
-        if (result.counts().hostSteps() > 0) {
-            report.extra("hostLevels", result.counts().hostSteps());
-        }
     }
 }

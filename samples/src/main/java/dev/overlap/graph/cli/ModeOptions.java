@@ -38,11 +38,6 @@ public final class ModeOptions {
         + "(1 = Atos thread worker, 32 = warp) (default: ${DEFAULT-VALUE})")
     int fetch;
 
-    @Option(names = "--host-step-edges", paramLabel = "EDGES", defaultValue = "" + AppSettings.DEFAULT_HOST_STEP_EDGES,
-        description = "bsp: a level whose frontier has fewer edges runs on the host thread, without launches "
-            + "(0 = never) (default: ${DEFAULT-VALUE})")
-    long hostStepEdges;
-
     /**
      * @param autoQueue the queue {@code --queue auto} stands for in this app
      * @return a settings builder with the mode knobs applied
@@ -87,11 +82,6 @@ public final class ModeOptions {
             b.fetch(fetch);
         } catch (final IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, "--fetch: " + e.getMessage());
-        }
-        try {
-            b.hostStepEdges(hostStepEdges);
-        } catch (final IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cl, "--host-step-edges: " + e.getMessage());
         }
         return b;
     }

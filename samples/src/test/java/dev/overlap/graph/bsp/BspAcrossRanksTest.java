@@ -79,9 +79,7 @@ class BspAcrossRanksTest {
         final int devices, final AppRunner.Partitioning partitioning) {
         final CsrGraph g = GraphSpec.parse(graph).build(3, app.weighted(), Progress.none());
         final int source = GraphApp.defaultSource(g, 3);
-        // BFS: small levels on each rank's host thread (the default on these graphs), and every level launched
-        final long hostStep = app == GraphApp.BFS && ranks == 2 ? 0 : AppSettings.DEFAULT_HOST_STEP_EDGES;
-        final AppSettings settings = AppSettings.builder().tolerance(1e-6).hostStepEdges(hostStep).build();
+        final AppSettings settings = AppSettings.builder().tolerance(1e-6).build();
         final AppResult one = runner(devices, partitioning).build().measure(g, app, BSP, source, settings).result();
         final GraphApp.Expected expected = app.expected(g, source, settings, null);
         final Verification single = expected.check(one);
