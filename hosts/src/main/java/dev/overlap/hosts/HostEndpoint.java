@@ -140,6 +140,13 @@ public final class HostEndpoint implements AutoCloseable {
      * As {@link #tryOffer}, for any number of items: sent as batches of at most {@link #maxBatchItems}, in order,
      * waiting on back-pressure.
      *
+     * @param toRank  the destination rank, not this one
+     * @param device  a device of that rank
+     * @param queueId the queue
+     * @param type    the items' type
+     * @param src     holds the items in native byte order
+     * @param offset  byte index in {@code src} of the first item
+     * @param count   items, at least 1
      * @throws PeerFailedException      if a rank failed (naming it)
      * @throws InterruptedWaitException if interrupted (the batches sent before it stay sent)
      * @throws IllegalStateException    if this endpoint or its transport is closed
@@ -152,6 +159,15 @@ public final class HostEndpoint implements AutoCloseable {
     /**
      * As {@link #offerBlocking}, giving up after {@code timeout}.
      *
+     * @param toRank  the destination rank, not this one
+     * @param device  a device of that rank
+     * @param queueId the queue
+     * @param type    the items' type
+     * @param src     holds the items in native byte order
+     * @param offset  byte index in {@code src} of the first item
+     * @param count   items, at least 1
+     * @param timeout the longest wait, {@code <= 0} for none
+     * @param unit    its unit
      * @return items sent (whole batches, the first ones): {@code count} unless the wait timed out
      */
     public int offer(final int toRank, final int device, final int queueId, final ItemType type,
@@ -231,6 +247,13 @@ public final class HostEndpoint implements AutoCloseable {
     /**
      * As {@link #put(int, long, DirectBuffer, int, int)}, giving up after {@code timeout}.
      *
+     * @param toRank     the destination rank, not this one
+     * @param dstAddress a global address on that rank
+     * @param src        the bytes
+     * @param srcOffset  index in {@code src} of the first
+     * @param length     bytes, at least 0
+     * @param timeout    the longest wait, {@code <= 0} for none
+     * @param unit       its unit
      * @return true if every byte was sent; false if the wait timed out (the first messages may have been sent)
      */
     public boolean put(final int toRank, final long dstAddress, final DirectBuffer src, final int srcOffset,
@@ -238,7 +261,13 @@ public final class HostEndpoint implements AutoCloseable {
         return put(toRank, dstAddress, src, srcOffset, length, Waits.deadline(timeout, unit));
     }
 
-    /** Puts one {@code long} (8 bytes, native order) to {@code dstAddress} on rank {@code toRank}. */
+    /**
+     * Puts one {@code long} (8 bytes, native order) to {@code dstAddress} on rank {@code toRank}.
+     *
+     * @param toRank     the destination rank, not this one
+     * @param dstAddress a global address on that rank
+     * @param value      the value
+     */
     public void putLong(final int toRank, final long dstAddress, final long value) {
         eight.putLong(0, value);
         put(toRank, dstAddress, eight, 0, 8);
@@ -281,6 +310,11 @@ public final class HostEndpoint implements AutoCloseable {
     /**
      * Applies {@code op} with {@code operand} at {@code address} on rank {@code toRank}, without a reply; waits only
      * on back-pressure.
+     *
+     * @param toRank  the destination rank, not this one
+     * @param op      the operation
+     * @param address a global address on that rank, aligned to the operand's width
+     * @param operand the operand
      */
     public void atomic(final int toRank, final RemoteAtomic op, final long address, final long operand) {
         atomic(toRank, op, address, operand, Waits.NO_DEADLINE);
@@ -289,6 +323,12 @@ public final class HostEndpoint implements AutoCloseable {
     /**
      * As {@link #atomic(int, RemoteAtomic, long, long)}, giving up after {@code timeout}.
      *
+     * @param toRank  the destination rank, not this one
+     * @param op      the operation
+     * @param address a global address on that rank, aligned to the operand's width
+     * @param operand the operand
+     * @param timeout the longest wait, {@code <= 0} for none
+     * @param unit    its unit
      * @return true if sent; false if the wait timed out (nothing was sent)
      */
     public boolean atomic(final int toRank, final RemoteAtomic op, final long address, final long operand,
@@ -311,8 +351,13 @@ public final class HostEndpoint implements AutoCloseable {
     }
 
     /**
-     * Applies {@code op} at {@code address} on rank {@code toRank} and returns the previous value (sign-extended for
-     * {@code int}s).
+     * Applies {@code op} at {@code address} on rank {@code toRank} and returns the previous value.
+     *
+     * @param toRank  the destination rank, not this one
+     * @param op      the operation
+     * @param address a global address on that rank, aligned to the operand's width
+     * @param operand the operand
+     * @return the previous value (sign-extended for {@code int}s)
      */
     public long fetch(final int toRank, final RemoteAtomic op, final long address, final long operand) {
         Objects.requireNonNull(op, "op");
@@ -323,6 +368,13 @@ public final class HostEndpoint implements AutoCloseable {
     /**
      * As {@link #fetch(int, RemoteAtomic, long, long)}, giving up after {@code timeout}.
      *
+     * @param toRank  the destination rank, not this one
+     * @param op      the operation
+     * @param address a global address on that rank, aligned to the operand's width
+     * @param operand the operand
+     * @param timeout the longest wait, {@code <= 0} for none
+     * @param unit    its unit
+     * @return the previous value
      * @throws TimeoutException if no reply came in time (a sent request still takes effect)
      */
     public long fetch(final int toRank, final RemoteAtomic op, final long address, final long operand,
@@ -332,13 +384,27 @@ public final class HostEndpoint implements AutoCloseable {
             Waits.deadline(timeout, unit)), "a fetch from rank " + toRank);
     }
 
-    /** @return true if the {@code int} at {@code address} on rank {@code toRank} was {@code expected} (now {@code value}) */
+    /**
+     * @param toRank   the destination rank, not this one
+     * @param address  a global address on that rank, 4-byte aligned
+     * @param expected the value expected
+     * @param value    the value to set
+     * @return true if the {@code int} at {@code address} on rank {@code toRank} was {@code expected} (now
+     *         {@code value})
+     */
     public boolean compareAndSetInt(final int toRank, final long address, final int expected, final int value) {
         return request(toRank, DataWire.FETCH, DataWire.INT_CAS, address, 4, value, expected, null, 0,
             Waits.NO_DEADLINE) == expected;
     }
 
-    /** @return true if the {@code long} at {@code address} on rank {@code toRank} was {@code expected} (now {@code value}) */
+    /**
+     * @param toRank   the destination rank, not this one
+     * @param address  a global address on that rank, 8-byte aligned
+     * @param expected the value expected
+     * @param value    the value to set
+     * @return true if the {@code long} at {@code address} on rank {@code toRank} was {@code expected} (now
+     *         {@code value})
+     */
     public boolean compareAndSetLong(final int toRank, final long address, final long expected, final long value) {
         return request(toRank, DataWire.FETCH, DataWire.LONG_CAS, address, 8, value, expected, null, 0,
             Waits.NO_DEADLINE) == expected;
@@ -349,6 +415,12 @@ public final class HostEndpoint implements AutoCloseable {
     /**
      * Copies {@code length} bytes from {@code srcAddress} on rank {@code toRank} into {@code dst} (split into gets of
      * at most {@link #maxGetBytes()}), waiting for the replies.
+     *
+     * @param toRank     the rank, not this one
+     * @param srcAddress a global address on that rank
+     * @param dst        where the bytes go
+     * @param dstOffset  index in {@code dst} of the first
+     * @param length     bytes, at least 0
      */
     public void get(final int toRank, final long srcAddress, final MutableDirectBuffer dst, final int dstOffset,
         final int length) {
@@ -358,6 +430,13 @@ public final class HostEndpoint implements AutoCloseable {
     /**
      * As {@link #get(int, long, MutableDirectBuffer, int, int)}, giving up after {@code timeout}.
      *
+     * @param toRank     the rank, not this one
+     * @param srcAddress a global address on that rank
+     * @param dst        where the bytes go
+     * @param dstOffset  index in {@code dst} of the first
+     * @param length     bytes, at least 0
+     * @param timeout    the longest wait, {@code <= 0} for none
+     * @param unit       its unit
      * @throws TimeoutException if a reply did not come in time ({@code dst} may hold part of the bytes)
      */
     public void get(final int toRank, final long srcAddress, final MutableDirectBuffer dst, final int dstOffset,
@@ -367,7 +446,11 @@ public final class HostEndpoint implements AutoCloseable {
         }
     }
 
-    /** @return the {@code long} (native order) at {@code srcAddress} on rank {@code toRank} */
+    /**
+     * @param toRank     the rank, not this one
+     * @param srcAddress a global address on that rank
+     * @return the {@code long} (native order) at {@code srcAddress} on rank {@code toRank}
+     */
     public long getLong(final int toRank, final long srcAddress) {
         get(toRank, srcAddress, eight, 0, 8);
         return eight.getLong(0);
@@ -462,6 +545,8 @@ public final class HostEndpoint implements AutoCloseable {
     /**
      * As {@link #quiet()}, giving up after {@code timeout}.
      *
+     * @param timeout the longest wait, {@code <= 0} for none
+     * @param unit    its unit
      * @return true if everything was applied in time
      */
     public boolean quiet(final long timeout, final TimeUnit unit) {
