@@ -210,6 +210,42 @@ class HostTransportTest {
     }
 
     @Test
+    void quietWaitsUntilTheHandlersHaveRun() throws Exception {
+        final CountDownLatch inHandler = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final AtomicLong handled = new AtomicLong();
+        final int held = 5;
+        // no progress thread on rank 1: a thread of the test drains dev0's inbox and is held inside the handler of a
+        // local batch ahead of the remote one, so the remote batch is delivered into the ring but not applied, and the
+        // receiver finds the drain lock taken and cannot apply it either
+        try (HostCluster c = new HostCluster(driverDir, 2, false, t -> {
+            t.registerHandler(0, held, ItemType.INT, (queue, sender, items, offset, count) -> {
+                inHandler.countDown();
+                try {
+                    release.await();
+                } catch (final InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            t.registerHandler(0, QUEUE, ItemType.INT, (queue, sender, items, offset, count) -> handled.addAndGet(count));
+        })) {
+            final Transport t1 = c.transports.get(1);
+            final dev.overlap.transport.Endpoint local = t1.newEndpoint(1);
+            local.intAggregator(0, held, dev.overlap.transport.AggregatorConfig.eager()).offerBlocking(1);
+            final java.util.concurrent.Future<Integer> drainer = c.pool.submit(() -> t1.inbox(0).drain());
+            assertTrue(inHandler.await(HostCluster.BOUND_SECONDS, TimeUnit.SECONDS));
+            final HostEndpoint ep = c.rank(0).newEndpoint(0);
+            ep.offerBlocking(1, 0, QUEUE, ItemType.INT, new UnsafeBuffer(new byte[4 * 10]), 0, 10);
+            assertFalse(ep.quiet(2, TimeUnit.SECONDS), "quiet() returned while the batch waits behind a handler");
+            assertEquals(0, handled.get());
+            release.countDown();
+            drainer.get(HostCluster.BOUND_SECONDS, TimeUnit.SECONDS);
+            ep.quiet();
+            assertEquals(10, handled.get());
+        }
+    }
+
+    @Test
     void atomicsPutsAndGetsReachTheOtherHostsMemory() throws Exception {
         try (HostCluster c = new HostCluster(driverDir, 2, true, t -> { })) {
             final SymmetricArray<IntArray> ints0 = c.meshes.get(0).allocateInts(64);
