@@ -77,10 +77,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * receiver runs. Close once this rank's endpoints are done (after their {@code quiet()}): it tells every peer it is
  * done and waits, at most the peer timeout, until every peer said the same (so what they sent has been received and
  * handed to the local inboxes, whose transport applies it), then stops the receiver and closes the publications.
- * The transport is a dependent of the local mesh and attached to the group: closing either closes it first. After
- * the close a {@code tryOffer} answers {@code CLOSED} and every other operation throws an
- * {@link IllegalStateException} naming the transport. Close the local {@link Transport} after this one: its inboxes
- * are where this one delivers.
+ * The host transport is a {@linkplain Transport#addDependent dependent} of the local transport (so of the mesh) and
+ * attached to the group: closing any of them closes it first, so its receiver has stopped before the inboxes it
+ * delivers to go. After the close a {@code tryOffer} answers {@code CLOSED} and every other operation throws an
+ * {@link IllegalStateException} naming the transport.
  *
  * <p>Thread-safety: {@link #newEndpoint} and {@link #close()} may be called from any thread; endpoints are
  * single-threaded. Handlers must not make blocking sends across hosts (the receiver may be the thread running them).
@@ -153,14 +153,14 @@ public final class HostTransport implements AutoCloseable {
             receiver = AgentThread.start(new HostReceiver(this, transport, forwarders, subscription, publications,
                     ringMessage), idle(), e -> errorHandler.onError(e), null, "overlap-hosts-data-r" + rank);
             group.attach(this);
-            mesh.addDependent(this);
+            transport.addDependent(this);
             group.barrier(); // every rank's receiver runs before anyone sends
         } catch (final RuntimeException | Error e) {
             closed = true;
             release();
             CloseHelper.quietClose(sub);
             group.detach(this);
-            mesh.removeDependent(this);
+            transport.removeDependent(this);
             throw e;
         }
     }
@@ -350,7 +350,7 @@ public final class HostTransport implements AutoCloseable {
         } finally {
             release();
             group.detach(this);
-            mesh.removeDependent(this);
+            transport.removeDependent(this);
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }

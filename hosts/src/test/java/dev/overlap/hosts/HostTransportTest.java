@@ -235,11 +235,14 @@ class HostTransportTest {
             final java.util.concurrent.Future<Integer> drainer = c.pool.submit(() -> t1.inbox(0).drain());
             assertTrue(inHandler.await(HostCluster.BOUND_SECONDS, TimeUnit.SECONDS));
             final HostEndpoint ep = c.rank(0).newEndpoint(0);
-            ep.offerBlocking(1, 0, QUEUE, ItemType.INT, new UnsafeBuffer(new byte[4 * 10]), 0, 10);
-            assertFalse(ep.quiet(2, TimeUnit.SECONDS), "quiet() returned while the batch waits behind a handler");
-            assertEquals(0, handled.get());
-            release.countDown();
-            drainer.get(HostCluster.BOUND_SECONDS, TimeUnit.SECONDS);
+            try {
+                ep.offerBlocking(1, 0, QUEUE, ItemType.INT, new UnsafeBuffer(new byte[4 * 10]), 0, 10);
+                assertFalse(ep.quiet(2, TimeUnit.SECONDS), "quiet() returned while the batch waits behind a handler");
+                assertEquals(0, handled.get());
+            } finally {
+                release.countDown(); // the drain ends before the cluster closes, whatever happened
+                drainer.get(HostCluster.BOUND_SECONDS, TimeUnit.SECONDS);
+            }
             ep.quiet();
             assertEquals(10, handled.get());
         }
@@ -386,6 +389,18 @@ class HostTransportTest {
             assertThrows(IllegalStateException.class, () -> ep.quiet());
             assertThrows(IllegalStateException.class, () -> ht.newEndpoint(0));
             ht.close(); // idempotent
+        }
+    }
+
+    @Test
+    void closingTheTransportClosesTheHostTransportFirst() throws Exception {
+        try (HostCluster c = new HostCluster(driverDir, 2, true, t -> { })) {
+            final HostEndpoint ep = c.rank(0).newEndpoint(0);
+            assertNoneThrew(c.onEveryRank(r -> c.transports.get(r).close()));
+            assertTrue(c.rank(0).isClosed());
+            assertTrue(c.rank(1).isClosed());
+            assertThrows(IllegalStateException.class, () -> ep.putLong(1, 0, 1));
+            assertThrows(IllegalStateException.class, () -> c.transports.get(0).addDependent(() -> { }));
         }
     }
 
