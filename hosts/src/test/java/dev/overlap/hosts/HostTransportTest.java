@@ -10,8 +10,6 @@ import dev.overlap.core.LongArray;
 import dev.overlap.transport.ItemType;
 import dev.overlap.transport.RemoteAtomic;
 import dev.overlap.transport.Transport;
-import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -46,21 +43,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class HostTransportTest {
     private static final int QUEUE = 3;
     private static final int LONG_QUEUE = 4;
-    private static MediaDriver driver;
+    private static TestMediaDriver driver;
     private static Path driverDir;
 
     @BeforeAll
     static void startDriver() throws Exception {
-        driverDir = Files.createTempDirectory("overlap-hosts-transport-test-");
-        driver = MediaDriver.launch(new MediaDriver.Context().aeronDirectoryName(driverDir.toString())
-            .threadingMode(ThreadingMode.SHARED).dirDeleteOnStart(true).dirDeleteOnShutdown(true)
-            .termBufferSparseFile(true));
+        driver = TestMediaDriver.start("overlap-hosts-transport-test-");
+        driverDir = driver.dir;
     }
 
     @AfterAll
     static void stopDriver() {
         driver.close();
-        dev.overlap.core.World.deleteDirectory(driverDir);
     }
 
     private static void assertNoneThrew(final List<Throwable> thrown) {
@@ -68,6 +62,17 @@ class HostTransportTest {
             if (t != null) {
                 throw new AssertionError("a rank threw", t);
             }
+        }
+    }
+
+    /** Waits for {@code latch} inside a handler (the test's way of holding a drain), keeping an interrupt. */
+    private static void await(final CountDownLatch latch) {
+        try {
+            if (!latch.await(HostCluster.BOUND_SECONDS, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the test never released the handler");
+            }
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -164,11 +169,7 @@ class HostTransportTest {
         // no progress thread: rank 1's inbox is drained by its receiver, which the first batch holds up
         try (HostCluster c = new HostCluster(driverDir, 2, false, t -> t.registerHandler(0, QUEUE, ItemType.INT,
             (queue, sender, items, offset, count) -> {
-                try {
-                    release.await();
-                } catch (final InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                await(release);
                 for (int i = 0; i < count; i++) {
                     if (seen.getAndIncrement(items.getInt(offset + 4 * i)) != 0) {
                         wrong.compareAndSet(null, "item " + items.getInt(offset + 4 * i) + " delivered twice");
@@ -221,11 +222,7 @@ class HostTransportTest {
         try (HostCluster c = new HostCluster(driverDir, 2, false, t -> {
             t.registerHandler(0, held, ItemType.INT, (queue, sender, items, offset, count) -> {
                 inHandler.countDown();
-                try {
-                    release.await();
-                } catch (final InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                await(release);
             });
             t.registerHandler(0, QUEUE, ItemType.INT, (queue, sender, items, offset, count) -> handled.addAndGet(count));
         })) {
@@ -420,11 +417,7 @@ class HostTransportTest {
         final CountDownLatch release = new CountDownLatch(1);
         try (HostCluster c = new HostCluster(driverDir, 2, false, t -> t.registerHandler(0, QUEUE, ItemType.INT,
             (queue, sender, items, offset, count) -> {
-                try {
-                    release.await();
-                } catch (final InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                await(release);
             }))) {
             final SymmetricArray<LongArray> l0 = c.meshes.get(0).allocateLongs(8);
             final SymmetricArray<LongArray> l1 = c.meshes.get(1).allocateLongs(8);
