@@ -140,9 +140,10 @@ final class HostReceiver implements Agent {
         }
         try {
             apply(type, from, b, offset, length);
-        } catch (final InterruptedWaitException e) {
-            throw e; // the transport's close stops this thread
         } catch (final RuntimeException e) {
+            // never out of the poll: Aeron would hand it to the client's error handler, which fails this rank; an
+            // InterruptedWaitException (the close interrupting a receiver that did not stop) keeps the interrupt
+            // status, so the runner ends
             owner.reportError(new IllegalStateException("rank " + rank + " could not apply a "
                 + DataWire.typeName(type) + " message from rank " + from + ": " + e.getMessage(), e));
         }

@@ -84,8 +84,19 @@ final class HostCluster implements AutoCloseable {
 
     /** Runs {@code body} on every rank at once (its rank as argument); returns what each threw (null: nothing). */
     List<Throwable> onEveryRank(final RankBody body) throws Exception {
+        return onEveryRank(pool, groups.size(), body);
+    }
+
+    /**
+     * Runs {@code body} for ranks 0..{@code ranks}-1 at once on {@code pool}, each bounded by
+     * {@link #BOUND_SECONDS}.
+     *
+     * @return what each threw (null: nothing), by rank
+     */
+    static List<Throwable> onEveryRank(final ExecutorService pool, final int ranks, final RankBody body)
+        throws Exception {
         final List<Future<?>> runs = new ArrayList<>();
-        for (int r = 0; r < groups.size(); r++) {
+        for (int r = 0; r < ranks; r++) {
             final int rank = r;
             runs.add(pool.submit(() -> {
                 body.run(rank);

@@ -96,23 +96,7 @@ class HostGroupTest {
 
         /** Runs {@code body} on every rank at once; returns what each threw (null: nothing). */
         List<Throwable> onEveryRank(final RankBody body) throws Exception {
-            final List<Future<?>> runs = new ArrayList<>();
-            for (final HostGroup g : groups) {
-                runs.add(pool.submit(() -> {
-                    body.run(g);
-                    return null;
-                }));
-            }
-            final List<Throwable> thrown = new ArrayList<>();
-            for (final Future<?> run : runs) {
-                try {
-                    run.get(BOUND_SECONDS, TimeUnit.SECONDS);
-                    thrown.add(null);
-                } catch (final ExecutionException e) {
-                    thrown.add(e.getCause());
-                }
-            }
-            return thrown;
+            return HostCluster.onEveryRank(pool, groups.size(), r -> body.run(groups.get(r)));
         }
 
         @Override
