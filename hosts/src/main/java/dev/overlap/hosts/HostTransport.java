@@ -72,6 +72,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * throws the group's {@link PeerFailedException} naming the rank, as does every wait once the group detected a
  * failure (image loss, silence past the peer timeout).
  *
+ * <p><b>Resources.</b> Per rank: one receiver thread, one publication per peer and one subscription on the group's
+ * Aeron client, and one endpoint of the local transport per peer (count them in the local transport's
+ * {@link Transport.Builder#maxEndpoints maxEndpoints}: its default leaves room for 16).
+ *
  * <p><b>Lifetime.</b> {@link Builder#build()} and {@link #close()} are collective. The build checks that the ranks'
  * settings agree, connects every publication and meets the others at a group barrier, so no rank sends before every
  * receiver runs. Close once this rank's endpoints are done (after their {@code quiet()}): it tells every peer it is
