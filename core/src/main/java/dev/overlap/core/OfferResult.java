@@ -44,10 +44,16 @@ package dev.overlap.core;
  *     <td>items claimed ({@code count})</td>
  *     <td>the destination ring has no room for the batch now</td><td>as for {@code tryOffer}</td>
  *     <td>as for {@code tryOffer}</td><td>never</td></tr>
+ * <tr><td>{@code HostEndpoint.tryOffer(rank, device, queue, type, src, off, count)} (module hosts, across hosts
+ *     over Aeron)</td>
+ *     <td>items sent ({@code count})</td>
+ *     <td>Aeron's flow control holds the stream to that rank</td><td>Aeron's administration action</td>
+ *     <td>the host endpoint or its transport is closed</td><td>the stream to that rank is used up</td></tr>
  * </table>
  *
- * <p>{@link #NOT_CONNECTED} is defined for code shared with Aeron and returned by no Overlap method: every device of
- * a transport has an inbox for its whole life, and an aggregator is bound to a registered handler when it is created.
+ * <p>{@link #NOT_CONNECTED} is returned by {@code HostEndpoint.tryOffer} only, when the destination rank's receiver
+ * is gone (the rank is then recorded as failed); within a host every device of a transport has an inbox for its whole
+ * life, and an aggregator is bound to a registered handler when it is created.
  *
  * <p><b>Closed structures: the one place this is decided.</b> A code-returning non-blocking offer on a closed
  * transport, endpoint or aggregator, or on a queue whose own memory was freed, returns {@link #CLOSED} instead of
@@ -61,7 +67,7 @@ package dev.overlap.core;
  * <p>Stateless; every method is thread-safe.
  */
 public final class OfferResult {
-    /** No one is there to take the offer (Aeron: no subscriber). Returned by no Overlap method; see above. */
+    /** No one is there to take the offer (Aeron: no subscriber): a host endpoint's destination is gone; see above. */
     public static final int NOT_CONNECTED = -1;
     /** No room now (a full ring or queue); nothing was taken. Retry later, or use the blocking form. */
     public static final int BACK_PRESSURED = -2;

@@ -32,8 +32,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * A group of processes on several hosts, the members of a {@link HostFile}, joined over Aeron UDP: what
  * {@link World} gives the processes of one host (membership, barriers, reductions, failure detection), through
- * messages instead of shared memory. It is the membership layer across hosts; the transport and the distributed
- * worklist do not run over it yet.
+ * messages instead of shared memory. It is the membership layer across hosts; a {@link HostTransport} carries
+ * remote pushes, puts, gets and atomics over it (the distributed worklist does not run over it yet).
  *
  * <pre>{@code
  * HostFile hosts = HostFile.read(Path.of("hosts.txt"));
@@ -116,6 +116,8 @@ public final class HostGroup implements AutoCloseable {
     private Pending pending;
     private String outOfStep;
     private final UnsafeBuffer message = new UnsafeBuffer(new byte[Wire.MAX_MESSAGE]);
+    /** The host transport over this group, closed first by {@link #close()} (guarded by {@link #sendLock}). */
+    private HostTransport transport;
 
     /** A collective whose contribution went (or is going) out and whose wait did not complete. */
     private static final class Pending {
@@ -231,7 +233,12 @@ public final class HostGroup implements AutoCloseable {
     }
 
     private static String channel(final HostFile.Member m) {
-        return "aeron:udp?endpoint=" + m.endpoint() + "|term-length=65536";
+        return channel(m, 65536);
+    }
+
+    /** @return the UDP channel to member {@code m} with terms of {@code termLength} bytes */
+    static String channel(final HostFile.Member m, final int termLength) {
+        return "aeron:udp?endpoint=" + m.endpoint() + "|term-length=" + termLength;
     }
 
     private static Path newDriverDirectory(final int rank) {
@@ -638,15 +645,81 @@ public final class HostGroup implements AutoCloseable {
         return new BackoffIdleStrategy(64, 64, 1_000, 1_000_000);
     }
 
+    // ---------------------------------------------------------------------------------------------- for HostTransport
+
+    /** @return the state the receiver shares with waiting callers (failures, departures) */
+    GroupState state() {
+        return state;
+    }
+
+    /** @return the group's Aeron client */
+    Aeron aeron() {
+        return aeron;
+    }
+
+    /** @return the host file's fingerprint, in every message's header */
+    long fingerprint() {
+        return group;
+    }
+
+    /** @return the failure-detection bound */
+    long peerTimeoutNanos() {
+        return peerTimeoutNanos;
+    }
+
+    /** @return true once {@link #close()} began */
+    boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Attaches the group's host transport, which {@link #close()} closes first.
+     *
+     * @throws IllegalStateException if the group is closed or has a transport already
+     */
+    void attach(final HostTransport t) {
+        synchronized (sendLock) {
+            checkAttachable();
+            transport = t;
+        }
+    }
+
+    /** @throws IllegalStateException if the group is closed or has a transport already */
+    void checkAttachable() {
+        synchronized (sendLock) {
+            checkOpen();
+            if (transport != null) {
+                throw new IllegalStateException(this + " has a host transport already (" + transport + "): a group "
+                    + "carries one");
+            }
+        }
+    }
+
+    /** Detaches {@code t} (its close). */
+    void detach(final HostTransport t) {
+        synchronized (sendLock) {
+            if (transport == t) {
+                transport = null;
+            }
+        }
+    }
+
     // ---------------------------------------------------------------------------------------------- closing
 
     /**
-     * Leaves the group: a goodbye to every peer, acknowledged (see the class comment), then Aeron, the embedded
-     * driver and its directory go. Idempotent; never throws for the group's state (a peer that does not answer is
+     * Leaves the group: its {@link HostTransport}, if one is attached, is closed first; then a goodbye to every peer,
+     * acknowledged (see the class comment), then Aeron, the embedded driver and its directory go. Idempotent; never throws for the group's state (a peer that does not answer is
      * waited for at most the peer timeout). An interrupt does not cut the close short; the status is kept.
      */
     @Override
     public void close() {
+        final HostTransport t;
+        synchronized (sendLock) {
+            t = transport;
+        }
+        if (t != null) {
+            t.close(); // before the group's goodbye: the transport's close still needs the group's Aeron
+        }
         synchronized (sendLock) { // no caller is inside an offer now, and none will start one
             if (closed) {
                 return;

@@ -4,8 +4,6 @@ import dev.overlap.core.InterruptedWaitException;
 import dev.overlap.core.PeerFailedException;
 import dev.overlap.testing.TestThreads;
 import dev.overlap.testing.UdpPorts;
-import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,21 +40,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class HostGroupTest {
     private static final long BOUND_SECONDS = 60;
-    private static MediaDriver driver;
+    private static TestMediaDriver driver;
     private static Path driverDir;
 
     @BeforeAll
     static void startDriver() throws Exception {
-        driverDir = Files.createTempDirectory("overlap-hosts-test-");
-        driver = MediaDriver.launch(new MediaDriver.Context().aeronDirectoryName(driverDir.toString())
-            .threadingMode(ThreadingMode.SHARED).dirDeleteOnStart(true).dirDeleteOnShutdown(true)
-            .termBufferSparseFile(true));
+        driver = TestMediaDriver.start("overlap-hosts-test-");
+        driverDir = driver.dir;
     }
 
     @AfterAll
     static void stopDriver() {
         driver.close();
-        dev.overlap.core.World.deleteDirectory(driverDir);
     }
 
     private static HostFile hostFile(final int ranks) {
@@ -101,23 +96,7 @@ class HostGroupTest {
 
         /** Runs {@code body} on every rank at once; returns what each threw (null: nothing). */
         List<Throwable> onEveryRank(final RankBody body) throws Exception {
-            final List<Future<?>> runs = new ArrayList<>();
-            for (final HostGroup g : groups) {
-                runs.add(pool.submit(() -> {
-                    body.run(g);
-                    return null;
-                }));
-            }
-            final List<Throwable> thrown = new ArrayList<>();
-            for (final Future<?> run : runs) {
-                try {
-                    run.get(BOUND_SECONDS, TimeUnit.SECONDS);
-                    thrown.add(null);
-                } catch (final ExecutionException e) {
-                    thrown.add(e.getCause());
-                }
-            }
-            return thrown;
+            return HostCluster.onEveryRank(pool, groups.size(), r -> body.run(groups.get(r)));
         }
 
         @Override

@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  *   transport    -> core
  *   replication  -> core
  *   worklist     -> core, queues, transport
- *   hosts        -> core       (and Aeron: client and embedded media driver)
+ *   hosts        -> core, transport  (and Aeron: client and embedded media driver)
  * </pre>
  */
 @AnalyzeClasses(packages = "dev.overlap", importOptions = ImportOption.DoNotIncludeTests.class)
@@ -52,7 +52,8 @@ class ArchitectureTest {
         "dev.overlap.queues..", "dev.overlap.transport..");
 
     @ArchTest
-    static final ArchRule hostsNeedOnlyCoreAndAeron = only("dev.overlap.hosts..", "dev.overlap.core..", "io.aeron..");
+    static final ArchRule hostsNeedOnlyCoreTransportAndAeron = only("dev.overlap.hosts..", "dev.overlap.core..",
+        "dev.overlap.transport..", "io.aeron..");
 
     @ArchTest
     static final ArchRule libraryNeverUsesTheLab = noClasses().that().resideInAnyPackage(LIBRARY)

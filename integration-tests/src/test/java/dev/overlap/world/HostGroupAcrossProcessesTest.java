@@ -1,15 +1,11 @@
 package dev.overlap.world;
 
-import dev.overlap.testing.UdpPorts;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -33,20 +29,10 @@ class HostGroupAcrossProcessesTest {
     @TempDir
     Path tmp;
 
-    private RankProcesses start(final String mode) throws Exception {
-        final List<String> lines = new ArrayList<>(List.of("# rank host port: one loopback address per rank"));
-        for (int r = 0; r < RANKS; r++) {
-            final String address = "127.0.0." + (r + 1);
-            lines.add(r + " " + address + " " + UdpPorts.free(address));
-        }
-        final Path hosts = Files.write(tmp.resolve("hosts.txt"), lines);
-        return new RankProcesses(RANKS, r -> List.of(HostGroupProbe.class.getName(), hosts.toString(),
-            Integer.toString(r), mode, Long.toString(PEER_TIMEOUT_MILLIS)));
-    }
-
     @Test
     void threeHostsJoinAgreeOnEveryBarrierAndReductionAndLeave() throws Exception {
-        try (RankProcesses job = start("collectives")) {
+        try (RankProcesses job = RankProcesses.onLoopbackHosts(tmp, RANKS, HostGroupProbe.class, "collectives",
+            PEER_TIMEOUT_MILLIS)) {
             for (int r = 0; r < RANKS; r++) {
                 assertEquals(0, job.awaitExit(r, BOUND_SECONDS, TimeUnit.SECONDS), "rank " + r + ": " + job.output(r));
                 assertTrue(job.output(r).contains("rank " + r + " ok"), job.output(r).toString());
@@ -56,21 +42,14 @@ class HostGroupAcrossProcessesTest {
 
     @Test
     void aKilledHostIsNamedByEverySurvivorWithinTheBound() throws Exception {
-        try (RankProcesses job = start("barriers")) {
+        try (RankProcesses job = RankProcesses.onLoopbackHosts(tmp, RANKS, HostGroupProbe.class, "barriers",
+            PEER_TIMEOUT_MILLIS)) {
             for (int r = 0; r < RANKS; r++) {
                 job.awaitLine(r, "rank " + r + " checked", BOUND_SECONDS, TimeUnit.SECONDS);
             }
             job.process(1).destroyForcibly(); // SIGKILL mid-run: no goodbye, its media driver dies with it
             for (final int r : new int[] {0, 2}) {
-                assertEquals(3, job.awaitExit(r, BOUND_SECONDS, TimeUnit.SECONDS), "rank " + r + ": " + job.output(r));
-                assertTrue(job.output(r).stream().anyMatch(l -> l.startsWith("rank " + r + ": rank 1 failed: ")),
-                    "rank " + r + " names rank 1: " + job.output(r));
-                final long waited = job.output(r).stream().filter(l -> l.startsWith("rank " + r + " waited "))
-                    .mapToLong(l -> Long.parseLong(l.split(" ")[3])).findFirst().orElseThrow();
-                assertTrue(waited < PEER_TIMEOUT_MILLIS + 5_000, "rank " + r + " waited " + waited + " ms: "
-                    + job.output(r));
-                System.out.println("rank " + r + " waited " + waited + " ms after its last barrier: "
-                    + job.output(r).stream().filter(l -> l.startsWith("rank " + r + ": ")).findFirst().orElseThrow());
+                job.assertNamedWithinBound(r, 1, PEER_TIMEOUT_MILLIS + 5_000, BOUND_SECONDS, TimeUnit.SECONDS);
             }
         }
     }

@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,6 +49,53 @@ final class RankProcesses implements AutoCloseable {
             processes.add(p);
             lines.add(out);
         }
+    }
+
+    /**
+     * Writes a host file of {@code ranks} "hosts", rank r on loopback address 127.0.0.(r+1) and a free UDP port.
+     *
+     * @return its path, {@code hosts.txt} in {@code dir}
+     */
+    static Path loopbackHostFile(final Path dir, final int ranks) throws IOException {
+        final List<String> lines = new ArrayList<>(List.of("# rank host port: one loopback address per rank"));
+        for (int r = 0; r < ranks; r++) {
+            final String address = "127.0.0." + (r + 1);
+            lines.add(r + " " + address + " " + dev.overlap.testing.UdpPorts.free(address));
+        }
+        return Files.write(dir.resolve("hosts.txt"), lines);
+    }
+
+    /**
+     * Starts the ranks of a probe on loopback "hosts" (see {@link #loopbackHostFile}): each runs
+     * {@code PROBE HOSTFILE RANK MODE PEER_TIMEOUT_MS}.
+     */
+    static RankProcesses onLoopbackHosts(final Path dir, final int ranks, final Class<?> probe, final String mode,
+        final long peerTimeoutMillis) throws IOException {
+        final Path hosts = loopbackHostFile(dir, ranks);
+        return new RankProcesses(ranks, r -> List.of(probe.getName(), hosts.toString(), Integer.toString(r), mode,
+            Long.toString(peerTimeoutMillis)));
+    }
+
+    /**
+     * Checks that rank {@code rank} exited with 3, named rank {@code failed} ({@code rank R: rank F failed: ...}) and
+     * waited less than {@code boundMillis} for it ({@code rank R waited <ms> ms}).
+     */
+    void assertNamedWithinBound(final int rank, final int failed, final long boundMillis, final long timeout,
+        final TimeUnit unit) throws Exception {
+        final int exit = awaitExit(rank, timeout, unit);
+        if (exit != 3) {
+            throw new AssertionError("rank " + rank + " exited with " + exit + ", not 3: " + output(rank));
+        }
+        if (output(rank).stream().noneMatch(l -> l.startsWith("rank " + rank + ": rank " + failed + " failed: "))) {
+            throw new AssertionError("rank " + rank + " does not name rank " + failed + ": " + output(rank));
+        }
+        final long waited = output(rank).stream().filter(l -> l.startsWith("rank " + rank + " waited "))
+            .mapToLong(l -> Long.parseLong(l.split(" ")[3])).findFirst().orElseThrow();
+        if (waited >= boundMillis) {
+            throw new AssertionError("rank " + rank + " waited " + waited + " ms: " + output(rank));
+        }
+        System.out.println("rank " + rank + " waited " + waited + " ms: " + output(rank).stream()
+            .filter(l -> l.startsWith("rank " + rank + ": ")).findFirst().orElseThrow());
     }
 
     Process process(final int rank) {

@@ -623,6 +623,20 @@ public final class Endpoint extends EndpointRingSender implements AutoCloseable 
     }
 
     /**
+     * A completion token that stays valid while this endpoint keeps sending, where {@link #isQuiet(int)} answers for
+     * everything sent so far: every operation issued before this call has taken effect at {@code dest} once
+     * {@code transport().inbox(dest).applied(id())} reaches the value returned (operations that took the direct path
+     * took effect before they returned; pending aggregator items do not count).
+     *
+     * @param dest a device
+     * @return ring messages this endpoint has sent to {@code dest} so far
+     */
+    public long ringMessagesSent(final int dest) {
+        transport.checkDevice(dest);
+        return ringMessagesSentTo(dest);
+    }
+
+    /**
      * @param counter a sender counter
      * @return this endpoint's value as last published (acquire load; may be read from any thread, also after the
      *         transport closed, when it answers the final value, and while it closes: such a read passes the

@@ -41,6 +41,11 @@ abstract class EndpointFence extends EndpointCounters {
         sent[dest]++;
     }
 
+    /** @return ring messages sent to {@code dest} so far */
+    final long ringMessagesSentTo(final int dest) {
+        return sent[dest];
+    }
+
     /** @return true if this endpoint has ring messages to {@code dest} that are not applied yet */
     final boolean pending(final int dest) {
         final long s = sent[dest];

@@ -100,6 +100,8 @@ public final class Transport implements AutoCloseable {
     private final int replySlotBytes;
     private volatile boolean closing;
     private volatile boolean closed;
+    /** Closed first by {@link #close()}, most recent first; guarded by {@code this}. */
+    private final java.util.ArrayList<AutoCloseable> dependents = new java.util.ArrayList<>();
 
     private Transport(final Builder b) {
         requireAgrona();
@@ -529,6 +531,59 @@ public final class Transport implements AutoCloseable {
     }
 
     /**
+     * Makes {@code dependent} part of this transport's lifetime: {@link #close()} closes it first (dependents most
+     * recent first), before it stops anything, so a dependent that sends into the inboxes or drains them from a
+     * thread of its own (the host transport's receiver) has stopped before the inbox memory goes. Its
+     * {@code close()} must be idempotent; a dependent closed earlier by its owner should
+     * {@link #removeDependent remove} itself. What a dependent's close throws is passed on after the transport's own
+     * close.
+     *
+     * @param dependent closed by this transport's close, not null
+     * @throws IllegalStateException if the transport is closed or closing
+     */
+    public void addDependent(final AutoCloseable dependent) {
+        Objects.requireNonNull(dependent, "dependent");
+        synchronized (this) {
+            checkOpen();
+            dependents.add(dependent);
+        }
+    }
+
+    /**
+     * Forgets a dependent (no effect if it is not one).
+     *
+     * @param dependent a dependent added by {@link #addDependent}, or anything else (then nothing happens)
+     */
+    public void removeDependent(final AutoCloseable dependent) {
+        synchronized (this) {
+            dependents.remove(dependent);
+        }
+    }
+
+    /** Closes the dependents, most recent first; @return the first failure, or null */
+    private Throwable closeDependents() {
+        Throwable failure = null;
+        while (true) {
+            final AutoCloseable d;
+            synchronized (this) {
+                if (dependents.isEmpty()) {
+                    return failure;
+                }
+                d = dependents.remove(dependents.size() - 1);
+            }
+            try {
+                d.close();
+            } catch (final Exception | Error e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+    }
+
+    /**
      * Stops the progress thread, flushes every endpoint's aggregators, applies every message left in the inboxes,
      * and frees the inbox memory. Call it after the threads using endpoints have stopped and before closing the mesh.
      * Idempotent.
@@ -543,6 +598,7 @@ public final class Transport implements AutoCloseable {
      */
     @Override
     public void close() {
+        final Throwable dependentFailure = closeDependents(); // they still use the inboxes while they close
         synchronized (this) {
             if (closing) {
                 return;
@@ -572,6 +628,15 @@ public final class Transport implements AutoCloseable {
             if (mesh != null) {
                 mesh.removeDependent(this);
             }
+        }
+        if (dependentFailure instanceof RuntimeException) {
+            throw (RuntimeException)dependentFailure;
+        }
+        if (dependentFailure instanceof Error) {
+            throw (Error)dependentFailure;
+        }
+        if (dependentFailure != null) {
+            throw new IllegalStateException("a dependent of " + this + " failed to close", dependentFailure);
         }
     }
 
