@@ -255,6 +255,49 @@ public final class Inbox {
             + ", the process that runs dev" + device + " and its handlers (this is rank " + w.rank() + ")");
     }
 
+    /**
+     * The transport's close, before the inbox memory is freed: takes the drain lock for good, waiting (without a
+     * bound, as {@code Mesh.close} waits for running kernels) while another thread holds it, then applies what is
+     * left in the ring. A drain in progress on another thread is inside the ring, running a handler: freeing the
+     * memory under it would make it read freed memory when the handler returns. Drains that come later find the
+     * lock taken (they return 0) and the transport closed. Interrupts do not end the wait; they are kept.
+     *
+     * @throws RuntimeException what a handler threw while the rest was applied (the lock stays taken)
+     */
+    void closeDrains() {
+        if (!owned) {
+            return;
+        }
+        boolean interrupted = false;
+        for (int spins = 0; !buffer.compareAndSetInt(lockIndex, 0, 1); spins++) {
+            if (spins < 64) {
+                Thread.onSpinWait();
+            } else {
+                java.util.concurrent.locks.LockSupport.parkNanos(this, 100_000);
+                interrupted |= Thread.interrupted();
+            }
+        }
+        final DrainState st = state;
+        st.drainer = Thread.currentThread();
+        try {
+            while (ready()) {
+                ring.read(dispatcher, DEFAULT_DRAIN_LIMIT);
+            }
+        } finally {
+            publishDrain(st, false);
+            st.drainer = null;
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** @return true if another thread is inside a drain of this inbox (applying messages: the ring is progressing) */
+    boolean isDrainingOnAnotherThread() {
+        final Thread drainer = state.drainer;
+        return drainer != null && drainer != Thread.currentThread();
+    }
+
     /** @return true if the calling thread is inside a drain of this inbox (i.e. runs one of its handlers) */
     boolean isDrainingOnCurrentThread() {
         return state.drainer == Thread.currentThread();

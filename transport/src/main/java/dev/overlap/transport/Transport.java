@@ -73,7 +73,9 @@ import java.util.function.Supplier;
  * that races the close (from any thread) returns the value before or after it: it never fails because of the close
  * and never reads freed memory ({@link Inbox#counter} answers with the value or that exception). An endpoint used by
  * another thread while the transport closes races with the close (endpoints are single-threaded), which is the
- * caller's error, and so is a drain of an inbox started on another thread while the transport closes.
+ * caller's error. A drain in progress on another thread (a handler still running) is waited for before the inbox
+ * memory goes, as {@code Mesh.close} waits for running kernels, and what it left is applied by the close; a close
+ * called from inside a handler is refused with an {@link IllegalStateException} (it would wait for itself).
  */
 public final class Transport implements AutoCloseable {
     private final Mesh mesh;
@@ -598,6 +600,13 @@ public final class Transport implements AutoCloseable {
      */
     @Override
     public void close() {
+        for (final Inbox inbox : memory.inboxes()) {
+            if (inbox.isDrainingOnCurrentThread()) {
+                throw new IllegalStateException(this + ".close() called from a handler of dev" + inbox.device()
+                    + "'s inbox: the close waits for every drain in progress, the caller's own included; close the "
+                    + "transport from a thread that is not draining it");
+            }
+        }
         final Throwable dependentFailure = closeDependents(); // they still use the inboxes while they close
         synchronized (this) {
             if (closing) {
@@ -657,14 +666,16 @@ public final class Transport implements AutoCloseable {
         while (true) {
             final int work = drainAll();
             boolean empty = true;
+            boolean drainedElsewhere = false;
             for (final Inbox inbox : memory.inboxes()) {
                 empty &= !inbox.isOwned() || inbox.size() == 0; // another process empties its own
+                drainedElsewhere |= inbox.isOwned() && inbox.isDrainingOnAnotherThread();
             }
             if (empty) {
                 return;
             }
             final long now = System.nanoTime();
-            if (work > 0) {
+            if (work > 0 || drainedElsewhere) { // a handler running on another thread is progress we wait for
                 lastProgress = now;
             } else if (now - lastProgress > TimeUnit.SECONDS.toNanos(10)) {
                 throw new IllegalStateException("transport close: an inbox still holds unreadable messages after 10 s"

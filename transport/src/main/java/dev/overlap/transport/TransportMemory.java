@@ -238,13 +238,24 @@ final class TransportMemory {
     }
 
     /**
-     * Records the counters' final values, closes the read gate, waits for the readers inside it, then frees every
-     * counter and the inbox memory. Called once, by the transport's close, after every drain ended and every endpoint
-     * published its counters for the last time (no endpoint is created any more). Idempotent.
+     * Takes every inbox's drain lock for good (waiting for drains in progress on other threads and applying what they
+     * left, {@link Inbox#closeDrains()}), records the counters' final values, closes the read gate, waits for the
+     * readers inside it, then frees every counter and the inbox memory. Called once, by the transport's close, after
+     * every endpoint published its counters for the last time (no endpoint is created any more). Idempotent.
+     *
+     * @throws RuntimeException what a handler threw while the last messages were applied (after everything is freed)
      */
     void release() {
         if (gate.get() < 0) {
             return;
+        }
+        RuntimeException handlerFailure = null;
+        for (final Inbox inbox : inboxes) {
+            try {
+                inbox.closeDrains(); // no drain is inside a ring when its memory goes, and none starts after
+            } catch (final RuntimeException e) {
+                handlerFailure = handlerFailure == null ? e : handlerFailure;
+            }
         }
         final TransportCounter[] all = TransportCounter.values();
         final long[][] last = new long[inboxes.length][all.length];
@@ -285,6 +296,9 @@ final class TransportMemory {
             if (inboxRegion != null) {
                 inboxRegion.close();
             }
+        }
+        if (handlerFailure != null) {
+            throw handlerFailure;
         }
     }
 }

@@ -277,4 +277,86 @@ class TransportMisuseTest {
             wrong.compareAndSet(null, what);
         }
     }
+
+    /**
+     * A drain in progress on another thread (its handler still running) when the close reaches the freeing of the
+     * inbox memory: here the close gets there at once because a handler it runs itself throws. The close must wait
+     * for the other drain before the memory goes (it would otherwise read freed memory when its handler returns) and
+     * apply what that drain left; then it reports the handler's failure.
+     */
+    @Test
+    void theCloseWaitsForADrainInProgressOnAnotherThreadBeforeTheInboxMemoryGoes() throws Exception {
+        try (Mesh mesh = mesh("close-waits-for-drain")) {
+            final Transport t = Transport.builder().mesh(mesh).ringCapacity(1 << 14).maxEndpoints(4).build();
+            final CountDownLatch inHandler = new CountDownLatch(1);
+            final CountDownLatch release = new CountDownLatch(1);
+            final AtomicInteger applied = new AtomicInteger();
+            t.registerHandler(0, Q, ItemType.INT, (queue, sender, items, offset, count) -> {
+                throw new IllegalStateException("handler of dev0 fails");
+            });
+            t.registerHandler(1, Q, ItemType.INT, (queue, sender, items, offset, count) -> {
+                if (applied.getAndAdd(count) == 0) {
+                    inHandler.countDown();
+                    awaitRelease(release);
+                }
+            });
+            final Endpoint ep = t.newEndpoint(0);
+            final IntAggregator to0 = ep.intAggregator(0, Q, AggregatorConfig.eager());
+            final IntAggregator to1 = ep.intAggregator(1, Q, AggregatorConfig.eager());
+            to1.offerBlocking(1);
+            to1.offerBlocking(2); // eager: two messages; the drainer below applies the first only
+            to0.offerBlocking(3);
+            final AtomicReference<Throwable> drainFailure = new AtomicReference<>();
+            final Thread drainer = new Thread(() -> {
+                try {
+                    t.inbox(1).drain(1);
+                } catch (final Throwable e) {
+                    drainFailure.set(e);
+                }
+            }, "drainer");
+            drainer.start();
+            inHandler.await();
+            final AtomicReference<Throwable> closeFailure = new AtomicReference<>();
+            final Thread closer = new Thread(() -> {
+                try {
+                    t.close();
+                } catch (final Throwable e) {
+                    closeFailure.set(e);
+                }
+            }, "closer");
+            closer.start();
+            awaitParked(closer); // waiting for the drainer, not finished with the ring freed under it
+            assertTrue(closer.isAlive() && t.inbox(1).isDrainingOnAnotherThread());
+            release.countDown();
+            drainer.join();
+            closer.join();
+            assertEquals(null, drainFailure.get());
+            assertEquals(2, applied.get(), "the drainer applied the first message, the close the one it left");
+            assertTrue(closeFailure.get() instanceof IllegalStateException
+                && closeFailure.get().getMessage().contains("handler of dev0 fails"), String.valueOf(closeFailure.get()));
+            assertTrue(t.isClosed());
+        }
+    }
+
+    @Test
+    void aCloseFromInsideAHandlerIsRefusedNamingTheInbox() {
+        try (Mesh mesh = mesh("close-from-handler")) {
+            final Transport t = Transport.builder().mesh(mesh).ringCapacity(1 << 14).maxEndpoints(4).build();
+            final AtomicReference<Throwable> refused = new AtomicReference<>();
+            t.registerHandler(1, Q, ItemType.INT, (queue, sender, items, offset, count) -> {
+                try {
+                    t.close();
+                } catch (final IllegalStateException e) {
+                    refused.set(e);
+                }
+            });
+            t.newEndpoint(0).intAggregator(1, Q, AggregatorConfig.eager()).offerBlocking(7);
+            t.inbox(1).drain();
+            assertTrue(refused.get() != null && refused.get().getMessage().contains("from a handler of dev1's inbox"),
+                String.valueOf(refused.get()));
+            assertFalse(t.isClosed());
+            t.close();
+            assertTrue(t.isClosed());
+        }
+    }
 }
