@@ -1,5 +1,6 @@
 package dev.overlap.queues;
 
+import dev.overlap.core.AlignedHeapBuffer;
 import dev.overlap.core.OfferResult;
 
 import org.agrona.concurrent.UnsafeBuffer;
@@ -23,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 public class CounterQueuesTest {
     static UnsafeBuffer region(final int bytes) {
-        return new UnsafeBuffer(new byte[bytes]);
+        return AlignedHeapBuffer.allocate(bytes);
     }
 
     @ParameterizedTest

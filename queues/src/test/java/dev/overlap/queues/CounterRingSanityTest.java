@@ -1,5 +1,6 @@
 package dev.overlap.queues;
 
+import dev.overlap.core.AlignedHeapBuffer;
 import dev.overlap.core.Device;
 import dev.overlap.core.Mesh;
 import dev.overlap.core.OfferResult;
@@ -7,7 +8,6 @@ import dev.overlap.testing.Variant.Element;
 import dev.overlap.testing.Variant.Elements;
 import dev.overlap.testing.Variant;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -201,7 +201,7 @@ class CounterRingSanityTest {
         final Object target;
         if (c.memory == Memory.HEAP) {
             final int bytes = c.type.requiredBytes.callInt(capacity, window);
-            target = c.type.construct.call(new UnsafeBuffer(new byte[bytes]), capacity, window, c.publication);
+            target = c.type.construct.call(AlignedHeapBuffer.allocate(bytes), capacity, window, c.publication);
         } else {
             target = c.type.allocate.call(mesh.device(0), capacity, window, c.publication);
         }
@@ -330,7 +330,7 @@ class CounterRingSanityTest {
         final Type t = c.type;
         assertThrows(IllegalArgumentException.class, () -> t.requiredBytesDefault.call(0));
         assertThrows(IllegalArgumentException.class, () -> t.requiredBytes.call(8, 3), "window not a power of two");
-        assertThrows(IllegalArgumentException.class, () -> t.constructDefault.call(new UnsafeBuffer(new byte[64]), 8),
+        assertThrows(IllegalArgumentException.class, () -> t.constructDefault.call(AlignedHeapBuffer.allocate(64), 8),
             "region too small");
         assertThrows(IllegalArgumentException.class, () -> t.allocateDefault.call(mesh.device(0), 0));
         final Ring r = ring(c, 8, 2);

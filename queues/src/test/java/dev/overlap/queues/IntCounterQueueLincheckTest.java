@@ -1,6 +1,6 @@
 package dev.overlap.queues;
 
-import org.agrona.concurrent.UnsafeBuffer;
+import dev.overlap.core.AlignedHeapBuffer;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
 @Tag("slow")
 public class IntCounterQueueLincheckTest {
     private final IntCounterQueue queue =
-        new IntCounterQueue(new UnsafeBuffer(new byte[IntCounterQueue.requiredBytes(4, 2)]), 4, 2, Publication.ORDERED);
+        new IntCounterQueue(AlignedHeapBuffer.allocate(IntCounterQueue.requiredBytes(4, 2)), 4, 2, Publication.ORDERED);
 
     @Operation
     public boolean offer(@Param(name = "item") final int item) {

@@ -1,6 +1,6 @@
 package dev.overlap.queues;
 
-import org.agrona.concurrent.UnsafeBuffer;
+import dev.overlap.core.AlignedHeapBuffer;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.junit.jupiter.api.Tag;
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 @Tag("slow")
 public class IntCounterQueueWindowedLincheckTest {
     private final IntCounterQueue queue = new IntCounterQueue(
-        new UnsafeBuffer(new byte[IntCounterQueue.requiredBytes(4, 2)]), 4, 2, Publication.WINDOWED);
+        AlignedHeapBuffer.allocate(IntCounterQueue.requiredBytes(4, 2)), 4, 2, Publication.WINDOWED);
 
     @Operation
     public boolean offer(@Param(name = "item") final int item) {

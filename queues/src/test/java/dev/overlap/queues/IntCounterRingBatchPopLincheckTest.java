@@ -1,6 +1,6 @@
 package dev.overlap.queues;
 
-import org.agrona.concurrent.UnsafeBuffer;
+import dev.overlap.core.AlignedHeapBuffer;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
 @Tag("slow")
 public class IntCounterRingBatchPopLincheckTest {
     private final IntCounterRing ring =
-        new IntCounterRing(new UnsafeBuffer(new byte[IntCounterRing.requiredBytes(32, 4)]), 32, 4, Publication.ORDERED);
+        new IntCounterRing(AlignedHeapBuffer.allocate(IntCounterRing.requiredBytes(32, 4)), 32, 4, Publication.ORDERED);
 
     @Operation
     public boolean offer(@Param(name = "item") final int item) {

@@ -1,5 +1,6 @@
 package dev.overlap.queues;
 
+import dev.overlap.core.AlignedHeapBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
 @Tag("slow")
 public class IntCounterRingLincheckTest {
     private final IntCounterRing ring =
-        new IntCounterRing(new UnsafeBuffer(new byte[IntCounterRing.requiredBytes(3, 2)]), 3, 2, Publication.ORDERED);
+        new IntCounterRing(AlignedHeapBuffer.allocate(IntCounterRing.requiredBytes(3, 2)), 3, 2, Publication.ORDERED);
 
     @Operation
     public boolean offer(@Param(name = "item") final int item) {

@@ -1,5 +1,6 @@
 package dev.overlap.queues;
 
+import dev.overlap.core.AlignedHeapBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
 @Tag("slow")
 public class IntCounterRingWindowedLincheckTest {
     private final IntCounterRing ring =
-        new IntCounterRing(new UnsafeBuffer(new byte[IntCounterRing.requiredBytes(3, 2)]), 3, 2, Publication.WINDOWED);
+        new IntCounterRing(AlignedHeapBuffer.allocate(IntCounterRing.requiredBytes(3, 2)), 3, 2, Publication.WINDOWED);
 
     @Operation
     public boolean offer(@Param(name = "item") final int item) {

@@ -1,7 +1,7 @@
 package dev.overlap.queues;
 
+import dev.overlap.core.AlignedHeapBuffer;
 import dev.overlap.core.OfferResult;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 public class IntPriorityWorklistTest {
     static IntPriorityWorklist worklist(final int capacity, final int threshold, final int delta) {
-        return new IntPriorityWorklist(new UnsafeBuffer(new byte[IntPriorityWorklist.requiredBytes(capacity)]),
+        return new IntPriorityWorklist(AlignedHeapBuffer.allocate(IntPriorityWorklist.requiredBytes(capacity)),
             capacity, threshold, delta);
     }
 

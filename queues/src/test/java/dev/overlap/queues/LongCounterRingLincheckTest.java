@@ -1,5 +1,6 @@
 package dev.overlap.queues;
 
+import dev.overlap.core.AlignedHeapBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
 @Tag("slow")
 public class LongCounterRingLincheckTest {
     private final LongCounterRing ring =
-        new LongCounterRing(new UnsafeBuffer(new byte[LongCounterRing.requiredBytes(3, 2)]), 3, 2, Publication.ORDERED);
+        new LongCounterRing(AlignedHeapBuffer.allocate(LongCounterRing.requiredBytes(3, 2)), 3, 2, Publication.ORDERED);
 
     @Operation
     public boolean offer(@Param(name = "item") final int item) {

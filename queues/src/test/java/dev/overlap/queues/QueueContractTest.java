@@ -1,6 +1,6 @@
 package dev.overlap.queues;
 
-import org.agrona.concurrent.UnsafeBuffer;
+import dev.overlap.core.AlignedHeapBuffer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -133,7 +133,7 @@ public class QueueContractTest {
     @EnumSource(Publication.class)
     void sizeStaysWithinElementsPresentUnderARace(final Publication p) throws Exception {
         final CounterRingQueue<Integer> q = new CounterRingQueue<>(16, 4, p);
-        final IntCounterRing r = new IntCounterRing(new UnsafeBuffer(new byte[IntCounterRing.requiredBytes(16, 4)]),
+        final IntCounterRing r = new IntCounterRing(AlignedHeapBuffer.allocate(IntCounterRing.requiredBytes(16, 4)),
             16, 4, p);
         checkSizeRace(() -> {
             q.offer(1);
