@@ -8,9 +8,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
  * A host group of real processes, each a "host" of its own: bound to its own loopback address (127.0.0.1, .2, .3)
  * and port, each with its embedded Aeron media driver, talking UDP ({@link HostGroupProbe} is each rank). They join,
@@ -33,10 +30,7 @@ class HostGroupAcrossProcessesTest {
     void threeHostsJoinAgreeOnEveryBarrierAndReductionAndLeave() throws Exception {
         try (RankProcesses job = RankProcesses.onLoopbackHosts(tmp, RANKS, HostGroupProbe.class, "collectives",
             PEER_TIMEOUT_MILLIS)) {
-            for (int r = 0; r < RANKS; r++) {
-                assertEquals(0, job.awaitExit(r, BOUND_SECONDS, TimeUnit.SECONDS), "rank " + r + ": " + job.output(r));
-                assertTrue(job.output(r).contains("rank " + r + " ok"), job.output(r).toString());
-            }
+            job.assertEveryRankOk(BOUND_SECONDS, TimeUnit.SECONDS);
         }
     }
 

@@ -1,10 +1,8 @@
 package dev.overlap.world;
 
 import dev.overlap.core.PeerFailedException;
-import dev.overlap.hosts.HostFile;
 import dev.overlap.hosts.HostGroup;
 
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
@@ -24,14 +22,13 @@ public final class HostGroupProbe {
     }
 
     public static void main(final String[] args) {
-        final HostFile hosts = HostFile.read(Path.of(args[0]));
-        final int rank = Integer.parseInt(args[1]);
-        final String mode = args[2];
-        final long peerTimeoutMillis = Long.parseLong(args[3]);
-        final int n = hosts.ranks();
+        final RankProcesses.LoopbackRank me = new RankProcesses.LoopbackRank(args);
+        final int rank = me.rank;
+        final String mode = me.mode;
+        final long peerTimeoutMillis = me.peerTimeoutMillis;
+        final int n = me.hosts.ranks();
         long lastBarrier = System.nanoTime();
-        try (HostGroup group = HostGroup.builder(hosts, rank).joinTimeout(60, TimeUnit.SECONDS)
-            .peerTimeout(peerTimeoutMillis, TimeUnit.MILLISECONDS).join()) {
+        try (HostGroup group = me.join()) {
             System.out.println("rank " + rank + " joined");
             for (int round = 0; round < 50; round++) {
                 group.barrier();

@@ -8,9 +8,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
  * The transport across hosts between real processes, each a "host" bound to its own loopback address (127.0.0.1, .2,
  * .3) with its embedded media driver ({@link HostTransportProbe} is each rank): every rank pushes items to every
@@ -33,10 +30,7 @@ class HostTransportAcrossProcessesTest {
     void pushesAtomicsPutsAndGetsBetweenThreeHostsArriveExactlyOnce() throws Exception {
         try (RankProcesses job = RankProcesses.onLoopbackHosts(tmp, RANKS, HostTransportProbe.class, "data",
             PEER_TIMEOUT_MILLIS)) {
-            for (int r = 0; r < RANKS; r++) {
-                assertEquals(0, job.awaitExit(r, BOUND_SECONDS, TimeUnit.SECONDS), "rank " + r + ": " + job.output(r));
-                assertTrue(job.output(r).contains("rank " + r + " ok"), job.output(r).toString());
-            }
+            job.assertEveryRankOk(BOUND_SECONDS, TimeUnit.SECONDS);
         }
     }
 

@@ -5,7 +5,6 @@ import dev.overlap.core.Mesh;
 import dev.overlap.core.PeerFailedException;
 import dev.overlap.core.SymmetricArray;
 import dev.overlap.hosts.HostEndpoint;
-import dev.overlap.hosts.HostFile;
 import dev.overlap.hosts.HostGroup;
 import dev.overlap.hosts.HostTransport;
 import dev.overlap.transport.ItemType;
@@ -14,7 +13,6 @@ import dev.overlap.transport.Transport;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
@@ -42,17 +40,16 @@ public final class HostTransportProbe {
     }
 
     public static void main(final String[] args) {
-        final HostFile hosts = HostFile.read(Path.of(args[0]));
-        final int rank = Integer.parseInt(args[1]);
-        final String mode = args[2];
-        final long peerTimeoutMillis = Long.parseLong(args[3]);
-        final int n = hosts.ranks();
+        final RankProcesses.LoopbackRank me = new RankProcesses.LoopbackRank(args);
+        final int rank = me.rank;
+        final String mode = me.mode;
+        final long peerTimeoutMillis = me.peerTimeoutMillis;
+        final int n = me.hosts.ranks();
         // by sender rank and device: the next sequence number expected (items arrive in order, each once)
         final AtomicIntegerArray next = new AtomicIntegerArray(n * 2);
         final AtomicReference<String> wrong = new AtomicReference<>();
         long lastRound = System.nanoTime();
-        try (HostGroup group = HostGroup.builder(hosts, rank).joinTimeout(60, TimeUnit.SECONDS)
-                .peerTimeout(peerTimeoutMillis, TimeUnit.MILLISECONDS).join();
+        try (HostGroup group = me.join();
              Mesh mesh = Mesh.builder().devices(2).threadsPerDevice(1).memoryPerDevice(1 << 20).build();
              Transport transport = Transport.builder().mesh(mesh).ringCapacity(1 << 16).progressThread(true)
                  .build()) {

@@ -1,5 +1,7 @@
 package dev.overlap.world;
 
+import dev.overlap.hosts.HostFile;
+import dev.overlap.hosts.HostGroup;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -74,6 +76,40 @@ final class RankProcesses implements AutoCloseable {
         final Path hosts = loopbackHostFile(dir, ranks);
         return new RankProcesses(ranks, r -> List.of(probe.getName(), hosts.toString(), Integer.toString(r), mode,
             Long.toString(peerTimeoutMillis)));
+    }
+
+    /** The arguments {@link #onLoopbackHosts} gives a probe's rank: {@code HOSTFILE RANK MODE PEER_TIMEOUT_MS}. */
+    static final class LoopbackRank {
+        final HostFile hosts;
+        final int rank;
+        final String mode;
+        final long peerTimeoutMillis;
+
+        LoopbackRank(final String[] args) {
+            hosts = HostFile.read(Path.of(args[0]));
+            rank = Integer.parseInt(args[1]);
+            mode = args[2];
+            peerTimeoutMillis = Long.parseLong(args[3]);
+        }
+
+        /** @return this rank's host group, joined within 60 s, with the test's peer timeout */
+        HostGroup join() {
+            return HostGroup.builder(hosts, rank).joinTimeout(60, TimeUnit.SECONDS)
+                .peerTimeout(peerTimeoutMillis, TimeUnit.MILLISECONDS).join();
+        }
+    }
+
+    /** Checks that every rank exits with 0 within the bound, having printed {@code rank R ok}. */
+    void assertEveryRankOk(final long timeout, final TimeUnit unit) throws Exception {
+        for (int r = 0; r < processes.size(); r++) {
+            final int exit = awaitExit(r, timeout, unit);
+            if (exit != 0) {
+                throw new AssertionError("rank " + r + " exited with " + exit + ": " + output(r));
+            }
+            if (!output(r).contains("rank " + r + " ok")) {
+                throw new AssertionError("rank " + r + " did not print 'rank " + r + " ok': " + output(r));
+            }
+        }
     }
 
     /**
