@@ -137,7 +137,7 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
      * @return the run's settings
      * @throws CommandLine.ParameterException naming a wrong argument
      */
-    private AppSettings validate(final CommandLine cl) {
+    AppSettings validate(final CommandLine cl) {
         meshOptions.validate(cl);
         if (runs < 1 || runs > 1000) {
             throw new CommandLine.ParameterException(cl, "--runs must be in 1..1000, was " + runs);
@@ -250,7 +250,7 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
         return "default".equals(dir) ? CountersFile.defaultDirectory() : java.nio.file.Paths.get(dir);
     }
 
-    private int chooseSource(final CsrGraph g, final CommandLine cl) {
+    int chooseSource(final CsrGraph g, final CommandLine cl) {
         if (source != null) {
             if (source < 0 || source >= g.vertexCount()) {
                 throw new CommandLine.ParameterException(cl, "--source " + source + " is outside 0.."
