@@ -218,6 +218,71 @@ class HostWorklistTest {
     }
 
     @Test
+    void aRunThatTimesOutOnOneRankStopsEveryRank() throws Exception {
+        try (HostCluster c = new HostCluster(driverDir, RANKS, false, t -> { })) {
+            final List<DistributedWorklist> wls = worklists(c, link -> link);
+            final WorklistStats[] stats = new WorklistStats[RANKS];
+            final List<Throwable> thrown = c.onEveryRank(r -> {
+                if (r == 0) {
+                    wls.get(r).seed(0, 0);
+                }
+                final TaskFunction pingPong = (task, ctx) -> ctx.pushToRank(1 - ctx.rank(), 0, task + 1);
+                if (r == 0) {
+                    wls.get(r).run(WorkerShape.THREAD, KernelMode.PERSISTENT, pingPong, null, 200,
+                        TimeUnit.MILLISECONDS);
+                } else {
+                    stats[r] = wls.get(r).run(WorkerShape.THREAD, KernelMode.PERSISTENT, pingPong);
+                }
+            });
+            assertInstanceOf(java.util.concurrent.TimeoutException.class, thrown.get(0));
+            assertNull(thrown.get(1));
+            assertTrue(stats[1].stopped(), "rank 1's run stopped with rank 0's");
+            runTreeAgain(c, wls);
+            closeAll(c, wls);
+        }
+    }
+
+    @Test
+    void aRankThatLeavesEndsTheOthersRunNamingIt() throws Exception {
+        final java.util.concurrent.ExecutorService rank1Run = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try (HostCluster c = new HostCluster(driverDir, RANKS, false, t -> { })) {
+            final List<DistributedWorklist> wls = worklists(c, link -> link);
+            final java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+            final Throwable[] rank1Threw = new Throwable[1];
+            final List<Throwable> thrown = c.onEveryRank(r -> {
+                if (r == 0) {
+                    wls.get(r).seed(0, 0);
+                    wls.get(r).run(WorkerShape.THREAD, KernelMode.PERSISTENT, (task, ctx) -> {
+                        running.countDown();
+                        ctx.push(task + 1); // endless on rank 0: only rank 1's departure ends it
+                    });
+                } else { // rank 1's group closes while both run (its run fails with it)
+                    final java.util.concurrent.Future<?> run = rank1Run.submit(() -> wls.get(1).run(
+                        WorkerShape.THREAD, KernelMode.PERSISTENT, (t, ctx) -> { }));
+                    assertTrue(running.await(HostCluster.BOUND_SECONDS, TimeUnit.SECONDS));
+                    c.groups.get(1).close();
+                    try {
+                        run.get(HostCluster.BOUND_SECONDS, TimeUnit.SECONDS);
+                    } catch (final java.util.concurrent.ExecutionException e) {
+                        rank1Threw[0] = e.getCause();
+                    }
+                }
+            });
+            final dev.overlap.core.PeerFailedException left = assertInstanceOf(
+                dev.overlap.core.PeerFailedException.class, thrown.get(0));
+            assertEquals(1, left.rank(), left.getMessage());
+            assertNull(thrown.get(1));
+            assertTrue(rank1Threw[0] != null, "rank 1's run went on after its group closed");
+            assertThrows(RuntimeException.class,
+                () -> wls.get(0).run(WorkerShape.THREAD, KernelMode.PERSISTENT, (t, ctx) -> { }));
+            wls.get(0).close();
+            wls.get(1).close();
+        } finally {
+            rank1Run.shutdownNow();
+        }
+    }
+
+    @Test
     void misuseIsRefusedNamingWhatWasWrong() throws Exception {
         try (HostCluster c = new HostCluster(driverDir, RANKS, false, t -> { })) {
             final List<DistributedWorklist> wls = worklists(c, link -> link);

@@ -1222,7 +1222,9 @@ public final class DistributedWorklist implements AutoCloseable {
         /**
          * Spans ranks whose processes share no memory (hosts): pushes to another rank's device
          * ({@link TaskContext#pushToRank}) travel through {@code link}, and a run ends when every rank's tasks are
-         * done ({@link RankTermination}). Every rank builds its worklist with the same settings (collective: the build
+         * done: each rank's host runs rounds of one {@link RankLink#allReduceSum} of its created and completed
+         * totals, and the run ends when one round's completed sum equals the next round's created sum (Mattern's two
+         * waves across the ranks). Every rank builds its worklist with the same settings (collective: the build
          * meets the other ranks once the handlers are bound); runs are collective too, {@link KernelMode#PERSISTENT}
          * and without an idle function. {@code overlap-hosts}' {@code HostWorklistLink} implements it.
          *

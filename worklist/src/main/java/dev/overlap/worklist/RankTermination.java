@@ -77,9 +77,10 @@ final class RankTermination {
      */
     int step(final boolean stopped, final boolean failed, final long timeout, final TimeUnit unit) {
         if (!inRound) {
-            values[CREATED] = detector.createdTotal(); // created first, then completed (the class comment says why)
+            // the waves are this round's created and the previous round's completed: the order within a round is free
+            values[CREATED] = detector.createdTotal();
             values[COMPLETED] = detector.completedTotal();
-            values[STOPS] = stopped ? 1 : 0;
+            values[STOPS] = stopped || failed ? 1 : 0;
             values[FAILURES] = failed ? 1 : 0;
             inRound = true;
         }

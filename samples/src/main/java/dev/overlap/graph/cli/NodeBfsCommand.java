@@ -140,7 +140,8 @@ public final class NodeBfsCommand extends GraphAppCommand {
                 last = bfs.run(src);
                 times[i] = (System.nanoTime() - t0) / 1e6;
             }
-            final long[] work = {last.tasks(), last.localPushes(), last.remotePushes()};
+            final long[] work = {bfs.expansions(), last.localPushes(), last.remotePushes(), bfs.edgesScanned(),
+                last.tasks()};
             group.allReduceSum(work);
             final int[] depths = bfs.gather();
             if (!lead) {
@@ -156,7 +157,7 @@ public final class NodeBfsCommand extends GraphAppCommand {
             final double median = sorted[sorted.length / 2];
             final long reached = GraphApp.reached(depths);
             final AppResult result = AppResult.bfs(depths, (long)(median * 1e6), new WorkCounts(0, work[0], reached,
-                0, work[1], work[2], 0, 0, 0));
+                work[3], work[1], work[2], 0, 0, 0));
             final long refStart = System.nanoTime();
             final Verification v = output.noVerify ? Verification.skipped()
                 : GraphApp.BFS.expected(g, src, settings, null).check(result);
@@ -172,7 +173,7 @@ public final class NodeBfsCommand extends GraphAppCommand {
                 .edgesTraversed(GraphApp.BFS.edgesTraversed(g, result)).counts(result.counts()).verification(v)
                 .extra("hosts", ranks).extra("devicesPerHost", devices).extra("source", src)
                 .extra("reached", reached).extra("maxDepth", max).extra("direction", "top-down")
-                .extra("warmups", warmups);
+                .extra("tasks", work[4]).extra("warmups", warmups);
             if (!output.noVerify) {
                 rb.extra("referenceMs", Math.round(referenceMillis * 1000) / 1000.0);
             }

@@ -43,6 +43,8 @@ public final class NodeBfs implements AutoCloseable {
     public static final int INF = Integer.MAX_VALUE;
     /** The task bit that says: pushed from another rank, the owner applies the minimum. */
     static final int APPLY = 1 << 31;
+    /** Longs between two workers' counts in {@link #work}: 128 bytes, no false sharing. */
+    private static final int STRIDE = 16;
 
     private final CsrGraph g;
     private final Mesh mesh;
@@ -57,6 +59,8 @@ public final class NodeBfs implements AutoCloseable {
     /** Rank 0: the whole answer, written by every rank's puts; null elsewhere. */
     private final IntArray gathered;
     private final DistributedWorklist worklist;
+    /** Per device, per worker (16 longs apart: no false sharing): expansions, then edges scanned, of the last run. */
+    private final long[][] work;
 
     /**
      * Collective: every rank builds it with the same graph and device count.
@@ -88,6 +92,10 @@ public final class NodeBfs implements AutoCloseable {
         }
         this.sent = mesh.device(0).allocateInts(Math.max(1, n));
         this.gathered = rank == 0 ? mesh.device(0).allocateInts(Math.max(1, n)) : null;
+        this.work = new long[devices][];
+        for (int d = 0; d < devices; d++) {
+            work[d] = new long[(mesh.device(d).workerCount() + 1) * STRIDE];
+        }
         this.worklist = DistributedWorklist.builder(mesh).transport(transport).priority(1, 1)
             .queueCapacity(queueCapacity).ranks(new HostWorklistLink(hostTransport)).build();
     }
@@ -118,6 +126,9 @@ public final class NodeBfs implements AutoCloseable {
      * @return this rank's run statistics
      */
     public WorklistStats run(final int source) {
+        for (final long[] w : work) {
+            java.util.Arrays.fill(w, 0);
+        }
         fill();
         final int o = owner(source);
         if (o / devices == rank) {
@@ -126,6 +137,27 @@ public final class NodeBfs implements AutoCloseable {
             worklist.seed(o % devices, v, 0);
         }
         return worklist.run(WorkerShape.WARP, KernelMode.PERSISTENT, new Kernel());
+    }
+
+    /** @return vertices this rank expanded in the last run (a vertex expanded again after a better depth counts twice) */
+    public long expansions() {
+        return sum(0);
+    }
+
+    /** @return edges this rank scanned in the last run */
+    public long edgesScanned() {
+        return sum(1);
+    }
+
+    /** Host, after a run (its join ordered the workers' plain writes before this). */
+    private long sum(final int field) {
+        long total = 0;
+        for (final long[] w : work) {
+            for (int i = field; i < w.length; i += STRIDE) {
+                total += w[i];
+            }
+        }
+        return total;
     }
 
     /** Resets the depths and the sent filter of this rank's devices (one kernel per device). */
@@ -208,6 +240,10 @@ public final class NodeBfs implements AutoCloseable {
             }
             final int next = cand + 1;
             final int u = bounds[rank * devices + d] + v;
+            final long[] counts = work[d];
+            final int at = ctx.worker() * STRIDE;
+            counts[at]++;
+            counts[at + 1] += g.degree(u);
             for (long e = g.edgeStart(u), end = g.edgeEnd(u); e < end; e++) {
                 final int w = g.target(e);
                 final int o = owner(w);
