@@ -626,10 +626,15 @@ public final class DistributedWorklist implements AutoCloseable {
         return arrivalsBase + ++round * totalWorkers;
     }
 
-    /** The hosts of every rank meet between discrete rounds, draining their inboxes meanwhile (no-op in one process). */
+    /**
+     * The hosts of every rank meet (between discrete rounds, draining their inboxes meanwhile; across ranks of a
+     * {@link RankLink}, at its barrier; a no-op in one process).
+     */
     private void hostsMeet() {
         if (world != null) {
             world.barrier(transport::drainAll);
+        } else if (link != null) {
+            link.barrier();
         }
     }
 
@@ -828,7 +833,9 @@ public final class DistributedWorklist implements AutoCloseable {
     /**
      * After a stop or failure: flush every worker's sends, drain every inbox, empty every queue, rebalance the
      * detector. Collective across processes: the ranks flush and drain until their own sends are applied, meet (so
-     * nothing is in flight anywhere), empty their queues, meet again, and rank 0 rebalances the counts of all.
+     * nothing is in flight anywhere), empty their queues, meet again, and rank 0 rebalances the counts of all. Across
+     * the ranks of a {@link RankLink} the batches not sent are forgotten (counted, rebalanced here), each rank first
+     * waits until what it sent to the others is applied there, and the imbalance is one sum over the ranks.
      */
     private void discardLeftovers() {
         for (final TaskContext[] cs : contexts) {
@@ -837,8 +844,11 @@ public final class DistributedWorklist implements AutoCloseable {
             }
         }
         if (link != null) {
-            discardAcrossRanks();
-            return;
+            for (final TaskContext[] cs : contexts) {
+                for (final TaskContext c : cs) {
+                    c.hostQuietRanks(); // what this rank's workers sent to other ranks is applied there
+                }
+            }
         }
         boolean quiet;
         do {
@@ -863,54 +873,19 @@ public final class DistributedWorklist implements AutoCloseable {
             }
         }
         hostsMeet();
-        if (world == null || world.rank() == 0) {
+        if (link != null) { // each rank has its own counters: rank 0 rebalances the sum of every rank's imbalance
+            final long[] imbalance = {detector.createdTotal() - detector.completedTotal()};
+            while (!link.allReduceSum(imbalance, 1, TimeUnit.MILLISECONDS)) {
+                transport.drainAll();
+            }
+            if (link.rank() == 0) {
+                detector.completed(hostParticipant, imbalance[0]);
+            }
+        } else if (world == null || world.rank() == 0) {
             final long imbalance = detector.createdTotal() - detector.completedTotal();
             detector.completed(hostParticipant, imbalance);
         }
         hostsMeet(); // the rebalanced counts are in before any rank seeds the next run
-    }
-
-    /**
-     * {@link #discardLeftovers} across ranks: every rank waits until what its workers sent to other ranks is applied
-     * there and its own transport is quiet, the ranks meet (nothing is in flight anywhere), empty their queues, and
-     * rank 0 rebalances the global imbalance (one reduction of every rank's created minus completed).
-     */
-    private void discardAcrossRanks() {
-        for (final TaskContext[] cs : contexts) {
-            for (final TaskContext c : cs) {
-                c.hostQuietRanks();
-            }
-        }
-        boolean quiet;
-        do {
-            transport.drainAll();
-            quiet = true;
-            for (final TaskContext[] cs : contexts) {
-                for (final TaskContext c : cs) {
-                    quiet &= c.hostQuiet();
-                }
-            }
-        } while (!quiet);
-        link.barrier();
-        while (transport.drainAll() > 0) {
-            Thread.onSpinWait();
-        }
-        final int[] sink = new int[256];
-        final int[] sinkPriorities = new int[256];
-        final long[] sinkEntries = new long[256];
-        for (final LocalQueue q : queues) {
-            while (q.pop(sink, sinkPriorities, sinkEntries, sink.length) > 0) {
-                Thread.onSpinWait();
-            }
-        }
-        final long[] imbalance = {detector.createdTotal() - detector.completedTotal()};
-        while (!link.allReduceSum(imbalance, 1, TimeUnit.MILLISECONDS)) {
-            transport.drainAll();
-        }
-        if (link.rank() == 0) {
-            detector.completed(hostParticipant, imbalance[0]);
-        }
-        link.barrier(); // the rebalanced counts are in before any rank seeds the next run
     }
 
     private WorklistStats stats(final long rounds, final long elapsed, final boolean stopped) {

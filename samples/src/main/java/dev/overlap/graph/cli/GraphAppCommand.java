@@ -218,18 +218,33 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
             rb.extra("referenceMs", Math.round(referenceMillis * 1000) / 1000.0);
         }
         rb.extra("warmups", warmups);
-        if (runs > 1) {
+        runTimes(rb, times, m.bestMillis(), m.worstMillis());
+        extras(rb, g, result);
+        return report(cl, rb, destination, answer(result, src), v, "overlap " + app);
+    }
+
+    /** Adds the timed runs to the report when there were several: their count, the fastest, slowest and each. */
+    static void runTimes(final RunReport.Builder rb, final double[] times, final double best, final double worst) {
+        if (times.length > 1) {
             final StringBuilder list = new StringBuilder();
             for (final double t : times) {
                 list.append(list.length() == 0 ? "" : " ").append(String.format(java.util.Locale.ROOT, "%.1f", t));
             }
-            rb.extra("runs", runs).extra("minMs", m.bestMillis()).extra("maxMs", m.worstMillis())
+            rb.extra("runs", times.length).extra("minMs", best).extra("maxMs", worst)
                 .extra("runTimesMs", list.toString());
         }
-        extras(rb, g, result);
+    }
+
+    /**
+     * The end of a lead rank's run: writes the answer (whether or not the check passed: a wrong answer is worth
+     * looking at), prints the report, and says a failed verification in one line.
+     *
+     * @return the exit code: 0, or 1 when the verification failed
+     */
+    int report(final CommandLine cl, final RunReport.Builder rb, final AnswerDestination destination,
+        final Answer answer, final Verification v, final String command) throws IOException {
         if (destination != null) {
-            // written whether or not the check passed: a wrong answer is worth looking at
-            destination.write(answer(result, src), answers.format);
+            destination.write(answer, answers.format);
             rb.extra("output", destination.name() + " (" + answers.format.name().toLowerCase(java.util.Locale.ROOT)
                 + ")");
         }
@@ -238,7 +253,7 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
         out.print(output.json ? report.toJson() + System.lineSeparator() : report.toTable());
         out.flush();
         if (!v.passed()) {
-            cl.getErr().println("overlap " + app + ": verification FAILED: " + v.detail());
+            cl.getErr().println(command + ": verification FAILED: " + v.detail());
             cl.getErr().flush();
             return 1;
         }

@@ -23,9 +23,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -177,28 +175,8 @@ public final class NodeBfsCommand extends GraphAppCommand {
             if (!output.noVerify) {
                 rb.extra("referenceMs", Math.round(referenceMillis * 1000) / 1000.0);
             }
-            if (runs > 1) {
-                final StringBuilder list = new StringBuilder();
-                for (final double t : times) {
-                    list.append(list.length() == 0 ? "" : " ").append(String.format(Locale.ROOT, "%.1f", t));
-                }
-                rb.extra("runs", runs).extra("minMs", sorted[0]).extra("maxMs", sorted[sorted.length - 1])
-                    .extra("runTimesMs", list.toString());
-            }
-            if (destination != null) {
-                destination.write(answer(result, src), answers.format);
-                rb.extra("output", destination.name() + " (" + answers.format.name().toLowerCase(Locale.ROOT) + ")");
-            }
-            final RunReport report = rb.build();
-            final PrintWriter out = answers.reportTo(cl, cl.getOut());
-            out.print(output.json ? report.toJson() + System.lineSeparator() : report.toTable());
-            out.flush();
-            if (!v.passed()) {
-                cl.getErr().println("overlap node bfs: verification FAILED: " + v.detail());
-                cl.getErr().flush();
-                return 1;
-            }
-            return 0;
+            runTimes(rb, times, sorted[0], sorted[sorted.length - 1]);
+            return report(cl, rb, destination, answer(result, src), v, "overlap node bfs");
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.overlap.core.IntArray;
 import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.Mesh;
 import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.partition.Owners;
 import dev.overlap.hosts.HostEndpoint;
 import dev.overlap.hosts.HostGroup;
 import dev.overlap.hosts.HostTransport;
@@ -107,17 +108,7 @@ public final class NodeBfs implements AutoCloseable {
 
     /** @return the global device that owns vertex {@code v} */
     int owner(final int v) {
-        int lo = 0;
-        int hi = bounds.length - 2;
-        while (lo < hi) {
-            final int mid = (lo + hi + 1) >>> 1;
-            if (bounds[mid] <= v) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return lo;
+        return Owners.of(bounds, v);
     }
 
     /**
