@@ -175,7 +175,7 @@ public final class NodeBfsCommand extends GraphAppCommand {
             if (!output.noVerify) {
                 rb.extra("referenceMs", Math.round(referenceMillis * 1000) / 1000.0);
             }
-            runTimes(rb, times, sorted[0], sorted[sorted.length - 1]);
+            runTimes(rb, runs, times, sorted[0], sorted[sorted.length - 1]);
             return report(cl, rb, destination, answer(result, src), v, "overlap node bfs");
         }
     }
