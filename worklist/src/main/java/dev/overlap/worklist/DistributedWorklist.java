@@ -108,6 +108,14 @@ public final class DistributedWorklist implements AutoCloseable {
     private final World world;
     /** The detector's and the control's memory in a mesh across processes (freed by the close); null otherwise. */
     private final DeviceRegion sharedRegion;
+    /** The ranks of other processes that share no memory with this one (hosts), or null: see {@link RankLink}. */
+    private final RankLink link;
+    /** The global termination check over {@link #link}'s collectives; null without a link. */
+    private final RankTermination rankTermination;
+    /** A rank failed during a run over {@link #link}: its tasks are lost, no run can complete any more. */
+    private boolean broken;
+    /** The last run across ranks ended by a stop or failure on some rank (every rank decided the same). */
+    private boolean rankStopped;
 
     private final AtomicBoolean running = new AtomicBoolean();
     /** This rank's own failure, with its cause; another rank's is read from the control. */
@@ -133,6 +141,17 @@ public final class DistributedWorklist implements AutoCloseable {
         this.mesh = b.mesh;
         this.devices = mesh.deviceCount();
         this.world = mesh.world().isDistributed() ? mesh.world() : null;
+        this.link = b.link;
+        if (link != null) {
+            if (world != null) {
+                throw new IllegalArgumentException("a worklist spans either the processes of one mesh (its world) or "
+                    + "ranks that share no memory (a RankLink), not both");
+            }
+            if (link.devicesPerRank() != devices) {
+                throw new IllegalArgumentException("the rank link has " + link.devicesPerRank() + " devices per rank,"
+                    + " the mesh " + devices + ": every rank runs the same device count");
+            }
+        }
         this.priority = b.priority;
         this.queueId = b.queueId;
         this.remote = b.remote != null ? b.remote
@@ -221,6 +240,10 @@ public final class DistributedWorklist implements AutoCloseable {
             if (world != null) {
                 world.barrier(transport::drainAll); // every rank's handlers are bound before any rank pushes
             }
+            this.rankTermination = link != null ? new RankTermination(link, detector) : null;
+            if (link != null) {
+                link.barrier(); // every rank's handlers are bound before any rank pushes
+            }
         } catch (RuntimeException e) {
             freeQueues();
             freeCounters();
@@ -281,6 +304,7 @@ public final class DistributedWorklist implements AutoCloseable {
             throw new IllegalStateException("dev" + device + " runs in rank " + world.rankOf(device) + ": seed its "
                 + "tasks there (this is rank " + world.rank() + ")");
         }
+        checkUsable();
         detector.created(hostParticipant, 1);
         queues[device].push(task, priority);
     }
@@ -347,6 +371,16 @@ public final class DistributedWorklist implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("worklist closed");
         }
+        if (link != null) {
+            if (mode != KernelMode.PERSISTENT) {
+                throw new IllegalArgumentException("a worklist across ranks (RankLink) runs PERSISTENT kernels only, "
+                    + "not " + mode);
+            }
+            if (idle != null) {
+                throw new IllegalArgumentException("a worklist across ranks (RankLink) runs without an idle function");
+            }
+            checkUsable();
+        }
         if (!running.compareAndSet(false, true)) {
             throw new IllegalStateException("a run is already in progress (runs are host calls, one at a time)");
         }
@@ -371,6 +405,10 @@ public final class DistributedWorklist implements AutoCloseable {
                 arrivalsBase = control.arrivals();
                 world.barrier();
             } else {
+                if (link != null) {
+                    link.barrier(); // every rank seeded and ended its previous run before any worker starts
+                    rankTermination.reset();
+                }
                 control.reset();
                 arrivalsBase = control.arrivals();
             }
@@ -382,14 +420,17 @@ public final class DistributedWorklist implements AutoCloseable {
                 }
             }
             final long start = System.nanoTime();
-            final long rounds = mode == KernelMode.PERSISTENT ? runPersistent() : runDiscrete();
+            final long rounds = link != null ? runAcrossRanks()
+                : mode == KernelMode.PERSISTENT ? runPersistent() : runDiscrete();
             final long elapsed = System.nanoTime() - start;
             if (world != null) {
                 world.checkPeers(); // a rank died during the run: its tasks are lost, the run cannot be completed
                 world.barrier(transport::drainAll); // every rank's workers are done: the flags below are final
             }
             final int failedRank = control.failedRank();
-            final boolean stopped = control.stopRequested() || failedRank >= 0 || failure.get() != null;
+            // across ranks every rank must take the same decision (the discard is collective): the rounds' decision
+            final boolean stopped = link != null ? rankStopped
+                : control.stopRequested() || failedRank >= 0 || failure.get() != null;
             if (stopped) {
                 discardLeftovers();
             }
@@ -400,10 +441,15 @@ public final class DistributedWorklist implements AutoCloseable {
             if (failedRank >= 0) {
                 throw control.failure(failedRank); // another rank's task failed: this rank's run stopped with it
             }
+            if (link != null && rankTermination.failures() > 0) {
+                throw new TaskFailedException(-1, -1, TaskFailedException.NO_TASK, new IllegalStateException(
+                    "a task failed on another rank (" + rankTermination.failures() + " rank(s) failed): this rank's"
+                    + " run stopped with it"));
+            }
             if (interrupted) {
                 throw Waits.interrupted("a worklist run (stopped, its remaining tasks discarded)");
             }
-            return stats(rounds, elapsed, control.stopRequested());
+            return stats(rounds, elapsed, link != null ? rankStopped : control.stopRequested());
         } finally {
             this.function = null;
             this.idleFunction = null;
@@ -424,6 +470,50 @@ public final class DistributedWorklist implements AutoCloseable {
         return 0;
     }
 
+    /**
+     * Persistent kernels on this rank's devices; the host thread runs the global termination rounds
+     * ({@link RankTermination}) while it drains the inboxes, until every rank decided the same: all tasks done, or
+     * stopped. An interrupt or the deadline stops this rank's run, and the stop reaches every rank in the next round.
+     */
+    private long runAcrossRanks() {
+        rankStopped = false;
+        final KernelLaunch[] launches = new KernelLaunch[devices];
+        for (int d = 0; d < devices; d++) {
+            launches[d] = mesh.device(d).launchPersistent(this::pollPersistent);
+        }
+        try {
+            int decision = RankTermination.GOING;
+            while (decision == RankTermination.GOING) {
+                transport.drainAll();
+                try {
+                    decision = rankTermination.step(control.finished(), failure.get() != null
+                        || control.failedRank() >= 0, 1, TimeUnit.MILLISECONDS);
+                } catch (final InterruptedWaitException e) {
+                    Thread.interrupted(); // noted; the collective stays pending and the next step completes it
+                    stopFor(true);
+                }
+                if (Thread.interrupted()) {
+                    stopFor(true);
+                } else if (deadline != Waits.NO_DEADLINE && Waits.remaining(deadline) <= 0) {
+                    stopFor(false);
+                }
+            }
+            rankStopped = decision == RankTermination.STOPPED;
+            if (rankStopped && !control.finished()) {
+                control.stop(); // another rank stopped or failed: this rank's workers leave with it
+            } else {
+                control.finish();
+            }
+        } catch (final RuntimeException e) { // a rank failed (or the link broke): no run can complete any more
+            broken = true;
+            requestStop();
+            joinAll(launches);
+            throw e;
+        }
+        joinAll(launches);
+        return 0;
+    }
+
     private int pollPersistent(final WorkerContext wc) {
         final TaskContext c = contexts[wc.deviceId()][wc.workerIndex()];
         if (control.finished()) {
@@ -438,6 +528,7 @@ public final class DistributedWorklist implements AutoCloseable {
                 if ((c.sincePoll += n) >= POLL_EVERY) {
                     c.sincePoll = 0;
                     c.endpoint().poll();
+                    c.pollRankBatches();
                     c.publishCounters();
                 }
                 return n;
@@ -535,10 +626,15 @@ public final class DistributedWorklist implements AutoCloseable {
         return arrivalsBase + ++round * totalWorkers;
     }
 
-    /** The hosts of every rank meet between discrete rounds, draining their inboxes meanwhile (no-op in one process). */
+    /**
+     * The hosts of every rank meet (between discrete rounds, draining their inboxes meanwhile; across ranks of a
+     * {@link RankLink}, at its barrier; a no-op in one process).
+     */
     private void hostsMeet() {
         if (world != null) {
             world.barrier(transport::drainAll);
+        } else if (link != null) {
+            link.barrier();
         }
     }
 
@@ -640,6 +736,9 @@ public final class DistributedWorklist implements AutoCloseable {
 
     /** Termination check by an idle worker; at most one at a time (others skip), so no thread ever blocks here. */
     private void checkTermination() {
+        if (link != null) {
+            return; // across ranks only the hosts' rounds decide (RankTermination)
+        }
         if (control.finished() || !control.tryCheck()) {
             return;
         }
@@ -734,12 +833,21 @@ public final class DistributedWorklist implements AutoCloseable {
     /**
      * After a stop or failure: flush every worker's sends, drain every inbox, empty every queue, rebalance the
      * detector. Collective across processes: the ranks flush and drain until their own sends are applied, meet (so
-     * nothing is in flight anywhere), empty their queues, meet again, and rank 0 rebalances the counts of all.
+     * nothing is in flight anywhere), empty their queues, meet again, and rank 0 rebalances the counts of all. Across
+     * the ranks of a {@link RankLink} the batches not sent are forgotten (counted, rebalanced here), each rank first
+     * waits until what it sent to the others is applied there, and the imbalance is one sum over the ranks.
      */
     private void discardLeftovers() {
         for (final TaskContext[] cs : contexts) {
             for (final TaskContext c : cs) {
                 c.hostFlush();
+            }
+        }
+        if (link != null) {
+            for (final TaskContext[] cs : contexts) {
+                for (final TaskContext c : cs) {
+                    c.hostQuietRanks(); // what this rank's workers sent to other ranks is applied there
+                }
             }
         }
         boolean quiet;
@@ -765,7 +873,15 @@ public final class DistributedWorklist implements AutoCloseable {
             }
         }
         hostsMeet();
-        if (world == null || world.rank() == 0) {
+        if (link != null) { // each rank has its own counters: rank 0 rebalances the sum of every rank's imbalance
+            final long[] imbalance = {detector.createdTotal() - detector.completedTotal()};
+            while (!link.allReduceSum(imbalance, 1, TimeUnit.MILLISECONDS)) {
+                transport.drainAll();
+            }
+            if (link.rank() == 0) {
+                detector.completed(hostParticipant, imbalance[0]);
+            }
+        } else if (world == null || world.rank() == 0) {
             final long imbalance = detector.createdTotal() - detector.completedTotal();
             detector.completed(hostParticipant, imbalance);
         }
@@ -846,6 +962,20 @@ public final class DistributedWorklist implements AutoCloseable {
 
     LocalQueue queue(final int device) {
         return queues[device];
+    }
+
+    /** @return the link to the other ranks, or null */
+    RankLink link() {
+        return link;
+    }
+
+    /** A run across ranks lost a rank: refuse further seeds and runs, naming it. */
+    private void checkUsable() {
+        if (broken) {
+            link.checkPeers();
+            throw new IllegalStateException("a rank failed during an earlier run: this worklist cannot complete a run"
+                + " any more (close it)");
+        }
     }
 
     private void checkHost(final String what) {
@@ -939,6 +1069,7 @@ public final class DistributedWorklist implements AutoCloseable {
         private Publication publication = Publication.WINDOWED;
         private AggregatorConfig remote;
         private int queueId;
+        private RankLink link;
 
         private Builder(final Mesh mesh) {
             this.mesh = mesh;
@@ -1060,6 +1191,23 @@ public final class DistributedWorklist implements AutoCloseable {
                 throw new IllegalArgumentException("queue id must be >= 0, was " + id);
             }
             this.queueId = id;
+            return this;
+        }
+
+        /**
+         * Spans ranks whose processes share no memory (hosts): pushes to another rank's device
+         * ({@link TaskContext#pushToRank}) travel through {@code link}, and a run ends when every rank's tasks are
+         * done: each rank's host runs rounds of one {@link RankLink#allReduceSum} of its created and completed
+         * totals, and the run ends when one round's completed sum equals the next round's created sum (Mattern's two
+         * waves across the ranks). Every rank builds its worklist with the same settings (collective: the build
+         * meets the other ranks once the handlers are bound); runs are collective too, {@link KernelMode#PERSISTENT}
+         * and without an idle function. {@code overlap-hosts}' {@code HostWorklistLink} implements it.
+         *
+         * @param link the ranks, with {@link RankLink#devicesPerRank()} equal to the mesh's device count
+         * @return this builder
+         */
+        public Builder ranks(final RankLink link) {
+            this.link = Objects.requireNonNull(link, "link");
             return this;
         }
 

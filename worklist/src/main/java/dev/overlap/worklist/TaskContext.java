@@ -2,6 +2,7 @@ package dev.overlap.worklist;
 
 import dev.overlap.core.WorkerContext;
 import dev.overlap.queues.IntPriorityWorklist;
+import dev.overlap.transport.AggregatorConfig;
 import dev.overlap.transport.Aggregator;
 import dev.overlap.transport.Endpoint;
 import dev.overlap.transport.IntAggregator;
@@ -68,6 +69,12 @@ public final class TaskContext extends TaskContextFields {
     private Endpoint endpoint;
     private IntAggregator[] intAggregators;
     private LongAggregator[] longAggregators;
+    /** Batches for devices of other ranks (a worklist with a {@link RankLink}), else null. */
+    private RankBatches rankBatches;
+    /** The worklist's link to other ranks, or null. */
+    private final RankLink link;
+    /** Busy polls since the rank batches were last sent (they go after the aggregators' {@code waitPolls}). */
+    private long rankPolls;
     long boundRun;
     /** The worker's Agrona counters; set by the worklist once the context is built. */
     WorkerCounters counters;
@@ -80,6 +87,7 @@ public final class TaskContext extends TaskContextFields {
         this.device = device;
         this.worker = worker;
         this.participant = participant;
+        this.link = worklist.link();
         this.staged = worklist.isPriority() ? null : new int[STAGE];
         this.stagedEntries = worklist.isPriority() ? new long[STAGE] : null;
     }
@@ -95,6 +103,11 @@ public final class TaskContext extends TaskContextFields {
             final int n = worklist.devices();
             intAggregators = new IntAggregator[n];
             longAggregators = new LongAggregator[n];
+            if (link != null) {
+                final AggregatorConfig remote = worklist.remote();
+                rankBatches = new RankBatches(link, link.sender(device), worklist.detector, participant,
+                    worklist.queueId(), worklist.isPriority() ? 8 : 4, remote.isEager() ? 1 : remote.batchBytes());
+            }
         }
         messagesAtStart = endpoint.counter(TransportCounter.MESSAGES_SENT);
         bytesAtStart = endpoint.counter(TransportCounter.BYTES_SENT);
@@ -111,9 +124,19 @@ public final class TaskContext extends TaskContextFields {
         return worker;
     }
 
-    /** @return devices of the mesh */
+    /** @return devices of the mesh (of every rank's mesh, for a worklist across ranks) */
     public int devices() {
         return worklist.devices();
+    }
+
+    /** @return this worker's rank (0 unless the worklist spans ranks with a {@link RankLink}) */
+    public int rank() {
+        return link != null ? link.rank() : 0;
+    }
+
+    /** @return the ranks the worklist spans (1 unless it was built with a {@link RankLink}) */
+    public int ranks() {
+        return link != null ? link.ranks() : 1;
     }
 
     /** @return the priority of the task being run (0 on a FIFO worklist and in the idle function) */
@@ -233,6 +256,51 @@ public final class TaskContext extends TaskContextFields {
     }
 
     /**
+     * Pushes a task onto {@code device}'s queue on rank {@code rank} (priority 0); see
+     * {@link #pushToRank(int, int, int, int)}.
+     *
+     * @param rank the rank whose device takes it, 0..{@link #ranks()} - 1
+     * @param device the device there, 0..device count - 1
+     * @param task the task
+     */
+    public void pushToRank(final int rank, final int device, final int task) {
+        pushToRank(rank, device, task, 0);
+    }
+
+    /**
+     * Pushes a task onto {@code device}'s queue on rank {@code rank}: {@link #pushTo(int, int, int)} for this
+     * worker's own rank; otherwise into this worker's batch for that device, sent as one message through the
+     * worklist's {@link RankLink} when it is full, when the worker runs out of work, or when it is told to flush
+     * (which may wait on back-pressure, draining this device's inbox). The task is counted created before it enters
+     * the batch, so a task batched or in flight between ranks keeps every rank's run alive.
+     *
+     * @param rank the rank whose device takes it, 0..{@link #ranks()} - 1
+     * @param device the device there, 0..device count - 1
+     * @param task the task (an application-defined {@code int}, e.g. a vertex id)
+     * @param priority its priority, >= 0 (ignored by a FIFO worklist)
+     * @throws IllegalArgumentException for a rank or device that does not exist, or a negative priority
+     */
+    public void pushToRank(final int rank, final int device, final int task, final int priority) {
+        if (rank == rank()) {
+            pushTo(device, task, priority);
+            return;
+        }
+        if (rank < 0 || rank >= ranks()) {
+            throw new IllegalArgumentException("rank " + rank + " outside 0.." + (ranks() - 1));
+        }
+        if (device < 0 || device >= intAggregators.length) {
+            throw new IllegalArgumentException("device " + device + " outside 0.." + (intAggregators.length - 1));
+        }
+        checkPriority(priority);
+        if (worklist.isPriority()) { // counted created before it enters the batch
+            rankBatches.addLong(rank, device, IntPriorityWorklist.entry(task, priority));
+        } else {
+            rankBatches.addInt(rank, device, task);
+        }
+        remotePushes++;
+    }
+
+    /**
      * A one-sided remote atomic (fire and forget) on device memory at a global address. The run does not end until
      * it is applied.
      *
@@ -273,6 +341,9 @@ public final class TaskContext extends TaskContextFields {
             pendingRemote = false;
             flushAll(intAggregators);
             flushAll(longAggregators);
+        }
+        if (rankBatches != null) {
+            rankBatches.flush();
         }
         if (outstandingAtomics > 0) {
             endpoint.quiet();
@@ -348,8 +419,29 @@ public final class TaskContext extends TaskContextFields {
         if (endpoint != null) {
             endpoint.flush();
         }
+        if (rankBatches != null) {
+            rankBatches.discard(); // counted, never sent: the stop's rebalance covers them
+        }
         pendingRemote = false;
         outstandingAtomics = 0;
+    }
+
+    /**
+     * A busy worker's endpoint poll: sends the batches for other ranks once they waited the remote configuration's
+     * {@code waitPolls} polls (as a batched aggregator does), so a busy worker does not hold another rank's work.
+     */
+    void pollRankBatches() {
+        if (rankBatches != null && rankBatches.pending() && ++rankPolls >= worklist.remote().waitPolls()) {
+            rankPolls = 0;
+            rankBatches.flush();
+        }
+    }
+
+    /** Waits until what this worker sent to other ranks has been applied there (host, after a stopped run). */
+    void hostQuietRanks() {
+        if (rankBatches != null) {
+            rankBatches.quiet();
+        }
     }
 
     /** @return true when everything this worker's endpoint sent has been applied (host, after a run) */

@@ -137,7 +137,7 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
      * @return the run's settings
      * @throws CommandLine.ParameterException naming a wrong argument
      */
-    private AppSettings validate(final CommandLine cl) {
+    AppSettings validate(final CommandLine cl) {
         meshOptions.validate(cl);
         if (runs < 1 || runs > 1000) {
             throw new CommandLine.ParameterException(cl, "--runs must be in 1..1000, was " + runs);
@@ -218,18 +218,39 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
             rb.extra("referenceMs", Math.round(referenceMillis * 1000) / 1000.0);
         }
         rb.extra("warmups", warmups);
+        runTimes(rb, runs, times, m.bestMillis(), m.worstMillis());
+        extras(rb, g, result);
+        return report(cl, rb, destination, answer(result, src), v, "overlap " + app);
+    }
+
+    /**
+     * Adds the timed runs to the report when several were asked for: their count, the fastest, slowest and each. The
+     * fastest and slowest are rounded to the microsecond as the report rounds the median ({@code timeMs}), so that
+     * {@code minMs <= timeMs <= maxMs} holds as printed (unrounded, a median of 0.1418 printed as 0.142 exceeded a
+     * maximum printed as 0.141973).
+     */
+    static void runTimes(final RunReport.Builder rb, final int runs, final double[] times, final double best,
+        final double worst) {
         if (runs > 1) {
             final StringBuilder list = new StringBuilder();
             for (final double t : times) {
                 list.append(list.length() == 0 ? "" : " ").append(String.format(java.util.Locale.ROOT, "%.1f", t));
             }
-            rb.extra("runs", runs).extra("minMs", m.bestMillis()).extra("maxMs", m.worstMillis())
-                .extra("runTimesMs", list.toString());
+            rb.extra("runs", runs).extra("minMs", Math.round(best * 1000) / 1000.0)
+                .extra("maxMs", Math.round(worst * 1000) / 1000.0).extra("runTimesMs", list.toString());
         }
-        extras(rb, g, result);
+    }
+
+    /**
+     * The end of a lead rank's run: writes the answer (whether or not the check passed: a wrong answer is worth
+     * looking at), prints the report, and says a failed verification in one line.
+     *
+     * @return the exit code: 0, or 1 when the verification failed
+     */
+    int report(final CommandLine cl, final RunReport.Builder rb, final AnswerDestination destination,
+        final Answer answer, final Verification v, final String command) throws IOException {
         if (destination != null) {
-            // written whether or not the check passed: a wrong answer is worth looking at
-            destination.write(answer(result, src), answers.format);
+            destination.write(answer, answers.format);
             rb.extra("output", destination.name() + " (" + answers.format.name().toLowerCase(java.util.Locale.ROOT)
                 + ")");
         }
@@ -238,7 +259,7 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
         out.print(output.json ? report.toJson() + System.lineSeparator() : report.toTable());
         out.flush();
         if (!v.passed()) {
-            cl.getErr().println("overlap " + app + ": verification FAILED: " + v.detail());
+            cl.getErr().println(command + ": verification FAILED: " + v.detail());
             cl.getErr().flush();
             return 1;
         }
@@ -250,7 +271,7 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
         return "default".equals(dir) ? CountersFile.defaultDirectory() : java.nio.file.Paths.get(dir);
     }
 
-    private int chooseSource(final CsrGraph g, final CommandLine cl) {
+    int chooseSource(final CsrGraph g, final CommandLine cl) {
         if (source != null) {
             if (source < 0 || source >= g.vertexCount()) {
                 throw new CommandLine.ParameterException(cl, "--source " + source + " is outside 0.."

@@ -21,7 +21,7 @@ import picocli.CommandLine.Command;
     description = "Lock-free multi-device communication on JVM threads: readiness tracking, counter-based queues, "
         + "aggregation.",
     subcommands = {DemoCommand.class, ProactDemoCommand.class, BfsCommand.class, PageRankCommand.class, SsspCommand.class,
-        JacobiCommand.class, LaunchCommand.class, ScalingCommand.class, ConvertCommand.class, GenerateCommand.class,
+        JacobiCommand.class, LaunchCommand.class, NodeCommand.class, ScalingCommand.class, ConvertCommand.class, GenerateCommand.class,
         StatCommand.class, CommandLine.HelpCommand.class})
 public final class OverlapCommand implements Runnable {
     @CommandLine.Spec

@@ -1,0 +1,69 @@
+package dev.overlap.graph.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code overlap node}'s refusals: one line naming the argument (or the file and line), exit 2, before any rank
+ * joins. The runs across hosts themselves are {@code NodeBfsAcrossProcessesTest} (integration-tests).
+ */
+class NodeCommandTest {
+    @TempDir
+    Path tmp;
+
+    private Path hosts(final String... lines) throws Exception {
+        return Files.write(tmp.resolve("hosts.txt"), List.of(lines));
+    }
+
+    private static void assertUsage(final CliRun run, final String says) {
+        assertEquals(2, run.exit, run.err);
+        assertTrue(run.err.contains(says), "expected '" + says + "' in: " + run.err);
+        assertEquals(1, run.err.strip().lines().filter(l -> !l.isBlank()).count(), "one line: " + run.err);
+    }
+
+    @Test
+    void anAppIsRequired() throws Exception {
+        assertUsage(new CliRun("node", "--hosts", hosts("0 127.0.0.1 40100").toString(), "--rank", "0"),
+            "missing app");
+    }
+
+    @Test
+    void theHostFileAndRankAreRequired() {
+        assertEquals(2, new CliRun("node", "--rank", "0", "bfs", "--generate", "kron:4").exit);
+        assertEquals(2, new CliRun("node", "--hosts", "h.txt", "bfs", "--generate", "kron:4").exit);
+    }
+
+    @Test
+    void aBadHostFileIsNamedWithItsLine() throws Exception {
+        final Path h = hosts("0 127.0.0.1 40100", "1 127.0.0.2");
+        assertUsage(new CliRun("node", "--hosts", h.toString(), "--rank", "0", "bfs", "--generate", "kron:4"),
+            "hosts.txt line 2: expected 'rank host port'");
+    }
+
+    @Test
+    void aRankNotInTheHostFileIsRefused() throws Exception {
+        final Path h = hosts("0 127.0.0.1 40100", "1 127.0.0.2 40101");
+        assertUsage(new CliRun("node", "--hosts", h.toString(), "--rank", "2", "bfs", "--generate", "kron:4"),
+            "--rank 2 is not in");
+    }
+
+    @Test
+    void timeoutsOutOfRangeAndTheBspModeAreRefused() throws Exception {
+        final Path h = hosts("0 127.0.0.1 40100");
+        assertUsage(new CliRun("node", "--hosts", h.toString(), "--rank", "0", "--peer-timeout", "5", "bfs",
+            "--generate", "kron:4"), "--peer-timeout must be in 100..600000 ms, was 5");
+        assertUsage(new CliRun("node", "--hosts", h.toString(), "--rank", "0", "--join-timeout", "0", "bfs",
+            "--generate", "kron:4"), "--join-timeout must be in 1..3600 seconds, was 0");
+        assertUsage(new CliRun("node", "--hosts", h.toString(), "--rank", "0", "bfs", "--generate", "kron:4",
+            "--mode", "bsp"), "--mode must be async, was 'bsp'");
+        assertUsage(new CliRun("node", "--hosts", h.toString(), "--rank", "0", "bfs", "--generate", "kron:4",
+            "--direction", "sideways"), "--direction must be top-down or optimizing");
+    }
+}
