@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The host transport over Aeron UDP against raw Aeron UDP and IPC (issue 18), one JMH run in a quiet window.
-# Usage, from the repository root: bash bench/results/2026-11-28-host-transport/run.sh [OUT_DIR]
+# Usage, from the repository root: bash bench/results/2026-11-28-host-transport/run.sh OUT_DIR
 # Builds bench's jar (offline, no tests, no smoke pass), records the load and the commit, runs
 # HostTransportBenchmark with its own settings (1 fork, 3 x 1 s warm-up, 5 x 1 s measurement), writes JMH's JSON
 # and log, and prints the table (summarize.py).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-out=${1:-$here}
+out=${1:?usage: run.sh OUT_DIR}
 mkdir -p "$out"
 mvn -B -o -q -pl bench -am package -DskipTests -Djcstress.skip=true -Djmh.smoke.skip=true
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

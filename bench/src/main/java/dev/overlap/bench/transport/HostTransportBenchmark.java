@@ -50,7 +50,10 @@ import java.util.concurrent.TimeUnit;
  *       from a buffer into an {@code ExclusivePublication} ({@code tryClaim} when it fits a frame, {@code offer}
  *       otherwise), polled by a subscriber thread that reassembles and counts messages and bytes
  *       ({@link RawAeronPair}). UDP goes to 127.0.0.2 as rank 1's host transport does; IPC is the engine's ceiling on
- *       one host.</li>
+ *       one host. {@code RAW_AERON_UDP_BOTH_WAYS} is a control, not the target's baseline: raw UDP with an idle
+ *       channel back to 127.0.0.1, so that the one media driver has the shape it has under the two ranks (two
+ *       receiving and two sending endpoints, the reverse one for the receiver's reports): what of Overlap's distance
+ *       to raw UDP the driver's shape explains.</li>
  * </ul>
  * Both ranks (or the raw publication and subscription) are in the benchmark's JVM on one embedded media driver
  * ({@code ThreadingMode.SHARED}, sparse terms, its directory under {@code /dev/shm}, deleted by the trial's
@@ -81,9 +84,11 @@ public class HostTransportBenchmark {
     /** The host transport's message header: a batch's items and a put's bytes start here. */
     static final int HEADER = 32;
     private static final long CHECK_SECONDS = 60;
+    /** System property: when true, each trial's teardown prints the media driver's system counters (loss, NAKs). */
+    static final String DRIVER_COUNTERS = "overlap.bench.driverCounters";
 
     /** What carries the messages. */
-    @Param({"OVERLAP_UDP", "RAW_AERON_UDP", "RAW_AERON_IPC"})
+    @Param({"OVERLAP_UDP", "RAW_AERON_UDP", "RAW_AERON_UDP_BOTH_WAYS", "RAW_AERON_IPC"})
     public String system;
 
     /** Message size in bytes, as Aeron carries it (Overlap's header included). */
@@ -149,8 +154,10 @@ public class HostTransportBenchmark {
                     }
                     break;
                 case "RAW_AERON_UDP":
+                case "RAW_AERON_UDP_BOTH_WAYS":
                 case "RAW_AERON_IPC":
-                    raw = new RawAeronPair(driverDir, system.equals("RAW_AERON_UDP"), term);
+                    raw = new RawAeronPair(driverDir, RawAeronPair.Kind.valueOf(system.substring("RAW_AERON_"
+                        .length())), term);
                     if (batch > raw.maxMessage()) {
                         throw new IllegalStateException("a message of " + batch + " bytes is larger than the raw "
                             + "publication carries (" + raw.maxMessage() + ")");
@@ -225,8 +232,27 @@ public class HostTransportBenchmark {
         }
     }
 
+    /** Prints the driver's system counters that are not zero (what the driver did: frames, NAKs, retransmits). */
+    private void printDriverCounters() {
+        try (io.aeron.Aeron a = io.aeron.Aeron.connect(new io.aeron.Aeron.Context()
+            .aeronDirectoryName(driverDir.toString()))) {
+            final StringBuilder sb = new StringBuilder("driver counters, " + system + " " + batch + " B:");
+            final org.agrona.concurrent.status.CountersReader counters = a.countersReader();
+            counters.forEach((int id, int typeId, org.agrona.DirectBuffer key, String label) -> {
+                final long value = counters.getCounterValue(id);
+                if (typeId == io.aeron.AeronCounters.DRIVER_SYSTEM_COUNTER_TYPE_ID && value != 0) {
+                    sb.append("\n  ").append(label).append(" = ").append(value);
+                }
+            });
+            System.out.println(sb);
+        }
+    }
+
     @TearDown(Level.Trial)
     public void tearDown() throws Exception {
+        if (driver != null && Boolean.getBoolean(DRIVER_COUNTERS)) {
+            printDriverCounters();
+        }
         try {
             if (hosts != null) {
                 hosts.close();

@@ -18,8 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * For {@link HostTransportBenchmark}: raw Aeron, the engine under the host transport, as its ceiling. One
- * {@link ExclusivePublication} and one subscription on one channel ({@code aeron:udp} to 127.0.0.2, or
- * {@code aeron:ipc}) with the host transport's term length, on the benchmark's media driver; a subscriber thread
+ * {@link ExclusivePublication} and one subscription on one channel ({@link Kind}: {@code aeron:udp} to 127.0.0.2, also
+ * with an idle channel back, or {@code aeron:ipc}) with the host transport's term length, on the benchmark's media driver; a subscriber thread
  * polls with a {@link FragmentAssembler} (as the host transport's receiver does, {@value #FRAGMENT_LIMIT} fragments
  * per poll, the same idle strategy) and counts every message and its bytes. {@link #send} writes a message the way
  * {@code HostEndpoint} does: {@code tryClaim} and a copy into the log when it fits a frame, {@code offer} (Aeron
@@ -41,18 +41,38 @@ final class RawAeronPair implements AutoCloseable {
     private volatile Throwable failure;
     private long sent;
 
+    /** The channels a pair uses. */
+    enum Kind {
+        /** {@code aeron:ipc}. */
+        IPC,
+        /** {@code aeron:udp} to 127.0.0.2. */
+        UDP,
+        /**
+         * {@code aeron:udp} to 127.0.0.2, and an idle channel back to 127.0.0.1 (a subscription and a publication
+         * that carry nothing): the media driver then serves two receiving and two sending endpoints, the shape of
+         * two host-transport ranks on one driver, whose reverse direction carries the receiver's reports.
+         */
+        UDP_BOTH_WAYS
+    }
+
     /**
      * @param driverDir  the media driver's directory
-     * @param udp        true: UDP to 127.0.0.2 on a free port; false: IPC
+     * @param kind       the channels
      * @param termLength the term length
      */
-    RawAeronPair(final Path driverDir, final boolean udp, final int termLength) {
-        final String channel = (udp ? "aeron:udp?endpoint=127.0.0.2:" + UdpPorts.free("127.0.0.2") + "|"
-            : "aeron:ipc?") + "term-length=" + termLength;
+    RawAeronPair(final Path driverDir, final Kind kind, final int termLength) {
+        final String channel = (kind == Kind.IPC ? "aeron:ipc?" : "aeron:udp?endpoint=127.0.0.2:"
+            + UdpPorts.free("127.0.0.2") + "|") + "term-length=" + termLength;
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driverDir.toString()));
         try {
             subscription = aeron.addSubscription(channel, STREAM_ID);
             publication = aeron.addExclusivePublication(channel, STREAM_ID);
+            if (kind == Kind.UDP_BOTH_WAYS) { // closed with the client
+                final String back = "aeron:udp?endpoint=127.0.0.1:" + UdpPorts.free("127.0.0.1") + "|term-length="
+                    + termLength;
+                aeron.addSubscription(back, STREAM_ID);
+                aeron.addExclusivePublication(back, STREAM_ID);
+            }
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (!publication.isConnected()) {
                 if (System.nanoTime() - deadline > 0) {
