@@ -184,6 +184,7 @@ public final class HostEndpoint implements AutoCloseable {
         while (done < count) {
             final int n = Math.min(per, count - done);
             final int at = offset + done * type.bytes();
+            idle.reset(); // each message's wait starts spinning (a wait left parking would park the next at once)
             while (true) {
                 final long r = sendBatch(toRank, device, queueId, type, src, at, n);
                 if (r > 0) {
@@ -291,6 +292,7 @@ public final class HostEndpoint implements AutoCloseable {
             head.putLong(DataWire.ADDRESS_OFFSET, dstAddress + done, DataWire.ORDER);
             head.putInt(DataWire.LENGTH_OFFSET, n, DataWire.ORDER);
             head.putInt(DataWire.LENGTH_OFFSET + 4, 0, DataWire.ORDER);
+            idle.reset();
             while (true) {
                 final long r = send(toRank, DataWire.DATA_OFFSET, src, srcOffset + done, n, 1);
                 if (r > 0) {
@@ -570,6 +572,7 @@ public final class HostEndpoint implements AutoCloseable {
 
     /** Sends a fixed-size message composed in {@link #head}, waiting on back-pressure; false if it timed out. */
     private boolean sendFixed(final int toRank, final int length, final long deadline, final String what) {
+        idle.reset();
         while (true) {
             final long r = send(toRank, length, head, 0, 0, 1);
             if (r > 0) {

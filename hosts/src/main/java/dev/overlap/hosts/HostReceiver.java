@@ -46,6 +46,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 final class HostReceiver implements Agent {
     static final int CHECKPOINTS = 64;
     private static final int FRAGMENT_LIMIT = 64;
+    /** Whether the wire's byte order (little-endian) is this host's, so that items are copied as they are. */
+    private static final boolean NATIVE_ORDER = java.nio.ByteOrder.nativeOrder() == DataWire.ORDER;
 
     private final HostTransport owner;
     private final Transport local;
@@ -292,17 +294,18 @@ final class HostReceiver implements Agent {
             }
             idle.idle(drain(device)); // the inbox is full: apply some of it here
         }
-        if (ints) {
+        if (NATIVE_ORDER) { // little-endian items on a little-endian host: one copy
+            (ints ? intClaim : longClaim).putItems(0, b, items, count);
+        } else if (ints) {
             for (int i = 0; i < count; i++) {
                 intClaim.putInt(i, b.getInt(items + i * 4, DataWire.ORDER));
             }
-            intClaim.commit();
         } else {
             for (int i = 0; i < count; i++) {
                 longClaim.putLong(i, b.getLong(items + i * 8, DataWire.ORDER));
             }
-            longClaim.commit();
         }
+        (ints ? intClaim : longClaim).commit();
     }
 
     // ---------------------------------------------------------------------------------------------- completion

@@ -1,6 +1,9 @@
 package dev.overlap.transport;
 
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
+
+import java.util.Objects;
 
 /**
  * A reusable flyweight over one batch record claimed in a destination inbox ring by an aggregator's
@@ -69,6 +72,34 @@ public abstract sealed class BatchClaim permits IntBatchClaim, LongBatchClaim {
      */
     public final void commit() {
         open("commit").endpoint.commitClaim(this);
+    }
+
+    /**
+     * Writes claimed items {@code index .. index + count - 1} from {@code src} with one bulk copy: the items lie in
+     * {@code src} from byte {@code srcIndex}, in native byte order (as the handler reads them), like the items of a
+     * batch that arrived from elsewhere. The per-item {@code putInt}/{@code putLong} of the subclasses do the same one
+     * item at a time.
+     *
+     * @param index    the first claimed item to write, 0..{@code count() - 1}
+     * @param src      holds the items
+     * @param srcIndex byte index in {@code src} of the first
+     * @param count    items to write, at least 1, with {@code index + count <= count()}
+     * @throws IndexOutOfBoundsException if the items do not lie in the claim or in {@code src}
+     * @throws IllegalStateException     if no claim is open
+     */
+    public final void putItems(final int index, final DirectBuffer src, final int srcIndex, final int count) {
+        Objects.requireNonNull(src, "src");
+        final int at = at(index); // throws when no claim is open or index is outside it
+        if (count < 1 || count > this.count - index) {
+            throw new IndexOutOfBoundsException(count + " items from item " + index + " do not lie in the claim of "
+                + this.count + " items");
+        }
+        final long bytes = (long)count << shift;
+        if (srcIndex < 0 || srcIndex + bytes > src.capacity()) {
+            throw new IndexOutOfBoundsException(count + " items from byte " + srcIndex + " do not lie in the source "
+                + "buffer of " + src.capacity() + " bytes");
+        }
+        buffer.putBytes(at, src, srcIndex, (int)bytes);
     }
 
     /**

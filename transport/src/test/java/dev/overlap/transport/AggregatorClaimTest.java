@@ -380,4 +380,53 @@ class AggregatorClaimTest {
             }
         });
     }
+
+    @Test
+    void putItemsCopiesItemsFromABufferIntoTheClaimAndRefusesWhatDoesNotLieInItOrTheSource() {
+        try (Rig rig = new Rig(4096)) {
+            final org.agrona.concurrent.UnsafeBuffer src = new org.agrona.concurrent.UnsafeBuffer(new byte[16]);
+            for (int i = 0; i < 4; i++) {
+                src.putInt(i * Integer.BYTES, 10 + i);
+            }
+            final IntBatchClaim claim = new IntBatchClaim();
+            final IllegalStateException notOpen = assertThrows(IllegalStateException.class,
+                () -> claim.putItems(0, src, 0, 1));
+            assertTrue(notOpen.getMessage().contains("no claim is open"), notOpen.getMessage());
+            assertEquals(4, rig.agg.tryClaim(4, claim));
+            claim.putItems(1, src, 4, 3); // items 11, 12, 13 into claimed items 1..3
+            claim.putInt(0, 7);
+            assertEquals(13, claim.getInt(3));
+            assertThrows(IndexOutOfBoundsException.class, () -> claim.putItems(2, src, 0, 3), "past the claim");
+            assertThrows(IndexOutOfBoundsException.class, () -> claim.putItems(4, src, 0, 1), "index outside");
+            assertThrows(IndexOutOfBoundsException.class, () -> claim.putItems(0, src, 0, 0), "no items");
+            final IndexOutOfBoundsException outOfSource = assertThrows(IndexOutOfBoundsException.class,
+                () -> claim.putItems(0, src, 8, 3));
+            assertTrue(outOfSource.getMessage().contains("source buffer of 16 bytes"), outOfSource.getMessage());
+            assertThrows(IndexOutOfBoundsException.class, () -> claim.putItems(0, src, -4, 1), "negative source");
+            assertEquals(13, claim.getInt(3), "a refused copy wrote nothing");
+            claim.commit();
+            rig.t.inbox(1).drain();
+            assertEquals(List.of(7L, 11L, 12L, 13L), rig.r.items);
+        }
+    }
+
+    @Test
+    void putItemsOfALongClaimCopiesEightByteItems() {
+        try (Transport t = transport(4096)) {
+            final Recorder r = new Recorder(ItemType.LONG);
+            t.registerHandler(1, Q, ItemType.LONG, r);
+            final LongAggregator agg = t.newEndpoint(0).longAggregator(1, Q,
+                AggregatorConfig.batched(MessageFormat.BATCH_HEADER_LENGTH + 32, 1_000));
+            final org.agrona.concurrent.UnsafeBuffer src = new org.agrona.concurrent.UnsafeBuffer(new byte[24]);
+            src.putLong(8, Long.MAX_VALUE);
+            src.putLong(16, -5);
+            final LongBatchClaim claim = new LongBatchClaim();
+            assertEquals(2, agg.tryClaim(2, claim));
+            claim.putItems(0, src, 8, 2);
+            assertThrows(IndexOutOfBoundsException.class, () -> claim.putItems(0, src, 16, 2), "past the source");
+            claim.commit();
+            t.inbox(1).drain();
+            assertEquals(List.of(Long.MAX_VALUE, -5L), r.items);
+        }
+    }
 }
