@@ -118,7 +118,8 @@ public final class AppRunner {
      * @return the times and the last run's answer
      * @throws IllegalStateException when a device would need more than 2 GiB (the message says to add devices), or
      *                               across processes when the ranks' graphs or settings differ
-     * @throws IllegalArgumentException for a source outside the graph
+     * @throws IllegalArgumentException for a source outside the graph, or a single-worker model
+     *                                  ({@link GraphAlgorithms#singleWorker()}) on a mesh across processes
      * @throws dev.overlap.core.PeerFailedException across processes, when another rank fails
      */
     public Measurement measure(final CsrGraph g, final GraphApp app, final GraphAlgorithms algorithms, final int source,

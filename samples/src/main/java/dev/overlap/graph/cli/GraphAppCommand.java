@@ -171,7 +171,8 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
     /**
      * The provider that runs: the one {@code --mode} names, or for {@code auto} the one {@link AutoMode} chooses for
      * this graph and mesh (across processes the parallel one: solo runs in one), announced in one line on standard
-     * error unless {@code --quiet}; then a note for each async knob given to a mode that ignores it.
+     * error unless {@code --quiet}; then a note for each async knob given to a mode that ignores it, and for each mesh
+     * option given to the single-worker mode.
      *
      * @return the provider, and the auto line (null when the mode was given)
      */
@@ -191,6 +192,14 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
                 if (cl.getParseResult().hasMatchedOption(async)) {
                     say(cl, lead, "overlap " + app + ": note: " + async + " applies to --mode async; " + (algorithms
                         .mode().equals("bsp") ? "the bsp baseline" : "--mode " + algorithms.mode()) + " ignores it");
+                }
+            }
+        }
+        if (algorithms.singleWorker()) {
+            for (final String mesh : new String[] {"--devices", "--threads-per-device"}) {
+                if (cl.getParseResult().hasMatchedOption(mesh)) {
+                    say(cl, lead, "overlap " + app + ": note: " + mesh + " does not apply to --mode "
+                        + algorithms.mode() + ", which runs on one worker of one device");
                 }
             }
         }

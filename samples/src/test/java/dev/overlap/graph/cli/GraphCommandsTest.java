@@ -240,6 +240,12 @@ class GraphCommandsTest {
         assertEquals(0, quiet.exit, quiet.err);
         assertEquals("solo", quiet.json().get("mode"));
         assertFalse(quiet.err.contains("mode auto"), "--quiet keeps standard error quiet: " + quiet.err);
+        final Run noted = new Run("pr", "--generate", "kron:8", "--mode", "solo", "--devices", "2", "--fetch", "64");
+        assertEquals(0, noted.exit, noted.err);
+        assertTrue(noted.err.contains("overlap pr: note: --devices does not apply to --mode solo, which runs on one "
+            + "worker of one device"), noted.err);
+        assertTrue(noted.err.contains("overlap pr: note: --fetch applies to --mode async; --mode solo ignores it"),
+            noted.err);
         final Run parallel = new Run(args("sssp", "--generate", "kron:9", "--mode", "bsp", "--json"));
         assertEquals("bsp", parallel.json().get("mode"), "a mode given explicitly runs as given");
         assertEquals(2, ((Number)parallel.json().get("devices")).intValue());
