@@ -53,20 +53,24 @@ class SoloAlgorithmsTest {
     }
 
     /**
-     * Two components (a path with a chord, and a star with a tail), isolated vertices 4 and 10, and vertex 11 with
-     * edges into the graph but none out (directed), so a source without edges is among the cases.
+     * A directed graph as read from a file ({@link BuildOptions#AS_IS}): a weighted cycle 0-1-2-3 with a chord, a
+     * fan 5 -> 6, 7, 8 -> 9 whose tail 9 has in-edges and no out-edges, and vertices 4 and 10 with no edges at all;
+     * sources 4, 9 and 10 reach only themselves.
      */
     static CsrGraph isolated() {
         final EdgeList e = new EdgeList(16, true);
-        e.add(0, 1, 3);
-        e.add(1, 2, 4);
-        e.add(2, 3, 1);
-        e.add(0, 3, 9);
-        e.add(5, 6, 2);
-        e.add(5, 7, 2);
-        e.add(5, 8, 7);
-        e.add(8, 9, 1);
-        return GraphBuilder.build(e, 11, BuildOptions.UNDIRECTED_SIMPLE, false, Progress.none());
+        e.add(0, 1, 5);
+        e.add(1, 2, 1);
+        e.add(2, 3, 2);
+        e.add(3, 0, 8);
+        e.add(0, 2, 7);
+        e.add(5, 6, 3);
+        e.add(5, 7, 1);
+        e.add(7, 8, 4);
+        e.add(5, 8, 9);
+        e.add(8, 9, 2);
+        e.add(6, 9, 6);
+        return GraphBuilder.build(e, 11, BuildOptions.AS_IS, false, Progress.none());
     }
 
     static Stream<Arguments> cases() {
