@@ -36,20 +36,13 @@ final class SoloBfs {
             queue[0] = s;
             int head = 0;
             int tail = 1;
-            long edges = 0;
             while (head < tail) {
-                final int u = queue[head++];
-                final int next = depth[u] + 1;
-                final int from = (int)off.getLong(offBase + (u << 3));
-                final int to = (int)off.getLong(offBase + ((u + 1) << 3));
-                edges += to - from;
-                for (int at = tgtBase + (from << 2), end = tgtBase + (to << 2); at < end; at += 4) {
-                    final int v = tgt.getInt(at);
-                    if (depth[v] < 0) {
-                        depth[v] = next;
-                        queue[tail++] = v;
-                    }
-                }
+                tail = expand(queue[head++], off, offBase, tgt, tgtBase, depth, queue, tail);
+            }
+            long edges = 0;
+            for (int i = 0; i < tail; i++) {
+                final int u = queue[i];
+                edges += off.getLong(offBase + ((u + 1) << 3)) - off.getLong(offBase + (u << 3));
             }
             counts[0] = depth[queue[tail - 1]] + 1L;
             counts[1] = tail;
@@ -58,5 +51,28 @@ final class SoloBfs {
         final long nanos = System.nanoTime() - start;
         return AppResult.bfs(g.toOriginal(depth), nanos, new WorkCounts(counts[0], counts[1], counts[1], counts[2], 0,
             0, 0, 0, 0));
+    }
+
+    /**
+     * Expands {@code u}: every unvisited out-neighbour gets {@code u}'s depth + 1 and joins the queue. A method of its
+     * own, called once per reached vertex, so the JIT compiles it within the first run (a loop inside the one-shot
+     * kernel body would be compiled only on-stack, later, and the first runs would pay the interpreter).
+     *
+     * @return the queue's new tail
+     */
+    private static int expand(final int u, final AtomicBuffer off, final int offBase, final AtomicBuffer tgt,
+        final int tgtBase, final int[] depth, final int[] queue, final int tail) {
+        final int next = depth[u] + 1;
+        final int from = (int)off.getLong(offBase + (u << 3));
+        final int to = (int)off.getLong(offBase + ((u + 1) << 3));
+        int t = tail;
+        for (int at = tgtBase + (from << 2), end = tgtBase + (to << 2); at < end; at += 4) {
+            final int v = tgt.getInt(at);
+            if (depth[v] < 0) {
+                depth[v] = next;
+                queue[t++] = v;
+            }
+        }
+        return t;
     }
 }

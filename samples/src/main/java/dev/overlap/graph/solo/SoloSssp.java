@@ -57,33 +57,24 @@ final class SoloSssp {
                 maxWeight = Math.max(maxWeight, w);
             }
             final long delta = Math.max(chosenDelta, (maxWeight + MAX_RING - 3L) / (MAX_RING - 2));
-            final int ring = (int)(maxWeight / delta + 2);
-            final int[][] buckets = new int[ring][];
-            final int[] sizes = new int[ring];
+            final Buckets buckets = new Buckets((int)(maxWeight / delta + 2));
             final boolean[] expanded = new boolean[n];
             Arrays.fill(dist, Dijkstra.UNREACHED);
             dist[s] = 0;
-            buckets[0] = new int[FIRST_BUCKET];
-            buckets[0][0] = s;
-            sizes[0] = 1;
-            long pending = 1;
+            buckets.add(s, 0);
             long current = 0;
             long emptied = 0;
             long expansions = 0;
             long scanned = 0;
-            int[] spare = new int[FIRST_BUCKET];
-            while (pending > 0) {
-                final int slot = (int)(current % ring);
-                if (sizes[slot] > 0) {
+            while (buckets.pending > 0) {
+                final int slot = (int)(current % buckets.ring);
+                if (buckets.sizes[slot] > 0) {
                     emptied++;
                 }
-                while (sizes[slot] > 0) {
-                    // take the bucket; vertices filed in it meanwhile go to the spare array, taken next round
-                    final int[] items = buckets[slot];
-                    final int count = sizes[slot];
-                    buckets[slot] = spare;
-                    sizes[slot] = 0;
-                    pending -= count;
+                while (buckets.sizes[slot] > 0) {
+                    // take the bucket; vertices filed in it meanwhile go to a fresh array, taken next round
+                    final int count = buckets.sizes[slot];
+                    final int[] items = buckets.take(slot);
                     for (int i = 0; i < count; i++) {
                         final int u = items[i];
                         final long du = dist[u];
@@ -95,26 +86,9 @@ final class SoloSssp {
                         final int from = (int)off.getLong(offBase + (u << 3));
                         final int to = (int)off.getLong(offBase + ((u + 1) << 3));
                         scanned += to - from;
-                        for (int e = from; e < to; e++) {
-                            final int v = tgt.getInt(tgtBase + (e << 2));
-                            final long nd = du + wgt.getInt(wgtBase + (e << 2));
-                            if (nd < dist[v]) {
-                                dist[v] = nd;
-                                expanded[v] = false;
-                                final int b = (int)((nd / delta) % ring);
-                                int[] bucket = buckets[b];
-                                final int size = sizes[b];
-                                if (bucket == null || size == bucket.length) {
-                                    bucket = buckets[b] = bucket == null ? new int[FIRST_BUCKET]
-                                        : Arrays.copyOf(bucket, size * 2);
-                                }
-                                bucket[size] = v;
-                                sizes[b] = size + 1;
-                                pending++;
-                            }
-                        }
+                        expand(du, from, to, delta, tgt, tgtBase, wgt, wgtBase, dist, expanded, buckets);
                     }
-                    spare = items;
+                    buckets.giveBack(items);
                 }
                 current++;
             }
@@ -125,5 +99,70 @@ final class SoloSssp {
         final long nanos = System.nanoTime() - start;
         return AppResult.sssp(g.toOriginal(dist), nanos, new WorkCounts(counts[0], counts[1], counts[1], counts[2], 0,
             0, 0, 0, 0));
+    }
+
+    /**
+     * Relaxes the out-edges in slots {@code [from, to)} of a vertex at distance {@code du}: each target it brings
+     * closer gets the new distance, loses its expanded mark and is filed in its bucket. A method of its own, called
+     * once per expansion, so the JIT compiles it within the first run rather than only on-stack inside the one-shot
+     * kernel body.
+     */
+    private static void expand(final long du, final int from, final int to, final long delta, final AtomicBuffer tgt,
+        final int tgtBase, final AtomicBuffer wgt, final int wgtBase, final long[] dist, final boolean[] expanded,
+        final Buckets buckets) {
+        for (int e = from; e < to; e++) {
+            final int v = tgt.getInt(tgtBase + (e << 2));
+            final long nd = du + wgt.getInt(wgtBase + (e << 2));
+            if (nd < dist[v]) {
+                dist[v] = nd;
+                expanded[v] = false;
+                buckets.add(v, (int)((nd / delta) % buckets.ring));
+            }
+        }
+    }
+
+    /**
+     * The ring of buckets: growable int arrays (doubling), a size per slot, the entries filed and not yet taken, and a
+     * spare array that replaces a bucket while its entries are expanded. Confined to the worker.
+     */
+    private static final class Buckets {
+        final int ring;
+        final int[][] slots;
+        final int[] sizes;
+        long pending;
+        private int[] spare = new int[FIRST_BUCKET];
+
+        Buckets(final int ring) {
+            this.ring = ring;
+            this.slots = new int[ring][];
+            this.sizes = new int[ring];
+        }
+
+        /** Files {@code v} in slot {@code slot}. */
+        void add(final int v, final int slot) {
+            int[] bucket = slots[slot];
+            final int size = sizes[slot];
+            if (bucket == null || size == bucket.length) {
+                bucket = slots[slot] = bucket == null ? new int[FIRST_BUCKET] : Arrays.copyOf(bucket, size * 2);
+            }
+            bucket[size] = v;
+            sizes[slot] = size + 1;
+            pending++;
+        }
+
+        /** @return slot {@code slot}'s entries (the first {@code sizes[slot]} before the call), emptying the slot */
+        int[] take(final int slot) {
+            final int[] items = slots[slot];
+            pending -= sizes[slot];
+            slots[slot] = spare;
+            sizes[slot] = 0;
+            spare = null;
+            return items;
+        }
+
+        /** Hands back an array {@link #take} returned, once its entries are expanded, as the next spare. */
+        void giveBack(final int[] items) {
+            spare = items;
+        }
     }
 }
