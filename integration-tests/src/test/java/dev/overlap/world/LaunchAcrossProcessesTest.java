@@ -88,6 +88,21 @@ class LaunchAcrossProcessesTest {
     }
 
     /**
+     * {@code --mode auto}, the default, takes the parallel mode across processes (solo runs in one) and says so in
+     * one line, once (rank 0's).
+     */
+    @Test
+    void theDefaultModeAcrossProcessesIsTheParallelOneAndSaysSoOnce() throws Exception {
+        try (LauncherProcess job = new LauncherProcess(launch(2, "sssp", "--generate", "kron:8", "--warmups", "0"))) {
+            assertEquals(0, job.awaitExit(BOUND_SECONDS, TimeUnit.SECONDS), job.transcript());
+            assertTrue(job.out().contains("mode              async"), job.transcript());
+            assertEquals(1, job.err().stream().filter(l -> l.endsWith("overlap sssp: mode auto -> async (across "
+                + "processes: solo runs in one)")).count(), job.transcript());
+        }
+        assertNoJobLeft();
+    }
+
+    /**
      * The async apps on the distributed worklist across processes: BFS (the hybrid with its bottom-up steps on kron,
      * plain on a grid) and SSSP answer byte for byte as one process does; PageRank (each variant) passes the same
      * reference check, its answer within the tolerance rather than bit for bit (workers of several processes update

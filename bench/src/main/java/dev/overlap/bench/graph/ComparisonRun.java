@@ -315,8 +315,8 @@ final class ComparisonRun {
             notes.add(mode + " " + app + " on " + name + " skipped: " + e.getMessage());
             return;
         }
-        ComparisonRow row = new ComparisonRow(name, app, "overlap " + mode, runner.devices() + "x"
-            + runner.threadsPerDevice(), m.runMillis(), app.edgesTraversed(g, m.result()), toTolerance
+        ComparisonRow row = new ComparisonRow(name, app, "overlap " + mode, m.devices() + "x" + m.threadsPerDevice(),
+            m.runMillis(), app.edgesTraversed(g, m.result()), toTolerance
             ? Verification.ranks(ref.ranks(), m.result().ranks(), s.tolerance() + PageRankReference.TOLERANCE)
             : expected.check(m.result()));
         if (app == GraphApp.PAGERANK) {

@@ -30,8 +30,8 @@ import java.util.function.Supplier;
 
 /**
  * {@code overlap bench-graphs}: BFS, PageRank and SSSP on the same graphs (generated, or files), measured for
- * Overlap's execution modes (each mode and app in a forked JVM of its own unless {@code --no-fork}) ({@code bsp}, and
- * {@code async} once its provider is registered) on a mesh of {@code --devices} x {@code threads / devices} workers,
+ * Overlap's execution modes (each mode and app in a forked JVM of its own unless {@code --no-fork}) ({@code bsp},
+ * {@code async} and the one-thread path {@code solo}, which runs on one worker of one device) on a mesh of {@code --devices} x {@code threads / devices} workers,
  * the plain single-threaded Java CSR implementations (the reference classes
  * {@link dev.overlap.graph.ref.SequentialBfs}, {@link dev.overlap.graph.ref.Dijkstra},
  * {@link dev.overlap.graph.ref.PowerIteration}: array loops over the CSR, no boxing; the floor every parallel run must
@@ -55,12 +55,14 @@ import java.util.function.Supplier;
  * {@link ForkProtocol}), and {@link ComparisonReport} renders the Markdown, CSV, JSON and table.
  */
 @Command(name = "overlap bench-graphs", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Compare Overlap's graph apps (bsp, async) with plain single-threaded Java CSR loops, JGraphT 1.5.3 "
+    description = "Compare Overlap's graph apps (bsp, async, solo) with plain single-threaded Java CSR loops, JGraphT 1.5.3 "
         + "and, given a build, the GAP benchmark suite (C++/OpenMP) on the same graphs: warm-up runs, then the median "
         + "of R runs; PageRank at equal accuracy; every answer verified; peak RSS; writes comparison.md, .csv and "
         + ".json.")
 public final class GraphComparison implements Callable<Integer> {
-    private static final List<String> IMPLS = List.of("bsp", "async", "java", "jgrapht", GapMeasurement.GAP);
+    private static final List<String> IMPLS = List.of("bsp", "async", "solo", "java", "jgrapht", GapMeasurement.GAP);
+    /** Overlap's modes among {@link #IMPLS}, measured in that order. */
+    private static final List<String> MODES = List.of("bsp", "async", "solo");
     private static final String FULL_GRAPHS = "kron:20,grid:1000x1000";
     private static final String QUICK_GRAPHS = "kron:14,grid:200x200";
 
@@ -78,8 +80,9 @@ public final class GraphComparison implements Callable<Integer> {
     List<String> apps;
 
     @Option(names = "--impls", paramLabel = "IMPL", split = ",", splitSynopsisLabel = ",",
-        defaultValue = "bsp,async,java,jgrapht,gap", description = "implementations: bsp, async (Overlap's modes; one "
-            + "without a provider is skipped with a note), java (single-threaded CSR), jgrapht, gap (the GAP benchmark "
+        defaultValue = "bsp,async,solo,java,jgrapht,gap", description = "implementations: bsp, async, solo (Overlap's "
+            + "modes, solo the one-thread path on one worker of one device; one without a provider is skipped with a "
+            + "note), java (single-threaded CSR), jgrapht, gap (the GAP benchmark "
             + "suite, when --gap or " + GapBuild.ENV + " names a build; skipped with a note otherwise) (default: "
             + "${DEFAULT-VALUE})")
     List<String> impls;
@@ -245,7 +248,7 @@ public final class GraphComparison implements Callable<Integer> {
             final String v = i.trim().toLowerCase(Locale.ROOT);
             if (!IMPLS.contains(v)) {
                 throw new CommandLine.ParameterException(cl, "--impls: unknown implementation '" + i + "': expected "
-                    + "bsp, async, java, jgrapht or gap");
+                    + String.join(", ", IMPLS.subList(0, IMPLS.size() - 1)) + " or " + IMPLS.get(IMPLS.size() - 1));
             }
             implSet.add(v);
         }
@@ -261,7 +264,7 @@ public final class GraphComparison implements Callable<Integer> {
         }
         final Set<String> notes = new LinkedHashSet<>();
         final Map<String, GraphAlgorithms> providers = new LinkedHashMap<>();
-        for (final String mode : new String[] {"bsp", "async"}) {
+        for (final String mode : MODES) {
             if (implSet.contains(mode)) {
                 try {
                     providers.put(mode, lookup.apply(mode));

@@ -76,18 +76,24 @@ class GraphComparisonTest {
      */
     @Test
     void forkedMeasurementsAreVerifiedRowsOfTheParentsTable() throws IOException {
-        final Run run = new Run(c -> { }, tiny("forked", "--fork", "--graphs", "kron:8", "--impls", "bsp,async,java",
-            "--apps", "bfs,pr,sssp"));
+        final Run run = new Run(c -> { }, tiny("forked", "--fork", "--graphs", "kron:8", "--impls",
+            "bsp,async,solo,java", "--apps", "bfs,pr,sssp"));
         assertEquals(0, run.exit, run.err + run.out);
         final List<Map<String, Object>> rows = rows(dir.resolve("forked").resolve("comparison.json"));
-        assertEquals(9, rows.size(), rows.toString());
+        assertEquals(12, rows.size(), rows.toString());
         for (final Map<String, Object> r : rows) {
             assertEquals("passed", r.get("verified"), r.toString());
             assertEquals("kron:8", r.get("graph"), r.toString());
             assertTrue(((Number)r.get("medianMs")).doubleValue() > 0, r.toString());
             if (r.get("implementation").toString().startsWith("overlap")) {
-                assertEquals("2x1", r.get("threads"), r.toString());
+                // the one-thread path runs on one worker of one device whatever the mesh of the others
+                assertEquals(r.get("implementation").equals("overlap solo") ? "1x1" : "2x1", r.get("threads"),
+                    r.toString());
             }
+        }
+        for (final String app : new String[] {"bfs", "pr", "sssp"}) {
+            assertTrue(rows.stream().anyMatch(r -> r.get("implementation").equals("overlap solo")
+                && r.get("app").equals(app)), "solo beside java in one run: " + app);
         }
         // the child's note reaches the parent's table
         assertTrue(run.out.contains("note: async pr has no iterations"), run.out);
@@ -100,9 +106,9 @@ class GraphComparisonTest {
         assertEquals(0, run.exit, run.err + run.out);
         final Path out = dir.resolve("smoke");
         final List<Map<String, Object>> rows = rows(out.resolve("comparison.json"));
-        // java csr, overlap bsp and jgrapht for 3 apps on 2 graphs; overlap async too once it is registered.
-        assertTrue(rows.size() >= 18, rows.toString());
-        for (final String impl : new String[] {"java csr", "overlap bsp", "jgrapht 1.5.3"}) {
+        // java csr, overlap bsp, overlap solo and jgrapht for 3 apps on 2 graphs; overlap async too.
+        assertTrue(rows.size() >= 24, rows.toString());
+        for (final String impl : new String[] {"java csr", "overlap bsp", "overlap solo", "jgrapht 1.5.3"}) {
             for (final String graph : new String[] {"kron:8", "grid:12x12"}) {
                 for (final String app : new String[] {"bfs", "pr", "sssp"}) {
                     assertTrue(rows.stream().anyMatch(r -> r.get("implementation").equals(impl)
@@ -142,6 +148,8 @@ class GraphComparisonTest {
         }, tiny("skips", "--apps", "bfs", "--graphs", "kron:8"));
         assertEquals(0, run.exit, run.err);
         assertTrue(run.out.contains("note: async mode not available (async is not built in this test): its rows are "
+            + "skipped"), run.out);
+        assertTrue(run.out.contains("note: solo mode not available (solo is not built in this test): its rows are "
             + "skipped"), run.out);
         assertTrue(run.out.contains("note: jgrapht 1.5.3 skipped on kron:8: needs about "), run.out);
         final List<Map<String, Object>> rows = rows(dir.resolve("skips").resolve("comparison.json"));
@@ -248,7 +256,7 @@ class GraphComparisonTest {
         };
         final String[] reasons = {
             "--threads 3 is not a multiple of --devices 2", "--impls: unknown implementation 'networkx': expected bsp, "
-                + "async, java, jgrapht or gap", "--apps: unknown app 'dfs': expected bfs, pr or sssp", "--graphs: unknown "
+                + "async, solo, java, jgrapht or gap", "--apps: unknown app 'dfs': expected bfs, pr or sssp", "--graphs: unknown "
                 + "generator 'ring'", "--runs must be in 1..1000, was 0", "--warmups must be in 0..100, was -1",
             "--pr-iterations must be in 1..10000, was 0", "--devices must be in 1..64, was 0",
             "exists and is not a directory", "Unknown option: '--bogus'",

@@ -11,7 +11,7 @@ public final class Algorithms {
     }
 
     /**
-     * @param mode {@code bsp} or {@code async}
+     * @param mode {@code bsp}, {@code async} or {@code solo} (any case)
      * @return the provider
      * @throws IllegalArgumentException when no provider implements the mode (the message lists those found)
      */

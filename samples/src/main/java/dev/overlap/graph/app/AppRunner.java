@@ -19,7 +19,9 @@ import java.util.function.Supplier;
  * Runs a {@link GraphApp} on a fresh mesh the way every command measures it: partition the graph, size each device's
  * memory for its slice plus the model's state, build the mesh, place the graph, run {@code warmups} untimed runs
  * and {@code runs} timed ones on the placed graph, close everything. The time of a run is the provider's own
- * ({@link AppResult#nanos()}: state initialisation and supersteps; not placement).
+ * ({@link AppResult#nanos()}: state initialisation and supersteps; not placement). A model that runs on one worker
+ * ({@link GraphAlgorithms#singleWorker()}, {@code solo}) gets a mesh of one device with one worker, whatever the
+ * builder was given; {@link Measurement#devices()} and {@link Measurement#threadsPerDevice()} say what ran.
  *
  * <p><b>Across processes.</b> With a {@link Builder#world WorldConfig} the mesh spans several processes (ranks) on
  * one host and every rank calls {@link #measure} with the same graph, app and settings (SPMD): each rank builds the
@@ -116,7 +118,8 @@ public final class AppRunner {
      * @return the times and the last run's answer
      * @throws IllegalStateException when a device would need more than 2 GiB (the message says to add devices), or
      *                               across processes when the ranks' graphs or settings differ
-     * @throws IllegalArgumentException for a source outside the graph
+     * @throws IllegalArgumentException for a source outside the graph, or a single-worker model
+     *                                  ({@link GraphAlgorithms#singleWorker()}) on a mesh across processes
      * @throws dev.overlap.core.PeerFailedException across processes, when another rank fails
      */
     public Measurement measure(final CsrGraph g, final GraphApp app, final GraphAlgorithms algorithms, final int source,
@@ -131,11 +134,18 @@ public final class AppRunner {
         if (app.hasSource() && (source < 0 || source >= g.vertexCount())) {
             throw new IllegalArgumentException("source " + source + " is outside 0.." + (g.vertexCount() - 1));
         }
-        final Partition p = partitioning.of(g, devices);
+        final boolean solo = algorithms.singleWorker();
+        if (solo && world != null) {
+            throw new IllegalArgumentException("--mode " + algorithms.mode() + " runs on one worker in one process, "
+                + "not across processes");
+        }
+        final int meshDevices = solo ? 1 : devices;
+        final int meshWorkers = solo ? 1 : threadsPerDevice;
+        final Partition p = partitioning.of(g, meshDevices);
         final CsrGraph toPlace = app.placed(g, algorithms);
-        final long perDevice = bytesPerDevice(toPlace, p, app, algorithms, settings);
-        final Mesh.Builder mb = Mesh.builder().name("overlap-" + app.id()).devices(devices)
-            .threadsPerDevice(threadsPerDevice).memoryPerDevice(perDevice);
+        final long perDevice = bytesPerDevice(toPlace, p, app, algorithms, settings, meshDevices, meshWorkers);
+        final Mesh.Builder mb = Mesh.builder().name("overlap-" + app.id()).devices(meshDevices)
+            .threadsPerDevice(meshWorkers).memoryPerDevice(perDevice);
         if (idleStrategy != null) {
             mb.idleStrategy(idleStrategy);
         }
@@ -169,13 +179,13 @@ public final class AppRunner {
                         break;
                     }
                 }
-                return new Measurement(result, times, placeMillis, devices, threadsPerDevice);
+                return new Measurement(result, times, placeMillis, meshDevices, meshWorkers);
             }
         }
     }
 
-    private long bytesPerDevice(final CsrGraph toPlace, final Partition p, final GraphApp app,
-        final GraphAlgorithms algorithms, final AppSettings settings) {
+    private static long bytesPerDevice(final CsrGraph toPlace, final Partition p, final GraphApp app,
+        final GraphAlgorithms algorithms, final AppSettings settings, final int devices, final int threadsPerDevice) {
         int maxOwned = 0;
         for (int d = 0; d < devices; d++) {
             maxOwned = Math.max(maxOwned, p.size(d));
@@ -185,7 +195,8 @@ public final class AppRunner {
             + SLACK;
         if (perDevice > MAX_DEVICE_BYTES) {
             throw new IllegalStateException("the graph needs " + (perDevice >> 20) + " MiB per device on " + devices
-                + " devices, more than a device holds (2 GiB): use more --devices");
+                + " devices, more than a device holds (2 GiB): " + (algorithms.singleWorker() ? "use a parallel --mode"
+                : "use more --devices"));
         }
         return perDevice;
     }
@@ -251,12 +262,12 @@ public final class AppRunner {
             return placeMillis;
         }
 
-        /** @return devices of the mesh */
+        /** @return devices of the mesh that ran (1 for a single-worker model) */
         public int devices() {
             return devices;
         }
 
-        /** @return workers per device */
+        /** @return workers per device of the mesh that ran (1 for a single-worker model) */
         public int threadsPerDevice() {
             return threadsPerDevice;
         }

@@ -3,7 +3,7 @@ package dev.overlap.graph.app;
 import dev.overlap.graph.partition.DeviceGraph;
 
 /**
- * One execution model of the graph apps on a mesh ({@code bsp}, {@code async}): a service provider found
+ * One execution model of the graph apps on a mesh ({@code bsp}, {@code async}, {@code solo}): a service provider found
  * with {@link java.util.ServiceLoader} (register in {@code META-INF/services/dev.overlap.graph.app.GraphAlgorithms}),
  * selected by {@link #mode()} through {@link Algorithms#forMode}. Every method returns answers in original vertex
  * ids; the caller verifies them.
@@ -19,8 +19,17 @@ public interface GraphAlgorithms {
         OUT
     }
 
-    /** @return the {@code --mode} name, lower case ({@code bsp}, {@code async}) */
+    /** @return the {@code --mode} name, lower case ({@code bsp}, {@code async}, {@code solo}) */
     String mode();
+
+    /**
+     * @return true when the model runs on one device with one worker (the one-thread path, {@code solo}): the
+     *         runner then builds a mesh of one device with one worker for it, whatever mesh it was asked for; false
+     *         (the default) for the models that use every device and worker
+     */
+    default boolean singleWorker() {
+        return false;
+    }
 
     /**
      * @param g        the graph on the mesh (out-edges)

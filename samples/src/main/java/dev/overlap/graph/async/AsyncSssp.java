@@ -55,29 +55,9 @@ final class AsyncSssp {
         return Math.max(1L, maxOwned) * 12 + 512;
     }
 
-    /**
-     * @return the priority band width for {@code g}: the setting, or Meyer and Sanders' {@code max weight / mean
-     *         degree}, with the max weight estimated as twice the mean (uniform weights), at least 1
-     */
+    /** @return the priority band width for {@code g} ({@link AppSettings#deltaFor}) */
     static int delta(final CsrGraph g, final AppSettings settings) {
-        if (settings.delta() > 0) {
-            return settings.delta();
-        }
-        final long m = g.edgeCount();
-        if (m == 0) {
-            return 1;
-        }
-        long sum = 0;
-        for (long e = 0; e < m; e++) {
-            sum += g.weight(e);
-        }
-        long withEdges = 0;
-        for (int v = 0; v < g.vertexCount(); v++) {
-            withEdges += g.degree(v) > 0 ? 1 : 0;
-        }
-        final double meanWeight = (double)sum / m;
-        final double meanDegree = (double)m / withEdges;
-        return (int)Math.max(1, Math.min(1 << 24, Math.round(2 * meanWeight / meanDegree)));
+        return settings.deltaFor(g);
     }
 
     static AppResult run(final DeviceGraph g, final int source, final AppSettings settings) {

@@ -26,7 +26,8 @@ import java.util.function.Function;
 
 /**
  * {@code overlap demo}, the main job: every app — BFS, PageRank, SSSP in each execution mode that is available
- * ({@code bsp}, {@code async} once its provider is registered) and Jacobi in the PROACT transfer modes, including
+ * ({@code bsp}, {@code async}, and the one-thread path {@code solo}; each named explicitly, never chosen by
+ * {@code auto}, so the table compares the modes) and Jacobi in the PROACT transfer modes, including
  * the profiler's choice — on graphs generated in memory, each answer verified against the single-threaded Java
  * reference, and one comparison table (or one JSON object with {@code --json}) with the time of the plain
  * single-threaded Java CSR run beside every mesh run.
@@ -42,11 +43,11 @@ import java.util.function.Function;
  * <p>Not thread-safe: picocli fills and runs one instance per invocation, in one thread.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "The main job: BFS, PageRank and SSSP (bsp and async modes) and Jacobi (PROACT transfer modes, incl. "
+    description = "The main job: BFS, PageRank and SSSP (bsp, async and solo modes) and Jacobi (PROACT transfer modes, incl. "
         + "the profiler's choice) on generated graphs; every answer verified; one comparison table with the "
         + "single-threaded Java CSR time.")
 public final class DemoCommand implements Callable<Integer> {
-    private static final List<String> KNOWN_MODES = List.of("bsp", "async");
+    private static final List<String> KNOWN_MODES = List.of("bsp", "async", "solo");
     private static final List<String> KNOWN_APPS = List.of("bfs", "pr", "sssp", "jacobi");
 
     @CommandLine.Spec
@@ -61,8 +62,9 @@ public final class DemoCommand implements Callable<Integer> {
         description = "apps: bfs, pr, sssp, jacobi (default: ${DEFAULT-VALUE})")
     List<String> apps;
 
-    @Option(names = "--modes", paramLabel = "MODE", split = ",", splitSynopsisLabel = ",", defaultValue = "bsp,async",
-        description = "execution modes of bfs/pr/sssp; one without a provider is skipped with a note "
+    @Option(names = "--modes", paramLabel = "MODE", split = ",", splitSynopsisLabel = ",", defaultValue = "bsp,async,solo",
+        description = "execution modes of bfs/pr/sssp, each row run in the mode named (never auto: the demo compares "
+            + "them); solo is the one-thread path on one device; one without a provider is skipped with a note "
             + "(default: ${DEFAULT-VALUE})")
     List<String> modes;
 
@@ -164,7 +166,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         for (final String m : modes) {
             if (!KNOWN_MODES.contains(m.trim().toLowerCase(Locale.ROOT))) {
-                throw new CommandLine.ParameterException(cl, "--modes: unknown mode '" + m + "': expected bsp or async");
+                throw new CommandLine.ParameterException(cl, "--modes: unknown mode '" + m + "': expected bsp, async or solo");
             }
         }
         if (warmups < 0 || warmups > 100) {

@@ -131,7 +131,6 @@ final class DemoRun {
         final int source = GraphApp.defaultSource(plain, seed);
         graphInfo.add(new DemoGraph(name, plain.vertexCount(), plain.edgeCount(), source,
             needWeights ? "1.." + gs.maxWeight() + " (sssp)" : "none", genMillis));
-        final int meshThreads = runner.devices() * runner.threadsPerDevice();
         final int warmups = runner.warmups();
         final int runs = runner.runs();
         for (final GraphApp app : apps) {
@@ -162,7 +161,8 @@ final class DemoRun {
                     continue;
                 }
                 task.stepBy(1);
-                rows.add(new DemoRow(app.id(), name, p.getKey(), Integer.toString(meshThreads), true, m.runMillis(),
+                rows.add(new DemoRow(app.id(), name, p.getKey(), Integer.toString(m.devices() * m.threadsPerDevice()),
+                    true, m.runMillis(),
                     app.edgesTraversed(g, m.result()), m.result().counts(), expected.check(m.result()), false,
                     ref.medianMillis, null, Double.NaN));
             }

@@ -10,10 +10,12 @@ import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppRunner;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.Algorithms;
+import dev.overlap.graph.app.AutoMode;
 import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.ref.Verification;
 import dev.overlap.graph.report.RunReport;
+import dev.overlap.graph.solo.SoloAlgorithms;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 
@@ -23,7 +25,8 @@ import java.util.concurrent.Callable;
 
 /**
  * The shared flow of {@code overlap bfs|pr|sssp}: validate, open the {@code --output} file, load or generate the
- * graph, partition it, size and build the mesh, place the graph, run the app in the chosen mode ({@code --warmups}
+ * graph, choose the mode ({@code --mode auto}, the default: {@link AutoMode}, announced in one line), partition it,
+ * size and build the mesh, place the graph, run the app in that mode ({@code --warmups}
  * untimed runs, then {@code --runs} timed ones), verify the last answer against the sequential reference, write the
  * answer, print the report (the median time, and the fastest and slowest run). Exit codes: 0 verified (or not
  * checked), 1 verification failed or a runtime problem (bad file: file:line: reason; the answer is written all the
@@ -35,6 +38,9 @@ import java.util.concurrent.Callable;
  * status line. A rank that fails ends every other's run with one line naming it (exit 1).
  */
 abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses {
+    /** The {@code --mode} values, as the usage error lists them. */
+    static final java.util.List<String> MODES = java.util.List.of("async", "bsp", SoloAlgorithms.MODE, AutoMode.MODE);
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -111,24 +117,18 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
         if (world != null) {
             checkAcrossProcesses(cl, world.ranks());
         }
-        final GraphAlgorithms algorithms = Algorithms.forMode(modeOptions.mode);
         final boolean lead = world == null || world.rank() == 0;
-        if (algorithms.mode().equals("bsp") && !output.quiet && lead) {
-            for (final String async : new String[] {"--queue", "--kernel", "--batch-bytes", "--wait", "--fetch",
-                "--delta"}) {
-                if (cl.getParseResult().hasMatchedOption(async)) {
-                    cl.getErr().println("overlap " + app + ": note: " + async + " applies to --mode async; the bsp "
-                        + "baseline ignores it");
-                    cl.getErr().flush();
-                }
-            }
-        }
         if (!lead) { // rank 0 alone writes the answer
-            return run(cl, app, algorithms, settings, null, world);
+            return run(cl, app, settings, null, world);
         }
         try (AnswerDestination destination = answers.open(cl, input.file())) {
-            return run(cl, app, algorithms, settings, destination, world);
+            return run(cl, app, settings, destination, world);
         }
+    }
+
+    /** @return {@code --mode}, lower case: auto when not given */
+    private String mode(final CommandLine cl) {
+        return modeOptions.mode(cl, AutoMode.MODE, MODES);
     }
 
     /**
@@ -145,12 +145,15 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
         if (warmups < 0 || warmups > 100) {
             throw new CommandLine.ParameterException(cl, "--warmups must be in 0..100, was " + warmups);
         }
+        final String mode = mode(cl);
         final AppSettings.Builder sb = modeOptions.settings(cl, app().autoQueue());
         configure(sb);
-        try {
-            Algorithms.forMode(modeOptions.mode);
-        } catch (final IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cl, e.getMessage());
+        if (!mode.equals(AutoMode.MODE)) {
+            try {
+                Algorithms.forMode(mode);
+            } catch (final IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(cl, e.getMessage());
+            }
         }
         return sb.build();
     }
@@ -158,17 +161,71 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
     @Override
     public void checkAcrossProcesses(final CommandLine cl, final int ranks) {
         validate(cl);
+        if (mode(cl).equals(SoloAlgorithms.MODE)) {
+            throw new CommandLine.ParameterException(cl, "--mode solo runs on one worker in one process, not across "
+                + "processes");
+        }
         meshOptions.checkAcrossProcesses(cl, ranks);
     }
 
-    private int run(final CommandLine cl, final GraphApp app, final GraphAlgorithms algorithms,
-        final AppSettings settings, final AnswerDestination destination, final LaunchedWorld world)
-        throws IOException {
+    /**
+     * The provider that runs: the one {@code --mode} names, or for {@code auto} the one {@link AutoMode} chooses for
+     * this graph and mesh (across processes the parallel one: solo runs in one), announced in one line on standard
+     * error unless {@code --quiet}; then a note for each async knob given to a mode that ignores it, and for each mesh
+     * option given to the single-worker mode.
+     *
+     * @return the provider, and the auto line (null when the mode was given)
+     */
+    private Resolved resolve(final CommandLine cl, final GraphApp app, final CsrGraph g, final LaunchedWorld world,
+        final boolean lead) {
+        final String mode = mode(cl);
+        AutoMode.Choice choice = null;
+        if (mode.equals(AutoMode.MODE)) {
+            choice = world != null ? AutoMode.acrossProcesses(app)
+                : AutoMode.choose(app, g.vertexCount(), g.edgeCount(), meshOptions.devices * meshOptions.threads());
+            say(cl, lead, "overlap " + app + ": " + choice.line());
+        }
+        final GraphAlgorithms algorithms = Algorithms.forMode(choice != null ? choice.mode() : mode);
+        if (!algorithms.mode().equals("async")) {
+            for (final String async : new String[] {"--queue", "--kernel", "--batch-bytes", "--wait", "--fetch",
+                "--delta"}) {
+                if (cl.getParseResult().hasMatchedOption(async)) {
+                    say(cl, lead, "overlap " + app + ": note: " + async + " applies to --mode async; " + (algorithms
+                        .mode().equals("bsp") ? "the bsp baseline" : "--mode " + algorithms.mode()) + " ignores it");
+                }
+            }
+        }
+        if (algorithms.singleWorker()) {
+            for (final String mesh : new String[] {"--devices", "--threads-per-device"}) {
+                if (cl.getParseResult().hasMatchedOption(mesh)) {
+                    say(cl, lead, "overlap " + app + ": note: " + mesh + " does not apply to --mode "
+                        + algorithms.mode() + ", which runs on one worker of one device");
+                }
+            }
+        }
+        return new Resolved(algorithms, choice);
+    }
+
+    private void say(final CommandLine cl, final boolean lead, final String line) {
+        if (lead && !output.quiet) {
+            cl.getErr().println(line);
+            cl.getErr().flush();
+        }
+    }
+
+    /** The provider that runs and, under {@code --mode auto}, the choice that picked it (else null). */
+    private record Resolved(GraphAlgorithms algorithms, AutoMode.Choice choice) {
+    }
+
+    private int run(final CommandLine cl, final GraphApp app, final AppSettings settings,
+        final AnswerDestination destination, final LaunchedWorld world) throws IOException {
         final boolean lead = world == null || world.rank() == 0;
         final Progress progress = ConsoleProgress.forConsole(output.quiet || !lead);
         final GraphInputOptions.Loaded loaded = input.load(app.weighted(), progress);
         final CsrGraph g = loaded.graph;
         final int src = app.hasSource() ? chooseSource(g, cl) : 0;
+        final Resolved resolved = resolve(cl, app, g, world, lead);
+        final GraphAlgorithms algorithms = resolved.algorithms();
         final AppRunner.Builder rb0 = AppRunner.builder().devices(meshOptions.devices)
             .threadsPerDevice(meshOptions.threads()).partitioning(meshOptions.partitioning()).warmups(warmups).runs(runs);
         if (world != null) {
@@ -205,11 +262,14 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
         final double referenceMillis = (System.nanoTime() - refStart) / 1e6;
         final RunReport.Builder rb = RunReport.builder().app(app.id()).mode(algorithms.mode())
             .graph(loaded.name, g.vertexCount(), g.edgeCount())
-            .mesh(runner.devices(), runner.threadsPerDevice(), meshOptions.partition.name())
+            .mesh(m.devices(), m.threadsPerDevice(), meshOptions.partition.name())
             .times(loaded.millis, m.placeMillis(), m.medianMillis())
             .edgesTraversed(app.edgesTraversed(g, result)).counts(result.counts()).verification(v);
         if (world != null) {
             rb.extra("processes", world.ranks());
+        }
+        if (resolved.choice() != null) {
+            rb.extra("modeChoice", resolved.choice().line());
         }
         if (app.hasSource()) {
             rb.extra("source", src);
@@ -234,7 +294,9 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
         if (runs > 1) {
             final StringBuilder list = new StringBuilder();
             for (final double t : times) {
-                list.append(list.length() == 0 ? "" : " ").append(String.format(java.util.Locale.ROOT, "%.1f", t));
+                // sub-10 ms runs (the solo path on small graphs) keep three decimals, as timeMs does
+                list.append(list.length() == 0 ? "" : " ").append(String.format(java.util.Locale.ROOT, t < 10 ? "%.3f"
+                    : "%.1f", t));
             }
             rb.extra("runs", runs).extra("minMs", Math.round(best * 1000) / 1000.0)
                 .extra("maxMs", Math.round(worst * 1000) / 1000.0).extra("runTimesMs", list.toString());

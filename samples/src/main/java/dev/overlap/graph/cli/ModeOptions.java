@@ -5,17 +5,22 @@ import dev.overlap.transport.AggregatorConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
+import java.util.List;
+
 /**
  * Execution model and the knobs of the asynchronous (Atos) apps. Picocli mixin. The queue, kernel, batch, wait and
- * fetch options apply to {@code --mode async}; the BSP baselines accept and ignore them (with a note).
+ * fetch options apply to {@code --mode async}; the other modes accept and ignore them (with a note). Which modes a
+ * command accepts, and its default, are the command's ({@link #mode}).
  *
  * <p>{@code --batch-bytes 0} is the command line's spelling of eager remote sends: {@link #remote} turns it into
  * {@link AggregatorConfig#eager()} here, at the edge, so that nothing behind the command line gives a batch size of 0
  * a meaning.
  */
 public final class ModeOptions {
-    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "bsp", description = "async (Atos worklist) or bsp (bulk-synchronous "
-        + "baseline) (default: ${DEFAULT-VALUE})")
+    @Option(names = "--mode", paramLabel = "MODE", description = "async (Atos worklist), bsp (bulk-synchronous "
+        + "baseline), solo (one worker of one device: the one-thread path for graphs too small for parallelism to pay) "
+        + "or auto (solo or a parallel mode, chosen from the graph's size and shape; the run says which and why) "
+        + "(default: auto for bfs, pr and sssp; bsp for scaling)")
     String mode;
 
     @Option(names = "--queue", paramLabel = "QUEUE", defaultValue = "auto", description = "async worklist: fifo, priority, or "
@@ -39,14 +44,26 @@ public final class ModeOptions {
     int fetch;
 
     /**
+     * @param cl            the command line, for the usage error
+     * @param commandDefault the mode when {@code --mode} is not given
+     * @param allowed       the modes this command accepts, lower case, in the order the error lists them
+     * @return {@code --mode} (or the default), lower case
+     * @throws CommandLine.ParameterException naming the allowed modes when it is not one of them
+     */
+    String mode(final CommandLine cl, final String commandDefault, final List<String> allowed) {
+        final String m = (mode != null ? mode : commandDefault).trim().toLowerCase(java.util.Locale.ROOT);
+        if (!allowed.contains(m)) {
+            throw new CommandLine.ParameterException(cl, "--mode must be " + String.join(", ", allowed.subList(0,
+                allowed.size() - 1)) + " or " + allowed.get(allowed.size() - 1) + ", was '" + mode + "'");
+        }
+        return m;
+    }
+
+    /**
      * @param autoQueue the queue {@code --queue auto} stands for in this app
      * @return a settings builder with the mode knobs applied
      */
     AppSettings.Builder settings(final CommandLine cl, final AppSettings.Queue autoQueue) {
-        final String m = mode.toLowerCase(java.util.Locale.ROOT);
-        if (!m.equals("bsp") && !m.equals("async")) {
-            throw new CommandLine.ParameterException(cl, "--mode must be async or bsp, was '" + mode + "'");
-        }
         final AppSettings.Builder b = AppSettings.builder();
         switch (queue.toLowerCase(java.util.Locale.ROOT)) {
             case "fifo":

@@ -110,6 +110,9 @@ public final class ScalingCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    /** The modes a sweep over device counts compares (solo and auto do not use the devices). */
+    private static final java.util.List<String> MODES = java.util.List.of("async", "bsp");
+
     /** Finds the provider of a mode; tests replace it. */
     java.util.function.Function<String, GraphAlgorithms> lookup = Algorithms::forMode;
 
@@ -120,7 +123,7 @@ public final class ScalingCommand implements Callable<Integer> {
         final AppSettings settings = settings(cl);
         final GraphAlgorithms algorithms;
         try {
-            algorithms = lookup.apply(modeOptions.mode.toLowerCase(Locale.ROOT));
+            algorithms = lookup.apply(modeOptions.mode(cl, "bsp", MODES));
         } catch (final IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage());
         }
@@ -199,6 +202,7 @@ public final class ScalingCommand implements Callable<Integer> {
     }
 
     private AppSettings settings(final CommandLine cl) {
+        modeOptions.mode(cl, "bsp", MODES);
         final AppSettings.Builder b = modeOptions.settings(cl, app.autoQueue());
         b.direction(BfsCommand.direction(cl, direction));
         try {

@@ -94,8 +94,8 @@ class DemoCommandTest {
         assertEquals("passed", top.get("verified"));
         assertEquals(List.of(), top.get("notes"));
         final List<Map<String, Object>> rows = run.rows();
-        // 2 graphs x 2 apps x (java seq + bsp + async) + jacobi (java seq + 5 configs + profiler choice)
-        assertEquals(2 * 2 * 3 + 7, rows.size(), rows.toString());
+        // 2 graphs x 2 apps x (java seq + bsp + async + solo) + jacobi (java seq + 5 configs + profiler choice)
+        assertEquals(2 * 2 * 4 + 7, rows.size(), rows.toString());
         final Set<String> seen = new HashSet<>();
         for (final Map<String, Object> r : rows) {
             seen.add(r.get("app") + " " + r.get("graph") + " " + r.get("mode"));
@@ -109,6 +109,7 @@ class DemoCommandTest {
         }
         assertTrue(seen.contains("bfs kron:8 async"), seen.toString());
         assertTrue(seen.contains("sssp grid:16x16 async"), seen.toString());
+        assertTrue(seen.contains("bfs grid:16x16 solo"), seen.toString());
         assertTrue(seen.contains("sssp grid:16x16 java seq"), seen.toString());
         assertFalse(seen.stream().anyMatch(s -> s.startsWith("pr ")), seen.toString());
     }
@@ -131,7 +132,7 @@ class DemoCommandTest {
         assertEquals(0, run.exit, run.err);
         final Map<String, Object> top = JSON.std.mapFrom(run.out.trim());
         assertEquals(List.of("async pr skipped: the provider does not support it (no PageRank here)"), top.get("notes"));
-        assertEquals(2, run.rows().size(), run.out);
+        assertEquals(3, run.rows().size(), run.out);
     }
 
     @Test
@@ -142,6 +143,27 @@ class DemoCommandTest {
         assertEquals(List.of(), top.get("graphs"));
         assertEquals(List.of(), top.get("notes"), "no mode is looked up when no graph app runs");
         assertEquals(7, run.rows().size());
+    }
+
+    @Test
+    void theSoloPathIsARowOfItsOwnOnOneWorkerBesideTheParallelModes() throws IOException {
+        final Run run = new Run(dev.overlap.graph.app.Algorithms::forMode, args("--json", "--apps", "bfs,pr,sssp",
+            "--modes", "bsp,solo"));
+        assertEquals(0, run.exit, run.err);
+        final Set<String> seen = new HashSet<>();
+        for (final Map<String, Object> r : run.rows()) {
+            seen.add(r.get("app") + " " + r.get("graph") + " " + r.get("mode"));
+            if (r.get("mode").equals("solo")) {
+                assertEquals("passed", r.get("verified"), r.toString());
+                assertEquals("1", String.valueOf(r.get("threads")), r.toString());
+            }
+        }
+        for (final String app : new String[] {"bfs", "pr", "sssp"}) {
+            for (final String g : new String[] {"kron:8", "grid:16x16"}) {
+                assertTrue(seen.contains(app + " " + g + " solo"), seen.toString());
+                assertTrue(seen.contains(app + " " + g + " bsp"), "the parallel modes stay: " + seen);
+            }
+        }
     }
 
     @Test

@@ -204,6 +204,54 @@ class GraphCommandsTest {
     }
 
     @Test
+    void soloIsAModeOfEveryAppVerifiedAndReportedOnOneWorker() throws IOException {
+        for (final String app : new String[] {"bfs", "pr", "sssp"}) {
+            for (final String g : new String[] {"kron:9", "grid:20x20", "road:500"}) {
+                final Run run = new Run(args(app, "--generate", g, "--mode", "solo", "--json", "--runs", "2"));
+                assertEquals(0, run.exit, app + " " + g + ": " + run.err);
+                final Map<String, Object> m = run.json();
+                assertEquals("solo", m.get("mode"), m.toString());
+                assertEquals("passed", m.get("verified"), m.toString());
+                assertEquals(1, ((Number)m.get("devices")).intValue(), "one device whatever --devices says: " + m);
+                assertEquals(1, ((Number)m.get("threadsPerDevice")).intValue(), m.toString());
+                assertTrue(((Number)m.get("edgesScanned")).longValue() > 0, m.toString());
+                assertFalse(m.containsKey("modeChoice"), "a mode given is not a choice: " + m);
+                if (!app.equals("sssp")) {
+                    assertEquals(((Number)m.get("visited")).longValue(), ((Number)m.get("ideal")).longValue(),
+                        m.toString());
+                }
+            }
+        }
+    }
+
+    @Test
+    void autoIsTheDefaultAndSaysWhichPathItTookAndWhyInOneLine() throws IOException {
+        final Run run = new Run("bfs", "--generate", "grid:20x20", "--json", "--devices", "2",
+            "--threads-per-device", "1");
+        assertEquals(0, run.exit, run.err);
+        final Map<String, Object> m = run.json();
+        assertEquals("solo", m.get("mode"), m.toString());
+        assertEquals("passed", m.get("verified"), m.toString());
+        final String line = "overlap bfs: mode auto -> solo (bfs on 1.52k edges, mean degree 3.8 < 8: solo at every "
+            + "size)";
+        assertTrue(run.err.contains(line + System.lineSeparator()), run.err);
+        assertEquals(line.substring("overlap bfs: ".length()), m.get("modeChoice"), m.toString());
+        final Run quiet = new Run(args("sssp", "--generate", "kron:9", "--mode", "AUTO", "--json"));
+        assertEquals(0, quiet.exit, quiet.err);
+        assertEquals("solo", quiet.json().get("mode"));
+        assertFalse(quiet.err.contains("mode auto"), "--quiet keeps standard error quiet: " + quiet.err);
+        final Run noted = new Run("pr", "--generate", "kron:8", "--mode", "solo", "--devices", "2", "--fetch", "64");
+        assertEquals(0, noted.exit, noted.err);
+        assertTrue(noted.err.contains("overlap pr: note: --devices does not apply to --mode solo, which runs on one "
+            + "worker of one device"), noted.err);
+        assertTrue(noted.err.contains("overlap pr: note: --fetch applies to --mode async; --mode solo ignores it"),
+            noted.err);
+        final Run parallel = new Run(args("sssp", "--generate", "kron:9", "--mode", "bsp", "--json"));
+        assertEquals("bsp", parallel.json().get("mode"), "a mode given explicitly runs as given");
+        assertEquals(2, ((Number)parallel.json().get("devices")).intValue());
+    }
+
+    @Test
     void wrongArgumentsGiveOneLineAndExitTwo() {
         final String[][] cases = {
             {"bfs"},
@@ -213,6 +261,7 @@ class GraphCommandsTest {
             {"bfs", "--generate", "kron:10", "--mode", "async", "--fetch", "0"},
             {"sssp", "--generate", "kron:10", "--mode", "async", "--delta", "-1"},
             {"bfs", "--generate", "kron:10", "--mode", "turbo"},
+            {"sssp", "--generate", "kron:10", "--mode", ""},
             {"bfs", "--generate", "kron:10", "--queue", "lifo"},
             {"bfs", "--generate", "kron:10", "--kernel", "fused"},
             {"bfs", "--generate", "kron:10", "--source", "99999"},
@@ -230,7 +279,8 @@ class GraphCommandsTest {
         };
         final String[] reasons = {
             "missing required argument", "mutually exclusive", "unknown generator 'ring'", "--devices must be in 1..64",
-            "--fetch: fetch must be in 1..65536", "--delta: delta must be >= 0", "--mode must be async or bsp",
+            "--fetch: fetch must be in 1..65536", "--delta: delta must be >= 0", "--mode must be async, bsp, solo or auto, was 'turbo'",
+            "--mode must be async, bsp, solo or auto, was ''",
             "--queue must be fifo, priority or auto", "--kernel must be persistent or discrete", "--source 99999 is outside",
             "--direction must be top-down or optimizing", "batch bytes must be 0 (eager) or in", "damping must be in (0, 1)",
             "--iterations must be >= 1", "--source does not apply",

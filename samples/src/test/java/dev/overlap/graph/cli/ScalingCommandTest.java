@@ -137,6 +137,7 @@ class ScalingCommandTest {
             {"scaling", "bfs", "--generate", "kron:8", "--threads-per-device", "0"},
             {"scaling", "bfs", "--generate", "kron:8", "--runs", "0"},
             {"scaling", "bfs", "--generate", "kron:8", "--mode", "turbo"},
+            {"scaling", "bfs", "--generate", "kron:8", "--mode", "solo"},
             {"scaling", "bfs", "--generate", "kron:8", "--iterations", "3"},
             {"scaling", "sssp", "--generate", "kron:8", "--direction", "top-down"},
             {"scaling", "pr", "--generate", "kron:8", "--source", "1"},
@@ -147,7 +148,8 @@ class ScalingCommandTest {
         final String[] reasons = {
             "unknown app 'dfs': expected bfs, pr or sssp", "missing required argument", "--max-devices must be in 1..64, "
                 + "was 0", "--max-devices must be in 1..64, was 65", "--threads-per-device must be in 1..1024, was 0",
-            "--runs must be in 1..1000, was 0", "--mode must be async or bsp", "--iterations and --tolerance are pr "
+            "--runs must be in 1..1000, was 0", "--mode must be async or bsp", "--mode must be async or bsp, was "
+                + "'solo'", "--iterations and --tolerance are pr "
                 + "options, not bfs", "--direction is a bfs option, not sssp", "--source does not apply",
             "--source 100000 is outside 0..255", "exists and is not a directory", "invalid value for option '--partition'",
         };

@@ -1,0 +1,147 @@
+package dev.overlap.graph.app;
+
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * {@code --mode auto}: the rule that chooses between the one-thread path ({@code solo}) and a parallel mode from
+ * the graph's size and shape, before the graph is placed.
+ *
+ * <p><b>The rule.</b> With fewer than two workers in all, or a graph without edges, {@code solo}. Otherwise the
+ * graph is <em>low-degree</em> when its mean out-degree (directed edges / vertices) is below
+ * {@value #LOW_DEGREE} (grids about 4, road networks about 2.3: long diameters, many BFS levels) and
+ * <em>high-degree</em> otherwise (Kronecker and social graphs), and each app has an edge count from which its
+ * parallel mode is chosen, below which {@code solo} is:
+ * <ul>
+ *   <li>BFS: {@code bsp} from {@value #BFS_HIGH_DEGREE_EDGES} edges on high-degree graphs; {@code solo} on
+ *       low-degree graphs at every size (their per-level costs never let a parallel BFS catch one thread);</li>
+ *   <li>PageRank: {@code bsp} from {@value #PR_LOW_DEGREE_EDGES} edges on low-degree graphs (they need many
+ *       iterations, which a pull over two workers shares well) and from {@value #PR_HIGH_DEGREE_EDGES} on
+ *       high-degree ones;</li>
+ *   <li>SSSP: {@code async} (the bucketed worklist) from {@value #SSSP_LOW_DEGREE_EDGES} edges on low-degree
+ *       graphs and from {@value #SSSP_HIGH_DEGREE_EDGES} on high-degree ones ({@code bsp}'s Bellman-Ford never
+ *       beats one thread there).</li>
+ * </ul>
+ * The parallel mode of each app is the one that was never slower than the former default ({@code bsp}) where
+ * parallelism paid. The thresholds sit between the largest size where one thread won and the smallest where the best
+ * parallel mode did, on 2 workers, in the size sweep {@code bench/results/2026-11-28-gap-sweep/} ({@code sweep.csv},
+ * one plain Java thread against {@code bsp} and {@code async}, kron 14-22, grid 100-2000, road 10k-4M); the solo
+ * path itself against them is {@code bench/results/2026-11-28-solo-path/}. The mean degree is the predictor of shape
+ * because it costs nothing (two counts the graph already has) and separates the sweep's families cleanly.
+ *
+ * <p>Stateless; thread-safe. {@link Choice} is an immutable value.
+ */
+public final class AutoMode {
+    /** The {@code --mode} name. */
+    public static final String MODE = "auto";
+    /** Mean out-degree below which a graph counts as low-degree (long-diameter). */
+    public static final double LOW_DEGREE = 8;
+    /** BFS on a high-degree graph: parallel ({@code bsp}) from this many edges. */
+    public static final long BFS_HIGH_DEGREE_EDGES = 4_000_000;
+    /** PageRank on a low-degree graph: parallel ({@code bsp}) from this many edges. */
+    public static final long PR_LOW_DEGREE_EDGES = 200_000;
+    /** PageRank on a high-degree graph: parallel ({@code bsp}) from this many edges. */
+    public static final long PR_HIGH_DEGREE_EDGES = 16_000_000;
+    /** SSSP on a low-degree graph: parallel ({@code async}) from this many edges. */
+    public static final long SSSP_LOW_DEGREE_EDGES = 1_500_000;
+    /** SSSP on a high-degree graph: parallel ({@code async}) from this many edges. */
+    public static final long SSSP_HIGH_DEGREE_EDGES = 16_000_000;
+
+    private static final String SOLO = "solo";
+
+    private AutoMode() {
+    }
+
+    /**
+     * Applies the rule (see the class comment).
+     *
+     * @param app      the app
+     * @param vertices the graph's vertices, at least 1
+     * @param edges    the graph's directed edges (an undirected edge counts twice), at least 0
+     * @param workers  the workers a parallel mode would get in all (devices x workers per device), at least 1
+     * @return the mode and the reason
+     * @throws IllegalArgumentException for counts out of range
+     */
+    public static Choice choose(final GraphApp app, final long vertices, final long edges, final int workers) {
+        Objects.requireNonNull(app, "app");
+        if (vertices < 1 || edges < 0 || workers < 1) {
+            throw new IllegalArgumentException("auto mode needs vertices >= 1, edges >= 0 and workers >= 1, was "
+                + vertices + ", " + edges + ", " + workers);
+        }
+        if (workers < 2) {
+            return new Choice(SOLO, "one worker: nothing runs in parallel");
+        }
+        final double degree = (double)edges / vertices;
+        final boolean low = degree < LOW_DEGREE;
+        final long from = threshold(app, low);
+        final String shape = String.format(Locale.ROOT, "mean degree %.1f %s %s", degree, low ? "<" : ">=",
+            compact(LOW_DEGREE));
+        if (from == Long.MAX_VALUE) {
+            return new Choice(SOLO, app + " on " + compact(edges) + " edges, " + shape + ": solo at every size");
+        }
+        final String mode = parallelMode(app);
+        return edges >= from
+            ? new Choice(mode, app + " on " + compact(edges) + " edges, at least " + compact(from) + " at " + shape)
+            : new Choice(SOLO, app + " on " + compact(edges) + " edges, below " + compact(from) + " at " + shape);
+    }
+
+    /**
+     * @param app the app
+     * @return the choice for a run across processes: the app's parallel mode (solo runs in one process)
+     */
+    public static Choice acrossProcesses(final GraphApp app) {
+        return new Choice(parallelMode(Objects.requireNonNull(app, "app")), "across processes: solo runs in one");
+    }
+
+    /** @return the mode {@code app} runs in when parallelism pays: {@code async} for SSSP, else {@code bsp} */
+    static String parallelMode(final GraphApp app) {
+        return app == GraphApp.SSSP ? "async" : "bsp";
+    }
+
+    /** @return the edges from which {@code app} goes parallel on a low- or high-degree graph (MAX_VALUE: never) */
+    static long threshold(final GraphApp app, final boolean lowDegree) {
+        switch (app) {
+            case BFS:
+                return lowDegree ? Long.MAX_VALUE : BFS_HIGH_DEGREE_EDGES;
+            case PAGERANK:
+                return lowDegree ? PR_LOW_DEGREE_EDGES : PR_HIGH_DEGREE_EDGES;
+            default:
+                return lowDegree ? SSSP_LOW_DEGREE_EDGES : SSSP_HIGH_DEGREE_EDGES;
+        }
+    }
+
+    /** @return {@code n} in at most three significant digits with k or M ({@code 39600} is {@code 39.6k}) */
+    static String compact(final double n) {
+        if (n >= 1e6) {
+            return trim(n / 1e6) + "M";
+        }
+        if (n >= 1e3) {
+            return trim(n / 1e3) + "k";
+        }
+        return trim(n);
+    }
+
+    private static String trim(final double x) {
+        final String s = String.format(Locale.ROOT, x >= 100 ? "%.0f" : x >= 10 ? "%.1f" : "%.2f", x);
+        return s.contains(".") ? s.replaceAll("0+$", "").replaceAll("\\.$", "") : s;
+    }
+
+    /**
+     * What {@code --mode auto} chose and why.
+     *
+     * @param mode   the mode that runs: {@code solo}, {@code bsp} or {@code async}
+     * @param reason why, in a few words (the size and shape against the threshold)
+     */
+    public record Choice(String mode, String reason) {
+        /** Checks the fields. */
+        public Choice {
+            Objects.requireNonNull(mode, "mode");
+            Objects.requireNonNull(reason, "reason");
+        }
+
+        /** @return the one line the commands print: {@code mode auto -> solo (reason)} */
+        public String line() {
+            return "mode " + MODE + " -> " + mode + " (" + reason + ")";
+        }
+    }
+}

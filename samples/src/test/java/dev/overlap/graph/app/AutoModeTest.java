@@ -1,0 +1,124 @@
+package dev.overlap.graph.app;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** {@code --mode auto} picks what its rule says on both sides of every threshold. */
+class AutoModeTest {
+    /** Vertices that make {@code edges} a low-degree (mean 4) or high-degree (mean 16) graph. */
+    private static long vertices(final long edges, final boolean low) {
+        return Math.max(1, edges / (low ? 4 : 16));
+    }
+
+    private static String pick(final GraphApp app, final long edges, final boolean low) {
+        return AutoMode.choose(app, vertices(edges, low), edges, 2).mode();
+    }
+
+    @Test
+    void eachAppGoesParallelAtItsThresholdAndStaysSoloJustBelow() {
+        final Object[][] rules = {
+            {GraphApp.BFS, false, AutoMode.BFS_HIGH_DEGREE_EDGES, "bsp"},
+            {GraphApp.PAGERANK, true, AutoMode.PR_LOW_DEGREE_EDGES, "bsp"},
+            {GraphApp.PAGERANK, false, AutoMode.PR_HIGH_DEGREE_EDGES, "bsp"},
+            {GraphApp.SSSP, true, AutoMode.SSSP_LOW_DEGREE_EDGES, "async"},
+            {GraphApp.SSSP, false, AutoMode.SSSP_HIGH_DEGREE_EDGES, "async"},
+        };
+        for (final Object[] r : rules) {
+            final GraphApp app = (GraphApp)r[0];
+            final boolean low = (Boolean)r[1];
+            final long threshold = (Long)r[2];
+            final String what = app + (low ? " low-degree" : " high-degree");
+            assertEquals("solo", pick(app, threshold - 4 * 16, low), what + " below");
+            assertEquals(r[3], pick(app, threshold, low), what + " at");
+            assertEquals(r[3], pick(app, threshold * 100, low), what + " far above");
+            assertEquals("solo", pick(app, 0, low), what + " without edges");
+        }
+    }
+
+    @Test
+    void bfsOnLowDegreeGraphsStaysSoloAtEverySize() {
+        for (final long edges : new long[] {0, 40_000, AutoMode.BFS_HIGH_DEGREE_EDGES, 16_000_000, 4_000_000_000L}) {
+            final AutoMode.Choice c = AutoMode.choose(GraphApp.BFS, vertices(edges, true), edges, 64);
+            assertEquals("solo", c.mode(), edges + " edges");
+        }
+    }
+
+    @Test
+    void theDegreeThresholdSeparatesTheShapes() {
+        final long edges = 10_000_000; // between the low- and the high-degree thresholds of PageRank and SSSP
+        final long atEight = edges / 8;
+        assertEquals("bsp", AutoMode.choose(GraphApp.PAGERANK, atEight + 1, edges, 2).mode(), "just below 8: low");
+        assertEquals("solo", AutoMode.choose(GraphApp.PAGERANK, atEight, edges, 2).mode(), "8 is high-degree");
+        assertEquals("async", AutoMode.choose(GraphApp.SSSP, atEight + 1, edges, 2).mode());
+        assertEquals("solo", AutoMode.choose(GraphApp.SSSP, atEight, edges, 2).mode());
+        assertEquals("solo", AutoMode.choose(GraphApp.BFS, atEight + 1, edges, 2).mode());
+        assertEquals("bsp", AutoMode.choose(GraphApp.BFS, atEight, edges, 2).mode());
+    }
+
+    @Test
+    void oneWorkerIsAlwaysSoloAndAcrossProcessesNeverIs() {
+        for (final GraphApp app : GraphApp.values()) {
+            final AutoMode.Choice c = AutoMode.choose(app, 1 << 20, 1L << 30, 1);
+            assertEquals("solo", c.mode(), app.toString());
+            assertEquals("mode auto -> solo (one worker: nothing runs in parallel)", c.line());
+            final AutoMode.Choice far = AutoMode.acrossProcesses(app);
+            assertEquals(app == GraphApp.SSSP ? "async" : "bsp", far.mode());
+            assertEquals("across processes: solo runs in one", far.reason());
+        }
+    }
+
+    /** The sweep's graphs (bench/results/2026-11-28-gap-sweep/sweep.csv: vertices, edges) and what auto runs. */
+    @Test
+    void theSweepsGraphsGetTheModesTheResultsFileShowsWinning() {
+        final Object[][] rows = {
+            // graph, vertices, edges, bfs, pr, sssp
+            {"road:10000", 10_000L, 22_998L, "solo", "solo", "solo"},
+            {"grid:100x100", 10_000L, 39_600L, "solo", "solo", "solo"},
+            {"grid:200x200", 40_000L, 159_200L, "solo", "solo", "solo"},
+            {"road:100000", 100_000L, 229_998L, "solo", "bsp", "solo"},
+            {"kron:14", 16_384L, 426_246L, "solo", "solo", "solo"},
+            {"grid:500x500", 250_000L, 998_000L, "solo", "bsp", "solo"},
+            {"kron:16", 65_536L, 1_819_184L, "solo", "solo", "solo"},
+            {"road:1000000", 1_000_000L, 2_299_998L, "solo", "bsp", "async"},
+            {"grid:1000x1000", 1_000_000L, 3_996_000L, "solo", "bsp", "async"},
+            {"kron:18", 262_144L, 7_612_524L, "bsp", "solo", "solo"},
+            {"road:4000000", 4_000_000L, 9_199_998L, "solo", "bsp", "async"},
+            {"grid:2000x2000", 4_000_000L, 15_992_000L, "solo", "bsp", "async"},
+            {"kron:20", 1_048_576L, 31_408_236L, "bsp", "bsp", "async"},
+            {"kron:22", 4_194_304L, 128_314_544L, "bsp", "bsp", "async"},
+        };
+        for (final Object[] r : rows) {
+            final long n = (Long)r[1];
+            final long m = (Long)r[2];
+            assertEquals(r[3], AutoMode.choose(GraphApp.BFS, n, m, 2).mode(), r[0] + " bfs");
+            assertEquals(r[4], AutoMode.choose(GraphApp.PAGERANK, n, m, 2).mode(), r[0] + " pr");
+            assertEquals(r[5], AutoMode.choose(GraphApp.SSSP, n, m, 2).mode(), r[0] + " sssp");
+        }
+    }
+
+    @Test
+    void theLineNamesTheSizeTheShapeAndTheThreshold() {
+        assertEquals("mode auto -> solo (pr on 39.6k edges, below 200k at mean degree 4.0 < 8)",
+            AutoMode.choose(GraphApp.PAGERANK, 10_000, 39_600, 2).line());
+        assertEquals("mode auto -> async (sssp on 2.3M edges, at least 1.5M at mean degree 2.3 < 8)",
+            AutoMode.choose(GraphApp.SSSP, 1_000_000, 2_299_998, 2).line());
+        assertEquals("mode auto -> bsp (bfs on 30M edges, at least 4M at mean degree 30.0 >= 8)",
+            AutoMode.choose(GraphApp.BFS, 1_000_000, 30_000_000, 2).line());
+        assertEquals("mode auto -> solo (bfs on 16M edges, mean degree 4.0 < 8: solo at every size)",
+            AutoMode.choose(GraphApp.BFS, 4_000_000, 15_992_000, 2).line());
+        assertEquals("999", AutoMode.compact(999));
+        assertEquals("1k", AutoMode.compact(1000));
+        assertEquals("128M", AutoMode.compact(128_314_544));
+    }
+
+    @Test
+    void countsOutOfRangeAreRefusedNamingThem() {
+        assertEquals("auto mode needs vertices >= 1, edges >= 0 and workers >= 1, was 0, 5, 2", assertThrows(
+            IllegalArgumentException.class, () -> AutoMode.choose(GraphApp.BFS, 0, 5, 2)).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> AutoMode.choose(GraphApp.BFS, 1, -1, 2));
+        assertThrows(IllegalArgumentException.class, () -> AutoMode.choose(GraphApp.BFS, 1, 1, 0));
+        assertThrows(NullPointerException.class, () -> AutoMode.choose(null, 1, 1, 2));
+    }
+}

@@ -1,0 +1,217 @@
+package dev.overlap.graph.solo;
+
+import dev.overlap.core.Mesh;
+import dev.overlap.graph.BuildOptions;
+import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.EdgeList;
+import dev.overlap.graph.GraphBuilder;
+import dev.overlap.graph.Progress;
+import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.app.AppRunner;
+import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.Algorithms;
+import dev.overlap.graph.app.GraphApp;
+import dev.overlap.graph.gen.GraphSpec;
+import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.partition.Partition;
+import dev.overlap.graph.ref.Dijkstra;
+import dev.overlap.graph.ref.PowerIteration;
+import dev.overlap.graph.ref.SequentialBfs;
+import dev.overlap.graph.ref.Verification;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The one-thread path answers exactly what the references answer, on every shape, and counts its work. */
+class SoloAlgorithmsTest {
+    private static Mesh one;
+    private static Mesh two;
+    private final SoloAlgorithms solo = new SoloAlgorithms();
+
+    @BeforeAll
+    static void meshes() {
+        one = Mesh.builder().name("solo1").devices(1).threadsPerDevice(1).memoryPerDevice(32 << 20).build();
+        two = Mesh.builder().name("solo2").devices(2).threadsPerDevice(1).memoryPerDevice(8 << 20).build();
+    }
+
+    @AfterAll
+    static void close() {
+        one.close();
+        two.close();
+    }
+
+    /**
+     * A directed graph as read from a file ({@link BuildOptions#AS_IS}): a weighted cycle 0-1-2-3 with a chord, a
+     * fan 5 -> 6, 7, 8 -> 9 whose tail 9 has in-edges and no out-edges, and vertices 4 and 10 with no edges at all;
+     * sources 4, 9 and 10 reach only themselves.
+     */
+    static CsrGraph isolated() {
+        final EdgeList e = new EdgeList(16, true);
+        e.add(0, 1, 5);
+        e.add(1, 2, 1);
+        e.add(2, 3, 2);
+        e.add(3, 0, 8);
+        e.add(0, 2, 7);
+        e.add(5, 6, 3);
+        e.add(5, 7, 1);
+        e.add(7, 8, 4);
+        e.add(5, 8, 9);
+        e.add(8, 9, 2);
+        e.add(6, 9, 6);
+        return GraphBuilder.build(e, 11, BuildOptions.AS_IS, false, Progress.none());
+    }
+
+    static Stream<Arguments> cases() {
+        final List<Arguments> list = new ArrayList<>();
+        for (final String g : new String[] {"kron:10", "grid:30x30", "road:3000", "urand:9", "isolated"}) {
+            for (final String kind : new String[] {"range", "degree"}) {
+                list.add(Arguments.of(g, kind));
+            }
+        }
+        return list.stream();
+    }
+
+    private static CsrGraph graph(final String spec) {
+        return spec.equals("isolated") ? isolated() : GraphSpec.parse(spec).build(7, true, Progress.none());
+    }
+
+    private static Partition partition(final CsrGraph g, final String kind) {
+        return kind.equals("range") ? Partition.byEdges(g, 1) : Partition.byEdgesDegreeOrdered(g, 1);
+    }
+
+    /** Sources: 0, the last vertex, a middle one, and for the isolated graph the vertices without edges. */
+    private static int[] sources(final CsrGraph g) {
+        return g.vertexCount() == 11 ? new int[] {0, 4, 10, 5, 9} : new int[] {0, g.vertexCount() - 1,
+            g.vertexCount() / 2};
+    }
+
+    @ParameterizedTest(name = "{0}, {1} numbering")
+    @MethodSource("cases")
+    void bfsEqualsSequentialBfsAndExpandsEachReachedVertexOnce(final String spec, final String kind) {
+        final CsrGraph g = graph(spec);
+        try (DeviceGraph dg = DeviceGraph.place(one, g, partition(g, kind), false)) {
+            for (final int source : sources(g)) {
+                final AppResult r = solo.bfs(dg, source, AppSettings.defaults());
+                final int[] expected = SequentialBfs.depths(g, source);
+                final Verification v = Verification.depths(expected, r.depths());
+                assertTrue(v.passed(), spec + " from " + source + ": " + v.detail());
+                final long reached = GraphApp.reached(expected);
+                assertEquals(reached, r.counts().visited(), "each reached vertex expanded once");
+                long edges = 0;
+                int levels = 0;
+                for (int u = 0; u < g.vertexCount(); u++) {
+                    edges += expected[u] >= 0 ? g.degree(u) : 0;
+                    levels = Math.max(levels, expected[u] + 1);
+                }
+                assertEquals(edges, r.counts().edgesScanned(), "the out-edges of the reached vertices");
+                assertEquals(levels, r.counts().iterations(), "levels");
+                assertEquals(0, r.counts().remotePushes() + r.counts().messages(), "no transport");
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}, {1} numbering")
+    @MethodSource("cases")
+    void ssspEqualsDijkstraForEveryBucketWidth(final String spec, final String kind) {
+        final CsrGraph g = graph(spec);
+        try (DeviceGraph dg = DeviceGraph.place(one, g, partition(g, kind), true)) {
+            for (final int source : sources(g)) {
+                final long[] expected = Dijkstra.distances(g, source);
+                for (final int delta : new int[] {0, 1, 7, 1 << 20}) {
+                    final AppResult r = solo.sssp(dg, source, AppSettings.builder().delta(delta).build());
+                    final Verification v = Verification.distances(expected, r.distances());
+                    assertTrue(v.passed(), spec + " from " + source + ", delta " + delta + ": " + v.detail());
+                    assertTrue(r.counts().visited() >= GraphApp.reached(expected), "at least every reached vertex");
+                    assertTrue(r.counts().edgesScanned() >= 0);
+                }
+            }
+        }
+    }
+
+    @Test
+    void ssspWithUnitWeightsIsBfsDepth() {
+        final CsrGraph g = GraphSpec.parse("grid:25x25").build(3, false, Progress.none());
+        try (DeviceGraph dg = DeviceGraph.place(one, g, Partition.byEdges(g, 1), true)) {
+            final AppResult r = solo.sssp(dg, 0, AppSettings.builder().delta(1).build());
+            final int[] depths = SequentialBfs.depths(g, 0);
+            for (int v = 0; v < depths.length; v++) {
+                assertEquals(depths[v], r.distances()[v], "vertex " + v);
+            }
+            assertEquals(g.vertexCount(), r.counts().visited(), "delta 1 on unit weights expands each vertex once");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}, {1} numbering")
+    @MethodSource("cases")
+    void pageRankMatchesPowerIterationForFixedIterationsAndToTheTolerance(final String spec, final String kind) {
+        final CsrGraph g = graph(spec).withoutWeights();
+        final int[] out = GraphApp.outDegrees(g);
+        try (DeviceGraph dg = DeviceGraph.place(one, g.transpose(), partition(g.transpose(), kind), false)) {
+            final AppResult fixed = solo.pageRank(dg, out, AppSettings.builder().fixedIterations(12).build());
+            final PowerIteration.Result ref = PowerIteration.fixed(g, PowerIteration.DAMPING, 12);
+            final Verification v = Verification.ranks(ref.ranks(), fixed.ranks(), 1e-9);
+            assertTrue(v.passed(), spec + ": " + v.detail());
+            assertEquals(12, fixed.counts().iterations());
+            assertEquals(12L * g.vertexCount(), fixed.counts().visited());
+            assertEquals(12L * g.edgeCount(), fixed.counts().edgesScanned());
+            final AppResult tol = solo.pageRank(dg, out, AppSettings.builder().tolerance(1e-6).build());
+            final PowerIteration.Result exact = PowerIteration.ranks(g, PowerIteration.DAMPING, 1e-12, 100_000);
+            final Verification close = Verification.ranks(exact.ranks(), tol.ranks(), 1e-6 + 1e-12);
+            assertTrue(close.passed(), spec + ": " + close.detail());
+            final int refIterations = PowerIteration.ranks(g, PowerIteration.DAMPING, 1e-6, 1000).iterations();
+            assertTrue(Math.abs(tol.counts().iterations() - refIterations) <= 1, "the same stopping rule, so the "
+                + "same work: " + tol.counts().iterations() + " vs " + refIterations);
+        }
+    }
+
+    @Test
+    void aGraphSpreadOverSeveralDevicesOrPlacedWithoutWeightsIsRefusedByName() {
+        final CsrGraph g = GraphSpec.parse("grid:8x8").build(1, true, Progress.none());
+        try (DeviceGraph dg = DeviceGraph.place(two, g, Partition.byEdges(g, 2), true)) {
+            assertEquals("solo runs on one device, the graph is placed on 2: place it on a mesh of one device",
+                assertThrows(IllegalArgumentException.class, () -> solo.bfs(dg, 0, AppSettings.defaults()))
+                    .getMessage());
+        }
+        try (DeviceGraph dg = DeviceGraph.place(one, g, Partition.byEdges(g, 1), false)) {
+            assertEquals("the graph was placed without weights: SSSP needs them", assertThrows(
+                IllegalArgumentException.class, () -> solo.sssp(dg, 0, AppSettings.defaults())).getMessage());
+            assertEquals("source 64 is outside 0..63", assertThrows(IllegalArgumentException.class,
+                () -> solo.bfs(dg, 64, AppSettings.defaults())).getMessage());
+            assertEquals("source -1 is outside 0..63", assertThrows(IllegalArgumentException.class,
+                () -> solo.sssp(dg, -1, AppSettings.defaults())).getMessage());
+        }
+    }
+
+    @Test
+    void theRunnerGivesSoloOneDeviceWithOneWorkerWhateverItWasAskedFor() {
+        assertInstanceOf(SoloAlgorithms.class, Algorithms.forMode("SOLO"));
+        final CsrGraph g = GraphSpec.parse("kron:9").build(5, true, Progress.none());
+        final AppRunner runner = AppRunner.builder().devices(3).threadsPerDevice(2).warmups(1).runs(2).build();
+        for (final GraphApp app : GraphApp.values()) {
+            final AppSettings s = AppSettings.builder().fixedIterations(5).build();
+            final int source = GraphApp.defaultSource(g, 1);
+            final AppRunner.Measurement m = runner.measure(app.weighted() ? g : g.withoutWeights(), app, solo, source,
+                s);
+            assertEquals(1, m.devices(), app.toString());
+            assertEquals(1, m.threadsPerDevice(), app.toString());
+            final CsrGraph host = app.weighted() ? g : g.withoutWeights();
+            final Verification v = app.expected(host, source, s, null).check(m.result());
+            assertTrue(v.passed(), app + ": " + v.detail());
+            if (app.hasSource()) {
+                assertTrue(m.result().counts().ideal() > 0, "the runner sets the ideal work: " + app);
+            }
+        }
+    }
+}
