@@ -23,10 +23,11 @@ import java.util.Objects;
  *       beats one thread there).</li>
  * </ul>
  * The parallel mode of each app is the one that was never slower than the former default ({@code bsp}) where
- * parallelism paid. The thresholds sit between the largest size where one thread won and the smallest where the best
- * parallel mode did, on 2 workers, in the size sweep {@code bench/results/2026-11-28-gap-sweep/} ({@code sweep.csv},
- * one plain Java thread against {@code bsp} and {@code async}, kron 14-22, grid 100-2000, road 10k-4M); the solo
- * path itself against them is {@code bench/results/2026-11-28-solo-path/}. The mean degree is the predictor of shape
+ * parallelism paid. The thresholds sit between the largest size where the solo path won and the smallest where the
+ * app's parallel mode did, on 2 workers, in the solo path's sweep {@code bench/results/2026-11-28-solo-path/}
+ * ({@code sweep.csv}: solo, {@code bsp}, {@code async}, the plain Java loop and GAP, kron 14-18, grid 100-1000, road
+ * 10k-1M), with the larger sizes of {@code bench/results/2026-11-28-gap-sweep/} (kron 20-22, grid 2000, road 4M),
+ * where the parallel modes win on every high-degree row. The mean degree is the predictor of shape
  * because it costs nothing (two counts the graph already has) and separates the sweep's families cleanly.
  *
  * <p>Stateless; thread-safe. {@link Choice} is an immutable value.
@@ -41,11 +42,11 @@ public final class AutoMode {
     /** PageRank on a low-degree graph: parallel ({@code bsp}) from this many edges. */
     public static final long PR_LOW_DEGREE_EDGES = 200_000;
     /** PageRank on a high-degree graph: parallel ({@code bsp}) from this many edges. */
-    public static final long PR_HIGH_DEGREE_EDGES = 16_000_000;
+    public static final long PR_HIGH_DEGREE_EDGES = 1_000_000;
     /** SSSP on a low-degree graph: parallel ({@code async}) from this many edges. */
     public static final long SSSP_LOW_DEGREE_EDGES = 1_500_000;
     /** SSSP on a high-degree graph: parallel ({@code async}) from this many edges. */
-    public static final long SSSP_HIGH_DEGREE_EDGES = 16_000_000;
+    public static final long SSSP_HIGH_DEGREE_EDGES = 4_000_000;
 
     private static final String SOLO = "solo";
 

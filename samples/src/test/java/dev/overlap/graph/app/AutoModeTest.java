@@ -47,14 +47,16 @@ class AutoModeTest {
 
     @Test
     void theDegreeThresholdSeparatesTheShapes() {
-        final long edges = 10_000_000; // between the low- and the high-degree thresholds of PageRank and SSSP
-        final long atEight = edges / 8;
-        assertEquals("bsp", AutoMode.choose(GraphApp.PAGERANK, atEight + 1, edges, 2).mode(), "just below 8: low");
-        assertEquals("solo", AutoMode.choose(GraphApp.PAGERANK, atEight, edges, 2).mode(), "8 is high-degree");
-        assertEquals("async", AutoMode.choose(GraphApp.SSSP, atEight + 1, edges, 2).mode());
-        assertEquals("solo", AutoMode.choose(GraphApp.SSSP, atEight, edges, 2).mode());
-        assertEquals("solo", AutoMode.choose(GraphApp.BFS, atEight + 1, edges, 2).mode());
-        assertEquals("bsp", AutoMode.choose(GraphApp.BFS, atEight, edges, 2).mode());
+        // sizes between each app's low- and high-degree thresholds: the mean degree alone decides
+        final long pr = 500_000;
+        assertEquals("bsp", AutoMode.choose(GraphApp.PAGERANK, pr / 8 + 1, pr, 2).mode(), "just below 8: low");
+        assertEquals("solo", AutoMode.choose(GraphApp.PAGERANK, pr / 8, pr, 2).mode(), "8 is high-degree");
+        final long sssp = 2_000_000;
+        assertEquals("async", AutoMode.choose(GraphApp.SSSP, sssp / 8 + 1, sssp, 2).mode());
+        assertEquals("solo", AutoMode.choose(GraphApp.SSSP, sssp / 8, sssp, 2).mode());
+        final long bfs = 10_000_000;
+        assertEquals("solo", AutoMode.choose(GraphApp.BFS, bfs / 8 + 1, bfs, 2).mode());
+        assertEquals("bsp", AutoMode.choose(GraphApp.BFS, bfs / 8, bfs, 2).mode());
     }
 
     @Test
@@ -69,7 +71,7 @@ class AutoModeTest {
         }
     }
 
-    /** The sweep's graphs (bench/results/2026-11-28-gap-sweep/sweep.csv: vertices, edges) and what auto runs. */
+    /** The sweeps' graphs (bench/results/2026-11-28-solo-path/ and -gap-sweep/ sweep.csv: vertices, edges) and what auto runs. */
     @Test
     void theSweepsGraphsGetTheModesTheResultsFileShowsWinning() {
         final Object[][] rows = {
@@ -80,10 +82,10 @@ class AutoModeTest {
             {"road:100000", 100_000L, 229_998L, "solo", "bsp", "solo"},
             {"kron:14", 16_384L, 426_246L, "solo", "solo", "solo"},
             {"grid:500x500", 250_000L, 998_000L, "solo", "bsp", "solo"},
-            {"kron:16", 65_536L, 1_819_184L, "solo", "solo", "solo"},
+            {"kron:16", 65_536L, 1_819_184L, "solo", "bsp", "solo"},
             {"road:1000000", 1_000_000L, 2_299_998L, "solo", "bsp", "async"},
             {"grid:1000x1000", 1_000_000L, 3_996_000L, "solo", "bsp", "async"},
-            {"kron:18", 262_144L, 7_612_524L, "bsp", "solo", "solo"},
+            {"kron:18", 262_144L, 7_612_524L, "bsp", "bsp", "async"},
             {"road:4000000", 4_000_000L, 9_199_998L, "solo", "bsp", "async"},
             {"grid:2000x2000", 4_000_000L, 15_992_000L, "solo", "bsp", "async"},
             {"kron:20", 1_048_576L, 31_408_236L, "bsp", "bsp", "async"},
