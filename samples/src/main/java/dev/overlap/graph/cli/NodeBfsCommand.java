@@ -1,6 +1,5 @@
 package dev.overlap.graph.cli;
 
-import dev.overlap.core.IdleStrategies;
 import dev.overlap.core.Mesh;
 import dev.overlap.graph.ConsoleProgress;
 import dev.overlap.graph.CsrGraph;
@@ -24,7 +23,6 @@ import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code overlap node ... bfs}: one rank of the asynchronous BFS across hosts ({@link NodeBfs}, owner-compute). Takes
@@ -65,16 +63,7 @@ public final class NodeBfsCommand extends GraphAppCommand {
                 + "was '" + modeOptions.mode + "'");
         }
         final AppSettings settings = validate(cl);
-        final HostFile hosts;
-        try {
-            hosts = HostFile.read(node.hosts);
-        } catch (final IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cl, "--hosts: " + e.getMessage());
-        }
-        if (node.rank >= hosts.ranks()) {
-            throw new CommandLine.ParameterException(cl, "--rank " + node.rank + " is not in " + node.hosts + " (ranks"
-                + " 0.." + (hosts.ranks() - 1) + ")");
-        }
+        final HostFile hosts = node.hostFile(cl);
         final boolean lead = node.rank == 0;
         if (lead && !output.quiet) {
             for (final String ignored : new String[] {"--queue", "--kernel", "--fetch", "--delta", "--partition"}) {
@@ -104,18 +93,9 @@ public final class NodeBfsCommand extends GraphAppCommand {
         final int ranks = hosts.ranks();
         final int perDevice = (int)Math.min(1 << 24, Math.max(1 << 12, 2L * n / ((long)ranks * devices) + 1));
         final long memory = 16L * n / ((long)ranks * devices) + 8L * n + (long)perDevice * 16 + (8 << 20);
-        Mesh.Builder mb = Mesh.builder().devices(devices).threadsPerDevice(meshOptions.threads())
-            .memoryPerDevice(memory).name("node-r" + node.rank);
-        if (idleStrategy != null) {
-            try {
-                mb = mb.idleStrategy(IdleStrategies.parse(idleStrategy));
-            } catch (final IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(cl, "--idle-strategy: " + e.getMessage());
-            }
-        }
+        final Mesh.Builder mb = node.mesh(cl, meshOptions, memory, idleStrategy);
         final long placeStart = System.nanoTime();
-        try (HostGroup group = HostGroup.builder(hosts, node.rank).joinTimeout(node.joinTimeoutSeconds,
-                TimeUnit.SECONDS).peerTimeout(node.peerTimeoutMillis, TimeUnit.MILLISECONDS).join();
+        try (HostGroup group = node.join(hosts);
              Mesh mesh = mb.build();
              Transport transport = Transport.builder().mesh(mesh).build();
              HostTransport ht = HostTransport.builder(group, transport).build();
@@ -124,10 +104,7 @@ public final class NodeBfsCommand extends GraphAppCommand {
             group.checkSame("source", src);
             group.checkSame("devices per rank", devices);
             final double placeMillis = (System.nanoTime() - placeStart) / 1e6;
-            if (!output.quiet) {
-                cl.getErr().println("overlap node bfs: rank " + node.rank + " of " + ranks + " running");
-                cl.getErr().flush();
-            }
+            node.status(cl, "bfs", output.quiet, ranks + " running");
             for (int i = 0; i < warmups; i++) {
                 bfs.run(src);
             }
@@ -143,11 +120,8 @@ public final class NodeBfsCommand extends GraphAppCommand {
             group.allReduceSum(work);
             final int[] depths = bfs.gather();
             if (!lead) {
-                if (!output.quiet) {
-                    cl.getErr().println("overlap node bfs: rank " + node.rank + " of " + ranks + " (devices "
-                        + node.rank * devices + ".." + ((node.rank + 1) * devices - 1) + ") done");
-                    cl.getErr().flush();
-                }
+                node.status(cl, "bfs", output.quiet, ranks + " (devices " + node.rank * devices + ".."
+                    + ((node.rank + 1) * devices - 1) + ") done");
                 return 0;
             }
             final double[] sorted = times.clone();

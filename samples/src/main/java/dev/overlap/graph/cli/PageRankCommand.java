@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 @Command(name = "pr", mixinStandardHelpOptions = true, sortOptions = false,
     description = "PageRank across the devices (dangling rank spread evenly); verified against power iteration "
         + "within the L1 tolerance.")
-public final class PageRankCommand extends GraphAppCommand {
+public class PageRankCommand extends GraphAppCommand {
     @Option(names = "--damping", paramLabel = "D", defaultValue = "0.85", description = "damping factor (default: ${DEFAULT-VALUE})")
     double damping;
 

@@ -83,10 +83,7 @@ public final class NodeBfs implements AutoCloseable {
         this.devices = mesh.deviceCount();
         final int global = hostTransport.ranks() * devices;
         final int n = g.vertexCount();
-        this.bounds = new int[global + 1];
-        for (int d = 0; d <= global; d++) {
-            bounds[d] = (int)((long)d * n / global);
-        }
+        this.bounds = bounds(n, global);
         this.depth = new IntArray[devices];
         for (int d = 0; d < devices; d++) {
             depth[d] = mesh.device(d).allocateInts(Math.max(1, size(rank * devices + d)));
@@ -99,6 +96,19 @@ public final class NodeBfs implements AutoCloseable {
         }
         this.worklist = DistributedWorklist.builder(mesh).transport(transport).priority(1, 1)
             .queueCapacity(queueCapacity).ranks(new HostWorklistLink(hostTransport)).build();
+    }
+
+    /**
+     * The id ranges of {@code global} devices over {@code n} vertices.
+     *
+     * @return {@code global + 1} bounds, global device {@code g} owning {@code [b[g], b[g + 1])}
+     */
+    static int[] bounds(final int n, final int global) {
+        final int[] b = new int[global + 1];
+        for (int d = 0; d <= global; d++) {
+            b[d] = (int)((long)d * n / global);
+        }
+        return b;
     }
 
     /** @return the vertices global device {@code gd} owns */

@@ -66,4 +66,17 @@ class NodeCommandTest {
         assertUsage(new CliRun("node", "--hosts", h.toString(), "--rank", "0", "bfs", "--generate", "kron:4",
             "--direction", "sideways"), "--direction must be top-down or optimizing");
     }
+
+    @Test
+    void prRefusesTheAsyncModeAndBadPageRankFlags() throws Exception {
+        final Path h = hosts("0 127.0.0.1 40100");
+        assertUsage(new CliRun("node", "--hosts", h.toString(), "--rank", "0", "pr", "--generate", "kron:4",
+            "--mode", "async"), "--mode must be bsp, was 'async'");
+        assertUsage(new CliRun("node", "--hosts", h.toString(), "--rank", "0", "pr", "--generate", "kron:4",
+            "--iterations", "0"), "--iterations must be >= 1, was 0");
+        assertUsage(new CliRun("node", "--hosts", h.toString(), "--rank", "0", "pr", "--generate", "kron:4",
+            "--source", "1"), "--source does not apply");
+        assertUsage(new CliRun("node", "--hosts", h.toString(), "--rank", "3", "pr", "--generate", "kron:4"),
+            "--rank 3 is not in");
+    }
 }
