@@ -39,6 +39,11 @@ public final class NodePageRankCommand extends PageRankCommand {
     NodeCommand node;
 
     @Override
+    boolean hasAsyncVariant() {
+        return false;
+    }
+
+    @Override
     public Integer call() throws IOException {
         final CommandLine cl = spec.commandLine();
         node.validate(cl);

@@ -96,6 +96,15 @@ public class PageRankCommand extends GraphAppCommand {
                 arg = v;
             }
         }
-        report.extra("damping", damping).extra("tolerance", tolerance).extra("asyncVariant", asyncVariant.toLowerCase(java.util.Locale.ROOT)).extra("topVertex", arg).extra("topRank", max);
+        report.extra("damping", damping).extra("tolerance", tolerance);
+        if (hasAsyncVariant()) {
+            report.extra("asyncVariant", asyncVariant.toLowerCase(java.util.Locale.ROOT));
+        }
+        report.extra("topVertex", arg).extra("topRank", max);
+    }
+
+    /** @return whether the run has an async variant to report ({@code overlap node pr} has none) */
+    boolean hasAsyncVariant() {
+        return true;
     }
 }
