@@ -1,7 +1,6 @@
 package dev.overlap.graph.cli;
 
 import dev.overlap.core.Mesh;
-import dev.overlap.graph.ConsoleProgress;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.answer.Answer;
 import dev.overlap.graph.app.AppResult;
@@ -22,7 +21,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
-import java.util.Arrays;
 
 /**
  * {@code overlap node ... bfs}: one rank of the asynchronous BFS across hosts ({@link NodeBfs}, owner-compute). Takes
@@ -58,34 +56,18 @@ public final class NodeBfsCommand extends GraphAppCommand {
         final CommandLine cl = spec.commandLine();
         node.validate(cl);
         BfsCommand.direction(cl, direction);
-        if (cl.getParseResult().hasMatchedOption("--mode") && !"async".equalsIgnoreCase(modeOptions.mode)) {
-            throw new CommandLine.ParameterException(cl, "overlap node bfs runs the async BFS: --mode must be async, "
-                + "was '" + modeOptions.mode + "'");
-        }
+        NodeCommand.requireMode(cl, modeOptions.mode, "async", "bfs", "the async BFS");
         final AppSettings settings = validate(cl);
         final HostFile hosts = node.hostFile(cl);
-        final boolean lead = node.rank == 0;
-        if (lead && !output.quiet) {
-            for (final String ignored : new String[] {"--queue", "--kernel", "--fetch", "--delta", "--partition"}) {
-                if (cl.getParseResult().hasMatchedOption(ignored)) {
-                    cl.getErr().println("overlap node bfs: note: " + ignored + " does not apply across hosts (a "
-                        + "priority worklist, persistent warp kernels, id ranges); ignored");
-                }
-            }
-            cl.getErr().flush();
-        }
-        if (!lead) {
-            return run(cl, hosts, settings, null);
-        }
-        try (AnswerDestination destination = answers.open(cl, input.file())) {
-            return run(cl, hosts, settings, destination);
-        }
+        node.noteIgnored(cl, "bfs", output.quiet, "a priority worklist, persistent warp kernels, id ranges", "--queue",
+            "--kernel", "--fetch", "--delta", "--partition");
+        return leadWritesAnswer(cl, node.rank == 0, d -> run(cl, hosts, settings, d));
     }
 
     private int run(final CommandLine cl, final HostFile hosts, final AppSettings settings,
         final AnswerDestination destination) throws IOException {
         final boolean lead = node.rank == 0;
-        final GraphInputOptions.Loaded loaded = input.load(false, ConsoleProgress.forConsole(output.quiet || !lead));
+        final GraphInputOptions.Loaded loaded = loadGraph(lead);
         final CsrGraph g = loaded.graph;
         final int src = chooseSource(g, cl);
         final int devices = meshOptions.devices;
@@ -105,51 +87,28 @@ public final class NodeBfsCommand extends GraphAppCommand {
             group.checkSame("devices per rank", devices);
             final double placeMillis = (System.nanoTime() - placeStart) / 1e6;
             node.status(cl, "bfs", output.quiet, ranks + " running");
-            for (int i = 0; i < warmups; i++) {
-                bfs.run(src);
-            }
             final double[] times = new double[runs];
-            WorklistStats last = null;
-            for (int i = 0; i < runs; i++) {
-                final long t0 = System.nanoTime();
-                last = bfs.run(src);
-                times[i] = (System.nanoTime() - t0) / 1e6;
-            }
+            final WorklistStats last = timedRuns(() -> bfs.run(src), times);
             final long[] work = {bfs.expansions(), last.localPushes(), last.remotePushes(), bfs.edgesScanned(),
                 last.tasks()};
             group.allReduceSum(work);
             final int[] depths = bfs.gather();
             if (!lead) {
-                node.status(cl, "bfs", output.quiet, ranks + " (devices " + node.rank * devices + ".."
-                    + ((node.rank + 1) * devices - 1) + ") done");
+                node.done(cl, "bfs", output.quiet, ranks, devices);
                 return 0;
             }
-            final double[] sorted = times.clone();
-            Arrays.sort(sorted);
-            final double median = sorted[sorted.length / 2];
             final long reached = GraphApp.reached(depths);
-            final AppResult result = AppResult.bfs(depths, (long)(median * 1e6), new WorkCounts(0, work[0], reached,
-                work[3], work[1], work[2], 0, 0, 0));
-            final long refStart = System.nanoTime();
-            final Verification v = output.noVerify ? Verification.skipped()
-                : GraphApp.BFS.expected(g, src, settings, null).check(result);
-            final double referenceMillis = (System.nanoTime() - refStart) / 1e6;
+            final AppResult result = AppResult.bfs(depths, (long)(median(times) * 1e6), new WorkCounts(0, work[0],
+                reached, work[3], work[1], work[2], 0, 0, 0));
             int max = 0;
             for (final int d : depths) {
                 max = Math.max(max, d);
             }
-            final RunReport.Builder rb = RunReport.builder().app(GraphApp.BFS.id()).mode("async")
-                .graph(loaded.name, n, g.edgeCount())
-                .mesh(ranks * devices, meshOptions.threads(), "range")
-                .times(loaded.millis, placeMillis, median)
-                .edgesTraversed(GraphApp.BFS.edgesTraversed(g, result)).counts(result.counts()).verification(v)
-                .extra("hosts", ranks).extra("devicesPerHost", devices).extra("source", src)
-                .extra("reached", reached).extra("maxDepth", max).extra("direction", "top-down")
-                .extra("tasks", work[4]).extra("warmups", warmups);
-            if (!output.noVerify) {
-                rb.extra("referenceMs", Math.round(referenceMillis * 1000) / 1000.0);
-            }
-            runTimes(rb, runs, times, sorted[0], sorted[sorted.length - 1]);
+            final RunReport.Builder rb = RunReport.builder();
+            final Verification v = verifyAcrossHosts(rb, "async", loaded, src, settings, result, ranks, devices,
+                placeMillis, times);
+            rb.extra("source", src).extra("reached", reached).extra("maxDepth", max).extra("direction", "top-down")
+                .extra("tasks", work[4]);
             return report(cl, rb, destination, answer(result, src), v, "overlap node bfs");
         }
     }

@@ -110,4 +110,36 @@ public final class NodeCommand implements Runnable {
             cl.getErr().flush();
         }
     }
+
+    /** Rank 0 notes each of {@code flags} the command line gave: it does not apply across hosts ({@code why}). */
+    void noteIgnored(final CommandLine cl, final String app, final boolean quiet, final String why,
+        final String... flags) {
+        if (rank != 0 || quiet) {
+            return;
+        }
+        for (final String ignored : flags) {
+            if (cl.getParseResult().hasMatchedOption(ignored)) {
+                cl.getErr().println("overlap node " + app + ": note: " + ignored + " does not apply across hosts ("
+                    + why + "); ignored");
+            }
+        }
+        cl.getErr().flush();
+    }
+
+    /** Prints a rank's last status line: its global devices, done. */
+    void done(final CommandLine cl, final String app, final boolean quiet, final int ranks, final int devices) {
+        status(cl, app, quiet, ranks + " (devices " + rank * devices + ".." + ((rank + 1) * devices - 1) + ") done");
+    }
+
+    /**
+     * @throws CommandLine.ParameterException when {@code --mode} was given as other than {@code mode}, the only mode
+     *                                        of {@code app} across hosts ({@code what})
+     */
+    static void requireMode(final CommandLine cl, final String given, final String mode, final String app,
+        final String what) {
+        if (cl.getParseResult().hasMatchedOption("--mode") && !mode.equalsIgnoreCase(given)) {
+            throw new CommandLine.ParameterException(cl, "overlap node " + app + " runs " + what + ": --mode must be "
+                + mode + ", was '" + given + "'");
+        }
+    }
 }

@@ -1,11 +1,9 @@
 package dev.overlap.graph.cli;
 
 import dev.overlap.core.Mesh;
-import dev.overlap.graph.ConsoleProgress;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
-import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.node.NodePageRank;
 import dev.overlap.graph.ref.Verification;
@@ -19,7 +17,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
-import java.util.Arrays;
 
 /**
  * {@code overlap node ... pr}: one rank of the pull PageRank across hosts ({@link NodePageRank}). Takes the flags of
@@ -47,35 +44,18 @@ public final class NodePageRankCommand extends PageRankCommand {
     public Integer call() throws IOException {
         final CommandLine cl = spec.commandLine();
         node.validate(cl);
-        if (cl.getParseResult().hasMatchedOption("--mode") && !"bsp".equalsIgnoreCase(modeOptions.mode)) {
-            throw new CommandLine.ParameterException(cl, "overlap node pr runs the bulk-synchronous pull PageRank: "
-                + "--mode must be bsp, was '" + modeOptions.mode + "'");
-        }
+        NodeCommand.requireMode(cl, modeOptions.mode, "bsp", "pr", "the bulk-synchronous pull PageRank");
         final AppSettings settings = validate(cl);
         final HostFile hosts = node.hostFile(cl);
-        final boolean lead = node.rank == 0;
-        if (lead && !output.quiet) {
-            for (final String ignored : new String[] {"--async-variant", "--partition", "--queue", "--kernel",
-                "--batch-bytes", "--wait", "--fetch", "--delta"}) {
-                if (cl.getParseResult().hasMatchedOption(ignored)) {
-                    cl.getErr().println("overlap node pr: note: " + ignored + " does not apply across hosts (a pull "
-                        + "PageRank over id ranges); ignored");
-                }
-            }
-            cl.getErr().flush();
-        }
-        if (!lead) {
-            return run(cl, hosts, settings, null);
-        }
-        try (AnswerDestination destination = answers.open(cl, input.file())) {
-            return run(cl, hosts, settings, destination);
-        }
+        node.noteIgnored(cl, "pr", output.quiet, "a pull PageRank over id ranges", "--async-variant", "--partition",
+            "--queue", "--kernel", "--batch-bytes", "--wait", "--fetch", "--delta");
+        return leadWritesAnswer(cl, node.rank == 0, d -> run(cl, hosts, settings, d));
     }
 
     private int run(final CommandLine cl, final HostFile hosts, final AppSettings settings,
         final AnswerDestination destination) throws IOException {
         final boolean lead = node.rank == 0;
-        final GraphInputOptions.Loaded loaded = input.load(false, ConsoleProgress.forConsole(output.quiet || !lead));
+        final GraphInputOptions.Loaded loaded = loadGraph(lead);
         final CsrGraph g = loaded.graph;
         final CsrGraph in = g.transpose();
         final int devices = meshOptions.devices;
@@ -96,45 +76,21 @@ public final class NodePageRankCommand extends PageRankCommand {
             final NodePageRank pr = new NodePageRank(g, in, mesh, group, ht);
             final double placeMillis = (System.nanoTime() - placeStart) / 1e6;
             node.status(cl, "pr", output.quiet, ranks + " running");
-            for (int i = 0; i < warmups; i++) {
-                pr.run(settings);
-            }
             final double[] times = new double[runs];
-            AppResult last = null;
-            for (int i = 0; i < runs; i++) {
-                final long t0 = System.nanoTime();
-                last = pr.run(settings);
-                times[i] = (System.nanoTime() - t0) / 1e6;
-            }
+            final AppResult last = timedRuns(() -> pr.run(settings), times);
             final WorkCounts c = last.counts();
             final long[] work = {c.visited(), c.edgesScanned(), c.messages(), c.bytesSent()};
             group.allReduceSum(work);
             final double[] ranksOut = pr.gather();
             if (!lead) {
-                node.status(cl, "pr", output.quiet, ranks + " (devices " + node.rank * devices + ".."
-                    + ((node.rank + 1) * devices - 1) + ") done");
+                node.done(cl, "pr", output.quiet, ranks, devices);
                 return 0;
             }
-            final double[] sorted = times.clone();
-            Arrays.sort(sorted);
-            final double median = sorted[sorted.length / 2];
-            final AppResult result = AppResult.pageRank(ranksOut, (long)(median * 1e6), new WorkCounts(
+            final AppResult result = AppResult.pageRank(ranksOut, (long)(median(times) * 1e6), new WorkCounts(
                 c.iterations(), work[0], work[0], work[1], 0, 0, 0, work[2], work[3]));
-            final long refStart = System.nanoTime();
-            final Verification v = output.noVerify ? Verification.skipped()
-                : GraphApp.PAGERANK.expected(g, 0, settings, null).check(result);
-            final double referenceMillis = (System.nanoTime() - refStart) / 1e6;
-            final RunReport.Builder rb = RunReport.builder().app(GraphApp.PAGERANK.id()).mode("bsp")
-                .graph(loaded.name, g.vertexCount(), g.edgeCount())
-                .mesh(ranks * devices, meshOptions.threads(), "range")
-                .times(loaded.millis, placeMillis, median)
-                .edgesTraversed(0).counts(result.counts()).verification(v)
-                .extra("hosts", ranks).extra("devicesPerHost", devices);
-            if (!output.noVerify) {
-                rb.extra("referenceMs", Math.round(referenceMillis * 1000) / 1000.0);
-            }
-            rb.extra("warmups", warmups);
-            runTimes(rb, runs, times, sorted[0], sorted[sorted.length - 1]);
+            final RunReport.Builder rb = RunReport.builder();
+            final Verification v = verifyAcrossHosts(rb, "bsp", loaded, 0, settings, result, ranks, devices,
+                placeMillis, times);
             extras(rb, g, result);
             return report(cl, rb, destination, answer(result, 0), v, "overlap node pr");
         }

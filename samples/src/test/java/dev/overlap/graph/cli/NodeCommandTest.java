@@ -69,14 +69,15 @@ class NodeCommandTest {
 
     @Test
     void prRefusesTheAsyncModeAndBadPageRankFlags() throws Exception {
-        final Path h = hosts("0 127.0.0.1 40100");
-        assertUsage(new CliRun("node", "--hosts", h.toString(), "--rank", "0", "pr", "--generate", "kron:4",
-            "--mode", "async"), "--mode must be bsp, was 'async'");
-        assertUsage(new CliRun("node", "--hosts", h.toString(), "--rank", "0", "pr", "--generate", "kron:4",
-            "--iterations", "0"), "--iterations must be >= 1, was 0");
-        assertUsage(new CliRun("node", "--hosts", h.toString(), "--rank", "0", "pr", "--generate", "kron:4",
-            "--source", "1"), "--source does not apply");
-        assertUsage(new CliRun("node", "--hosts", h.toString(), "--rank", "3", "pr", "--generate", "kron:4"),
-            "--rank 3 is not in");
+        final String h = hosts("0 127.0.0.1 40100").toString();
+        final String[][] refused = {
+            {"--mode", "async", "--mode must be bsp, was 'async'"},
+            {"--iterations", "0", "--iterations must be >= 1, was 0"},
+            {"--source", "1", "--source does not apply"},
+            {"--damping", "1.5", "damping"}};
+        for (final String[] r : refused) {
+            assertUsage(new CliRun("node", "--hosts", h, "--rank", "0", "pr", "--generate", "kron:4", r[0], r[1]),
+                r[2]);
+        }
     }
 }
