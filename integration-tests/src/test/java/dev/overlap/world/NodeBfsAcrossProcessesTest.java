@@ -16,9 +16,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code overlap node ... bfs} and {@code ... pr} between real processes, each a "host" bound to its own loopback
- * address (127.0.0.1 and .2) with its embedded media driver: the two ranks run the async BFS, then the pull PageRank,
- * across hosts on a generated graph, both exit 0 and rank 0 prints the report with the answer verified (against the
- * sequential BFS; against power iteration within the tolerance); a rank killed mid-run is named
+ * address (127.0.0.1 and .2) with its embedded media driver: the two ranks run the async BFS, the pull PageRank and
+ * the async SSSP across hosts on a generated graph, both exit 0 and rank 0 prints the report with the answer
+ * verified (against the sequential BFS; against power iteration within the tolerance; against Dijkstra); a rank killed mid-run is named
  * by the survivor, which exits non-zero within the detection bound (the peer timeout, a heartbeat period and the
  * closes, each bounded by the peer timeout) plus a margin for this loaded machine; the other time limits are hang
  * guards.
@@ -71,6 +71,11 @@ class NodeBfsAcrossProcessesTest {
     @Test
     void twoHostsRunPageRankAndRankZeroVerifiesIt() throws Exception {
         assertBothVerified("pr");
+    }
+
+    @Test
+    void twoHostsRunSsspAndRankZeroVerifiesIt() throws Exception {
+        assertBothVerified("sssp");
     }
 
     @Test

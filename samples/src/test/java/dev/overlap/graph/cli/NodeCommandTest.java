@@ -80,4 +80,13 @@ class NodeCommandTest {
                 r[2]);
         }
     }
+
+    @Test
+    void ssspRefusesTheBspModeAndABadDelta() throws Exception {
+        final String h = hosts("0 127.0.0.1 40100").toString();
+        assertUsage(new CliRun("node", "--hosts", h, "--rank", "0", "sssp", "--generate", "kron:4", "--mode", "bsp"),
+            "--mode must be async, was 'bsp'");
+        assertUsage(new CliRun("node", "--hosts", h, "--rank", "0", "sssp", "--generate", "kron:4", "--delta", "-1"),
+            "--delta");
+    }
 }
