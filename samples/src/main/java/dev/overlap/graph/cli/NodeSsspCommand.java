@@ -38,11 +38,7 @@ public final class NodeSsspCommand extends NodeTraversalCommand {
 
     @Override
     void configure(final AppSettings.Builder settings) {
-        try {
-            settings.delta(delta);
-        } catch (final IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--delta: " + e.getMessage());
-        }
+        SsspCommand.delta(spec.commandLine(), settings, delta);
     }
 
     @Override
@@ -76,12 +72,6 @@ public final class NodeSsspCommand extends NodeTraversalCommand {
 
     @Override
     void appExtras(final RunReport.Builder rb, final AppResult result, final int bandWidth) {
-        long max = 0;
-        for (final long d : result.distances()) {
-            if (d != Dijkstra.UNREACHED) {
-                max = Math.max(max, d);
-            }
-        }
-        rb.extra("maxDistance", max).extra("delta", bandWidth);
+        rb.extra("maxDistance", SsspCommand.maxDistance(result.distances())).extra("delta", bandWidth);
     }
 }
