@@ -15,9 +15,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code overlap node ... bfs} between real processes, each a "host" bound to its own loopback address (127.0.0.1 and
- * .2) with its embedded media driver: the two ranks run the async BFS across hosts on a generated graph, both exit 0
- * and rank 0 prints the report with the depths verified against the sequential BFS; a rank killed mid-run is named
+ * {@code overlap node ... bfs} and {@code ... pr} between real processes, each a "host" bound to its own loopback
+ * address (127.0.0.1 and .2) with its embedded media driver: the two ranks run the async BFS, the pull PageRank and
+ * the async SSSP across hosts on a generated graph, both exit 0 and rank 0 prints the report with the answer
+ * verified (against the sequential BFS; against power iteration within the tolerance; against Dijkstra); a rank killed mid-run is named
  * by the survivor, which exits non-zero within the detection bound (the peer timeout, a heartbeat period and the
  * closes, each bounded by the peer timeout) plus a margin for this loaded machine; the other time limits are hang
  * guards.
@@ -32,20 +33,25 @@ class NodeBfsAcrossProcessesTest {
     @TempDir
     Path tmp;
 
-    private RankProcesses nodes(final String... bfsArgs) throws Exception {
+    private RankProcesses node(final String app, final String... appArgs) throws Exception {
         final Path hosts = RankProcesses.loopbackHostFile(tmp, RANKS);
         return new RankProcesses(RANKS, r -> {
             final List<String> args = new ArrayList<>(List.of("dev.overlap.graph.cli.OverlapCommand", "node",
                 "--hosts", hosts.toString(), "--rank", Integer.toString(r), "--peer-timeout",
-                Long.toString(PEER_TIMEOUT_MILLIS), "bfs"));
-            args.addAll(List.of(bfsArgs));
+                Long.toString(PEER_TIMEOUT_MILLIS), app));
+            args.addAll(List.of(appArgs));
             return args;
         });
     }
 
     @Test
     void twoHostsRunTheBfsAndRankZeroVerifiesIt() throws Exception {
-        try (RankProcesses job = nodes("--generate", "kron:10", "--devices", "2", "--threads-per-device", "1",
+        assertBothVerified("bfs");
+    }
+
+    /** Runs {@code app} on two hosts of two devices: both exit 0, rank 0 verified the answer, rank 1 says done. */
+    private void assertBothVerified(final String app) throws Exception {
+        try (RankProcesses job = node(app, "--generate", "kron:10", "--devices", "2", "--threads-per-device", "1",
             "--runs", "2")) {
             for (int r = RANKS - 1; r >= 0; r--) {
                 final int exit = job.awaitExit(r, BOUND_SECONDS, TimeUnit.SECONDS);
@@ -55,14 +61,26 @@ class NodeBfsAcrossProcessesTest {
                 "rank 0 did not print 'verified passed': " + job.output(0));
             assertTrue(job.output(0).stream().anyMatch(l -> l.matches("devices\\s+4")),
                 "two hosts of two devices are four devices: " + job.output(0));
-            assertTrue(job.output(1).contains("overlap node bfs: rank 1 of 2 (devices 2..3) done"),
+            assertTrue(job.output(0).stream().anyMatch(l -> l.matches("hosts\\s+2")),
+                "rank 0 did not report the two hosts: " + job.output(0));
+            assertTrue(job.output(1).contains("overlap node " + app + ": rank 1 of 2 (devices 2..3) done"),
                 "rank 1 did not say it was done: " + job.output(1));
         }
     }
 
     @Test
+    void twoHostsRunPageRankAndRankZeroVerifiesIt() throws Exception {
+        assertBothVerified("pr");
+    }
+
+    @Test
+    void twoHostsRunSsspAndRankZeroVerifiesIt() throws Exception {
+        assertBothVerified("sssp");
+    }
+
+    @Test
     void aKilledHostIsNamedByTheSurvivorWhichExitsNonZeroWithinTheBound() throws Exception {
-        try (RankProcesses job = nodes("--generate", "kron:12", "--devices", "1", "--threads-per-device", "1",
+        try (RankProcesses job = node("bfs", "--generate", "kron:12", "--devices", "1", "--threads-per-device", "1",
             "--warmups", "0", "--runs", "1000")) {
             for (int r = 0; r < RANKS; r++) {
                 job.awaitLine(r, "overlap node bfs: rank " + r + " of 2 running", BOUND_SECONDS, TimeUnit.SECONDS);

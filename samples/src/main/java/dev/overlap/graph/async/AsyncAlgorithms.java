@@ -1,6 +1,7 @@
 package dev.overlap.graph.async;
 
 import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.partition.DeviceGraph;
@@ -68,5 +69,13 @@ public final class AsyncAlgorithms implements GraphAlgorithms {
         final long state = Math.max(Math.max(AsyncBfs.stateBytesPerDevice(maxOwned),
             AsyncSssp.stateBytesPerDevice(maxOwned)), AsyncPageRank.stateBytesPerDevice(vertices, maxOwned, devices));
         return state + Worklists.bytesPerDevice(maxOwned, devices, workers, settings);
+    }
+
+    /**
+     * @return the priority band width of an SSSP on {@code g}: {@code settings.delta()}, or when 0 Meyer and
+     *         Sanders' choice (as {@code --mode async} uses it)
+     */
+    public static int ssspDelta(final CsrGraph g, final AppSettings settings) {
+        return AsyncSssp.delta(g, settings);
     }
 }

@@ -22,7 +22,7 @@ import java.util.List;
  *
  * <p>Every device holds a full replica of the contribution vector {@code c[u] = x[u] / outdeg(u)} (double-buffered:
  * an iteration reads one buffer and writes the other). Iteration: a kernel on each device computes, for each
- * vertex it owns, {@code x'[v] = (1-d)/n + d * (sum of c[u] over in-neighbours u + dangling/n)} from its own
+ * vertex it owns ({@link PullRows}), {@code x'[v] = (1-d)/n + d * (sum of c[u] over in-neighbours u + dangling/n)} from its own
  * replica, writes {@code c'[v]} into its replica, and leaves per-block partial sums of the change and of the
  * dangling rank; a second, stream-ordered kernel copies the device's slice of {@code c'} to every peer's replica
  * (bulk one-sided puts). The host barrier then sums the partials (in block order: deterministic), and stops when
@@ -39,7 +39,7 @@ import java.util.List;
  * <p>Thread-safety: one run at a time per mesh, driven by the calling host thread.
  */
 final class BspPageRank {
-    private static final int ROWS_PER_BLOCK = 1024;
+    private static final int ROWS_PER_BLOCK = PullRows.ROWS_PER_BLOCK;
     private static final int COPY_PER_BLOCK = 16384;
 
     private BspPageRank() {
@@ -182,39 +182,9 @@ final class BspPageRank {
             return null;
         }
         final int lo = in.partition().lo(d);
-        final dev.overlap.core.LongArray off = in.offsets(d);
-        // The gather loop reads the replica and the targets through the device buffer with precomputed byte
-        // offsets: targets are internal ids < n, validated when the graph was placed, so the typed arrays' index
-        // checks would only repeat that (Agrona still checks bounds unless disabled).
-        final org.agrona.concurrent.AtomicBuffer cBuf = c.memory().buffer();
-        final int cBase = (int)c.offset();
-        final org.agrona.concurrent.AtomicBuffer tBuf = in.targets(d).memory().buffer();
-        final int tBase = (int)in.targets(d).offset();
-        return in.mesh().device(d).launch((owned + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK, (ctx, block) -> {
-            double delta = 0;
-            double dangling = 0;
-            final int from = block * ROWS_PER_BLOCK;
-            final int to = Math.min(owned, from + ROWS_PER_BLOCK);
-            for (int v = from; v < to; v++) {
-                double sum = 0;
-                final int end = tBase + (int)off.get(v + 1) * 4;
-                for (int at = tBase + (int)off.get(v) * 4; at < end; at += 4) {
-                    sum += cBuf.getDouble(cBase + (tBuf.getInt(at) << 3));
-                }
-                final double r = base + damping * sum;
-                delta += Math.abs(r - rank.get(v));
-                rank.set(v, r);
-                final int k = outDeg.get(v);
-                if (k == 0) {
-                    dangling += r;
-                    next.set(lo + v, 0);
-                } else {
-                    next.set(lo + v, r / k);
-                }
-            }
-            partials.set(part + 2 * block, delta);
-            partials.set(part + 2 * block + 1, dangling);
-        });
+        final PullRows rows = new PullRows(in.offsets(d), in.targets(d), rank, 0, outDeg, owned);
+        return in.mesh().device(d).launch(rows.blocks(),
+            (ctx, block) -> rows.block(block, c, next, lo, partials, part, base, damping));
     }
 
     private static KernelLaunch exchange(final DeviceGraph in, final int d, final SymmetricArray<DoubleArray> next,

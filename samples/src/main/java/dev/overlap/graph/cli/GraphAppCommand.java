@@ -4,7 +4,6 @@ import dev.overlap.core.IdleStrategies;
 import dev.overlap.core.counters.CountersFile;
 import dev.overlap.graph.ConsoleProgress;
 import dev.overlap.graph.CsrGraph;
-import dev.overlap.graph.Progress;
 import dev.overlap.graph.answer.Answer;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppRunner;
@@ -118,12 +117,8 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
             checkAcrossProcesses(cl, world.ranks());
         }
         final boolean lead = world == null || world.rank() == 0;
-        if (!lead) { // rank 0 alone writes the answer
-            return run(cl, app, settings, null, world);
-        }
-        try (AnswerDestination destination = answers.open(cl, input.file())) {
-            return run(cl, app, settings, destination, world);
-        }
+        // rank 0 alone writes the answer
+        return leadWritesAnswer(cl, lead, d -> run(cl, app, settings, d, world));
     }
 
     /** @return {@code --mode}, lower case: auto when not given */
@@ -220,8 +215,7 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
     private int run(final CommandLine cl, final GraphApp app, final AppSettings settings,
         final AnswerDestination destination, final LaunchedWorld world) throws IOException {
         final boolean lead = world == null || world.rank() == 0;
-        final Progress progress = ConsoleProgress.forConsole(output.quiet || !lead);
-        final GraphInputOptions.Loaded loaded = input.load(app.weighted(), progress);
+        final GraphInputOptions.Loaded loaded = loadGraph(lead);
         final CsrGraph g = loaded.graph;
         final int src = app.hasSource() ? chooseSource(g, cl) : 0;
         final Resolved resolved = resolve(cl, app, g, world, lead);
@@ -281,6 +275,89 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
         runTimes(rb, runs, times, m.bestMillis(), m.worstMillis());
         extras(rb, g, result);
         return report(cl, rb, destination, answer(result, src), v, "overlap " + app);
+    }
+
+    /** A rank's run, given where the answer goes (null: this rank writes none). */
+    interface RankRun {
+        /** @return the exit code */
+        int run(AnswerDestination destination) throws IOException;
+    }
+
+    /** @return the graph of the input options (with weights if the app needs them), progress shown on the lead */
+    GraphInputOptions.Loaded loadGraph(final boolean lead) throws IOException {
+        return input.load(app().weighted(), ConsoleProgress.forConsole(output.quiet || !lead));
+    }
+
+    /**
+     * Runs {@code run}; the lead rank opens the {@code --output} destination for it (and closes it after).
+     *
+     * @return the run's exit code
+     */
+    int leadWritesAnswer(final CommandLine cl, final boolean lead, final RankRun run) throws IOException {
+        if (!lead) {
+            return run.run(null);
+        }
+        try (AnswerDestination destination = answers.open(cl, input.file())) {
+            return run.run(destination);
+        }
+    }
+
+    /**
+     * Runs {@code run} {@code --warmups} times untimed, then {@code --runs} times timed.
+     *
+     * @param times filled with each timed run's milliseconds ({@code --runs} of them)
+     * @return the last run's result
+     */
+    <T> T timedRuns(final java.util.function.Supplier<T> run, final double[] times) {
+        for (int i = 0; i < warmups; i++) {
+            run.get();
+        }
+        T last = null;
+        for (int i = 0; i < runs; i++) {
+            final long t0 = System.nanoTime();
+            last = run.get();
+            times[i] = (System.nanoTime() - t0) / 1e6;
+        }
+        return last;
+    }
+
+    /**
+     * The lead rank's part of a run across hosts ({@code overlap node APP}): verifies {@code result} (unless
+     * {@code --no-verify}) against the sequential reference and fills the report's common fields: the app, the
+     * mode, the graph, the global devices, the times (the median of {@code times}), the counts, the verdict, the
+     * hosts and devices per host, the reference's time, the warmups and the runs.
+     *
+     * @return the verdict
+     */
+    Verification verifyAcrossHosts(final RunReport.Builder rb, final String mode, final GraphInputOptions.Loaded loaded,
+        final int src, final AppSettings settings, final AppResult result, final int ranks, final int devices,
+        final double placeMillis, final double[] times) {
+        final GraphApp app = app();
+        final CsrGraph g = loaded.graph;
+        final long refStart = System.nanoTime();
+        final Verification v = output.noVerify ? Verification.skipped()
+            : app.expected(g, src, settings, null).check(result);
+        final double referenceMillis = (System.nanoTime() - refStart) / 1e6;
+        final double[] sorted = times.clone();
+        java.util.Arrays.sort(sorted);
+        rb.app(app.id()).mode(mode).graph(loaded.name, g.vertexCount(), g.edgeCount())
+            .mesh(ranks * devices, meshOptions.threads(), "range")
+            .times(loaded.millis, placeMillis, median(times))
+            .edgesTraversed(app.edgesTraversed(g, result)).counts(result.counts()).verification(v)
+            .extra("hosts", ranks).extra("devicesPerHost", devices);
+        if (!output.noVerify) {
+            rb.extra("referenceMs", Math.round(referenceMillis * 1000) / 1000.0);
+        }
+        rb.extra("warmups", warmups);
+        runTimes(rb, runs, times, sorted[0], sorted[sorted.length - 1]);
+        return v;
+    }
+
+    /** @return the median of {@code times} (the upper one of an even count) */
+    static double median(final double[] times) {
+        final double[] sorted = times.clone();
+        java.util.Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
     }
 
     /**

@@ -1,8 +1,5 @@
 package dev.overlap.graph.cli;
 
-import dev.overlap.core.IdleStrategies;
-import dev.overlap.core.Mesh;
-import dev.overlap.graph.ConsoleProgress;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.answer.Answer;
 import dev.overlap.graph.app.AppResult;
@@ -10,37 +7,21 @@ import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.node.NodeBfs;
-import dev.overlap.graph.ref.Verification;
 import dev.overlap.graph.report.RunReport;
-import dev.overlap.hosts.HostFile;
-import dev.overlap.hosts.HostGroup;
-import dev.overlap.hosts.HostTransport;
-import dev.overlap.transport.Transport;
-import dev.overlap.worklist.WorklistStats;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-
-import java.io.IOException;
-import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
 
 /**
- * {@code overlap node ... bfs}: one rank of the asynchronous BFS across hosts ({@link NodeBfs}, owner-compute). Takes
- * the flags of {@code overlap bfs}; every rank loads or generates the same graph (the ranks check its fingerprint,
- * the source and the device count), runs {@code --warmups} and {@code --runs} BFS runs together, and rank 0 gathers
- * the depths, verifies them against the sequential BFS, writes {@code --output} and prints the report; every other
- * rank prints one status line. The run is always the async top-down one with a priority worklist ({@code --mode
- * bsp} is refused; {@code --direction}, {@code --queue} and the other async knobs are noted and ignored). A rank that
- * fails ends every other's run with one line naming it (exit 1).
+ * {@code overlap node ... bfs}: one rank of the asynchronous BFS across hosts ({@link NodeBfs}, owner-compute), in
+ * the flow of {@link NodeTraversalCommand}. Takes the flags of {@code overlap bfs}: the run is always the async
+ * top-down one with a priority worklist ({@code --mode bsp} is refused; {@code --direction optimizing} runs
+ * top-down; {@code --queue}, {@code --kernel}, {@code --fetch}, {@code --delta} and {@code --partition} are noted
+ * and ignored).
  */
 @Command(name = "bfs", mixinStandardHelpOptions = true, sortOptions = false,
     description = "One rank of the async BFS across hosts (the flags of 'overlap bfs'); rank 0 verifies and reports.")
-public final class NodeBfsCommand extends GraphAppCommand {
-    @ParentCommand
-    NodeCommand node;
-
+public final class NodeBfsCommand extends NodeTraversalCommand {
     @Option(names = "--direction", paramLabel = "DIR", defaultValue = "top-down", description = "top-down (the only "
         + "direction across hosts; optimizing is accepted and runs top-down) (default: ${DEFAULT-VALUE})")
     String direction;
@@ -56,127 +37,31 @@ public final class NodeBfsCommand extends GraphAppCommand {
     }
 
     @Override
-    public Integer call() throws IOException {
-        final CommandLine cl = spec.commandLine();
-        node.validate(cl);
+    void checkAppFlags(final CommandLine cl) {
         BfsCommand.direction(cl, direction);
-        if (cl.getParseResult().hasMatchedOption("--mode") && !"async".equalsIgnoreCase(modeOptions.mode)) {
-            throw new CommandLine.ParameterException(cl, "overlap node bfs runs the async BFS: --mode must be async, "
-                + "was '" + modeOptions.mode + "'");
-        }
-        final AppSettings settings = validate(cl);
-        final HostFile hosts;
-        try {
-            hosts = HostFile.read(node.hosts);
-        } catch (final IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cl, "--hosts: " + e.getMessage());
-        }
-        if (node.rank >= hosts.ranks()) {
-            throw new CommandLine.ParameterException(cl, "--rank " + node.rank + " is not in " + node.hosts + " (ranks"
-                + " 0.." + (hosts.ranks() - 1) + ")");
-        }
-        final boolean lead = node.rank == 0;
-        if (lead && !output.quiet) {
-            for (final String ignored : new String[] {"--queue", "--kernel", "--fetch", "--delta", "--partition"}) {
-                if (cl.getParseResult().hasMatchedOption(ignored)) {
-                    cl.getErr().println("overlap node bfs: note: " + ignored + " does not apply across hosts (a "
-                        + "priority worklist, persistent warp kernels, id ranges); ignored");
-                }
-            }
-            cl.getErr().flush();
-        }
-        if (!lead) {
-            return run(cl, hosts, settings, null);
-        }
-        try (AnswerDestination destination = answers.open(cl, input.file())) {
-            return run(cl, hosts, settings, destination);
-        }
     }
 
-    private int run(final CommandLine cl, final HostFile hosts, final AppSettings settings,
-        final AnswerDestination destination) throws IOException {
-        final boolean lead = node.rank == 0;
-        final GraphInputOptions.Loaded loaded = input.load(false, ConsoleProgress.forConsole(output.quiet || !lead));
-        final CsrGraph g = loaded.graph;
-        final int src = chooseSource(g, cl);
-        final int devices = meshOptions.devices;
-        final int n = g.vertexCount();
-        final int ranks = hosts.ranks();
-        final int perDevice = (int)Math.min(1 << 24, Math.max(1 << 12, 2L * n / ((long)ranks * devices) + 1));
-        final long memory = 16L * n / ((long)ranks * devices) + 8L * n + (long)perDevice * 16 + (8 << 20);
-        Mesh.Builder mb = Mesh.builder().devices(devices).threadsPerDevice(meshOptions.threads())
-            .memoryPerDevice(memory).name("node-r" + node.rank);
-        if (idleStrategy != null) {
-            try {
-                mb = mb.idleStrategy(IdleStrategies.parse(idleStrategy));
-            } catch (final IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(cl, "--idle-strategy: " + e.getMessage());
-            }
+    @Override
+    String[] ignoredFlags() {
+        return new String[] {"--queue", "--kernel", "--fetch", "--delta", "--partition"};
+    }
+
+    @Override
+    int delta(final CsrGraph g, final AppSettings settings) {
+        return 0;
+    }
+
+    @Override
+    AppResult result(final int[] gathered, final long nanos, final WorkCounts counts) {
+        return AppResult.bfs(gathered, nanos, counts);
+    }
+
+    @Override
+    void appExtras(final RunReport.Builder rb, final AppResult result, final int delta) {
+        int max = 0;
+        for (final int d : result.depths()) {
+            max = Math.max(max, d);
         }
-        final long placeStart = System.nanoTime();
-        try (HostGroup group = HostGroup.builder(hosts, node.rank).joinTimeout(node.joinTimeoutSeconds,
-                TimeUnit.SECONDS).peerTimeout(node.peerTimeoutMillis, TimeUnit.MILLISECONDS).join();
-             Mesh mesh = mb.build();
-             Transport transport = Transport.builder().mesh(mesh).build();
-             HostTransport ht = HostTransport.builder(group, transport).build();
-             NodeBfs bfs = new NodeBfs(g, mesh, transport, group, ht, perDevice)) {
-            group.checkSame("graph fingerprint", g.fingerprint());
-            group.checkSame("source", src);
-            group.checkSame("devices per rank", devices);
-            final double placeMillis = (System.nanoTime() - placeStart) / 1e6;
-            if (!output.quiet) {
-                cl.getErr().println("overlap node bfs: rank " + node.rank + " of " + ranks + " running");
-                cl.getErr().flush();
-            }
-            for (int i = 0; i < warmups; i++) {
-                bfs.run(src);
-            }
-            final double[] times = new double[runs];
-            WorklistStats last = null;
-            for (int i = 0; i < runs; i++) {
-                final long t0 = System.nanoTime();
-                last = bfs.run(src);
-                times[i] = (System.nanoTime() - t0) / 1e6;
-            }
-            final long[] work = {bfs.expansions(), last.localPushes(), last.remotePushes(), bfs.edgesScanned(),
-                last.tasks()};
-            group.allReduceSum(work);
-            final int[] depths = bfs.gather();
-            if (!lead) {
-                if (!output.quiet) {
-                    cl.getErr().println("overlap node bfs: rank " + node.rank + " of " + ranks + " (devices "
-                        + node.rank * devices + ".." + ((node.rank + 1) * devices - 1) + ") done");
-                    cl.getErr().flush();
-                }
-                return 0;
-            }
-            final double[] sorted = times.clone();
-            Arrays.sort(sorted);
-            final double median = sorted[sorted.length / 2];
-            final long reached = GraphApp.reached(depths);
-            final AppResult result = AppResult.bfs(depths, (long)(median * 1e6), new WorkCounts(0, work[0], reached,
-                work[3], work[1], work[2], 0, 0, 0));
-            final long refStart = System.nanoTime();
-            final Verification v = output.noVerify ? Verification.skipped()
-                : GraphApp.BFS.expected(g, src, settings, null).check(result);
-            final double referenceMillis = (System.nanoTime() - refStart) / 1e6;
-            int max = 0;
-            for (final int d : depths) {
-                max = Math.max(max, d);
-            }
-            final RunReport.Builder rb = RunReport.builder().app(GraphApp.BFS.id()).mode("async")
-                .graph(loaded.name, n, g.edgeCount())
-                .mesh(ranks * devices, meshOptions.threads(), "range")
-                .times(loaded.millis, placeMillis, median)
-                .edgesTraversed(GraphApp.BFS.edgesTraversed(g, result)).counts(result.counts()).verification(v)
-                .extra("hosts", ranks).extra("devicesPerHost", devices).extra("source", src)
-                .extra("reached", reached).extra("maxDepth", max).extra("direction", "top-down")
-                .extra("tasks", work[4]).extra("warmups", warmups);
-            if (!output.noVerify) {
-                rb.extra("referenceMs", Math.round(referenceMillis * 1000) / 1000.0);
-            }
-            runTimes(rb, runs, times, sorted[0], sorted[sorted.length - 1]);
-            return report(cl, rb, destination, answer(result, src), v, "overlap node bfs");
-        }
+        rb.extra("maxDepth", max).extra("direction", "top-down");
     }
 }

@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 @Command(name = "pr", mixinStandardHelpOptions = true, sortOptions = false,
     description = "PageRank across the devices (dangling rank spread evenly); verified against power iteration "
         + "within the L1 tolerance.")
-public final class PageRankCommand extends GraphAppCommand {
+public class PageRankCommand extends GraphAppCommand {
     @Option(names = "--damping", paramLabel = "D", defaultValue = "0.85", description = "damping factor (default: ${DEFAULT-VALUE})")
     double damping;
 
@@ -96,6 +96,15 @@ public final class PageRankCommand extends GraphAppCommand {
                 arg = v;
             }
         }
-        report.extra("damping", damping).extra("tolerance", tolerance).extra("asyncVariant", asyncVariant.toLowerCase(java.util.Locale.ROOT)).extra("topVertex", arg).extra("topRank", max);
+        report.extra("damping", damping).extra("tolerance", tolerance);
+        if (hasAsyncVariant()) {
+            report.extra("asyncVariant", asyncVariant.toLowerCase(java.util.Locale.ROOT));
+        }
+        report.extra("topVertex", arg).extra("topRank", max);
+    }
+
+    /** @return whether the run has an async variant to report ({@code overlap node pr} has none) */
+    boolean hasAsyncVariant() {
+        return true;
     }
 }

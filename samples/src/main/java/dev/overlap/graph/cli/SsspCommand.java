@@ -23,10 +23,19 @@ public final class SsspCommand extends GraphAppCommand {
 
     @Override
     void configure(final AppSettings.Builder settings) {
+        delta(spec.commandLine(), settings, delta);
+    }
+
+    /**
+     * Sets {@code --delta}.
+     *
+     * @throws CommandLine.ParameterException naming it when out of range
+     */
+    static void delta(final CommandLine cl, final AppSettings.Builder settings, final int delta) {
         try {
             settings.delta(delta);
         } catch (final IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--delta: " + e.getMessage());
+            throw new CommandLine.ParameterException(cl, "--delta: " + e.getMessage());
         }
     }
 
@@ -42,12 +51,17 @@ public final class SsspCommand extends GraphAppCommand {
 
     @Override
     void extras(final RunReport.Builder report, final CsrGraph g, final AppResult result) {
+        report.extra("reached", result.counts().ideal()).extra("maxDistance", maxDistance(result.distances()));
+    }
+
+    /** @return the largest distance of a reached vertex (0 if none) */
+    static long maxDistance(final long[] distances) {
         long max = 0;
-        for (final long d : result.distances()) {
+        for (final long d : distances) {
             if (d != Long.MAX_VALUE) {
                 max = Math.max(max, d);
             }
         }
-        report.extra("reached", result.counts().ideal()).extra("maxDistance", max);
+        return max;
     }
 }

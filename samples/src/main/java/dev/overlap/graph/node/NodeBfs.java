@@ -19,11 +19,14 @@ import dev.overlap.worklist.WorkerShape;
 import dev.overlap.worklist.WorklistStats;
 
 /**
- * Asynchronous BFS across hosts, owner-compute (Atos' form for a network): every rank holds the same graph (on the
- * heap) and owns the vertices of its devices; the global devices are ranks x devices, global device {@code g} owning
+ * Asynchronous BFS across hosts, or SSSP on the edge weights (built with a {@code delta > 0}: BFS is SSSP with unit
+ * weights; "depth" below is the distance then, and {@code d + 1} is {@code d + weight}), owner-compute (Atos' form
+ * for a network): every rank holds the same graph (on the heap) and owns the vertices of its devices; the global devices are ranks x devices, global device {@code g} owning
  * the id range {@code [g n / G, (g + 1) n / G)} and living on rank {@code g / devices} as its device
  * {@code g % devices}. A task is a vertex (its index on its device) with its candidate depth as the priority of a
- * priority worklist (shallower first). Expanding a vertex at depth {@code d}: a neighbour on this rank gets
+ * priority worklist (shallower first; for SSSP in bands of {@code delta}, delta-stepping style). The priority is an
+ * {@code int}, so SSSP refuses a graph whose longest possible distance (the largest weight times {@code n - 1}) does
+ * not fit one. Expanding a vertex at depth {@code d}: a neighbour on this rank gets
  * {@code d + 1} by an atomic minimum on its depth (this process's memory) and is pushed to its device when the
  * minimum lowered it; a neighbour on another rank is pushed there as (vertex, {@code d + 1}) with the
  * {@link #APPLY} bit, and its owner applies the minimum itself when the task runs, expanding only if it lowered the
@@ -62,6 +65,8 @@ public final class NodeBfs implements AutoCloseable {
     private final DistributedWorklist worklist;
     /** Per device, per worker (16 longs apart: no false sharing): expansions, then edges scanned, of the last run. */
     private final long[][] work;
+    /** SSSP (the edge weights), or BFS (unit weights). */
+    private final boolean weighted;
 
     /**
      * Collective: every rank builds it with the same graph and device count.
@@ -72,9 +77,27 @@ public final class NodeBfs implements AutoCloseable {
      * @param group this rank's host group
      * @param hostTransport the host transport over {@code transport}
      * @param queueCapacity tasks per device queue
+     * @param delta         0: BFS; otherwise SSSP on {@code g}'s weights, with priority bands this wide
+     * @throws IllegalArgumentException for SSSP on a graph whose distances may not fit an {@code int}
      */
     public NodeBfs(final CsrGraph g, final Mesh mesh, final Transport transport, final HostGroup group,
-        final HostTransport hostTransport, final int queueCapacity) {
+        final HostTransport hostTransport, final int queueCapacity, final int delta) {
+        if (delta < 0) {
+            throw new IllegalArgumentException("delta must be >= 0 (0: BFS), was " + delta);
+        }
+        this.weighted = delta > 0;
+        if (weighted) {
+            long maxWeight = 0;
+            for (long e = 0, m = g.edgeCount(); e < m; e++) {
+                maxWeight = Math.max(maxWeight, g.weight(e));
+            }
+            final long longest = maxWeight * Math.max(0, g.vertexCount() - 1L);
+            if (longest >= INF) {
+                throw new IllegalArgumentException("SSSP across hosts carries distances as int priorities: the "
+                    + "largest weight " + maxWeight + " times " + (g.vertexCount() - 1) + " hops is " + longest
+                    + ", above " + (INF - 1));
+            }
+        }
         this.g = g;
         this.mesh = mesh;
         this.hostTransport = hostTransport;
@@ -83,10 +106,7 @@ public final class NodeBfs implements AutoCloseable {
         this.devices = mesh.deviceCount();
         final int global = hostTransport.ranks() * devices;
         final int n = g.vertexCount();
-        this.bounds = new int[global + 1];
-        for (int d = 0; d <= global; d++) {
-            bounds[d] = (int)((long)d * n / global);
-        }
+        this.bounds = bounds(n, global);
         this.depth = new IntArray[devices];
         for (int d = 0; d < devices; d++) {
             depth[d] = mesh.device(d).allocateInts(Math.max(1, size(rank * devices + d)));
@@ -97,8 +117,22 @@ public final class NodeBfs implements AutoCloseable {
         for (int d = 0; d < devices; d++) {
             work[d] = new long[(mesh.device(d).workerCount() + 1) * STRIDE];
         }
-        this.worklist = DistributedWorklist.builder(mesh).transport(transport).priority(1, 1)
+        this.worklist = DistributedWorklist.builder(mesh).transport(transport)
+            .priority(weighted ? delta : 1, weighted ? delta : 1)
             .queueCapacity(queueCapacity).ranks(new HostWorklistLink(hostTransport)).build();
+    }
+
+    /**
+     * The id ranges of {@code global} devices over {@code n} vertices.
+     *
+     * @return {@code global + 1} bounds, global device {@code g} owning {@code [b[g], b[g + 1])}
+     */
+    static int[] bounds(final int n, final int global) {
+        final int[] b = new int[global + 1];
+        for (int d = 0; d <= global; d++) {
+            b[d] = (int)((long)d * n / global);
+        }
+        return b;
     }
 
     /** @return the vertices global device {@code gd} owns */
@@ -229,7 +263,6 @@ public final class NodeBfs implements AutoCloseable {
             } else if (cand > mine.getVolatile(v)) {
                 return; // stale: a later push carries the better depth
             }
-            final int next = cand + 1;
             final int u = bounds[rank * devices + d] + v;
             final long[] counts = work[d];
             final int at = ctx.worker() * STRIDE;
@@ -237,6 +270,7 @@ public final class NodeBfs implements AutoCloseable {
             counts[at + 1] += g.degree(u);
             for (long e = g.edgeStart(u), end = g.edgeEnd(u); e < end; e++) {
                 final int w = g.target(e);
+                final int next = cand + (weighted ? g.weight(e) : 1); // below INF: the constructor's check
                 final int o = owner(w);
                 final int r = o / devices;
                 final int od = o - r * devices;

@@ -66,4 +66,27 @@ class NodeCommandTest {
         assertUsage(new CliRun("node", "--hosts", h.toString(), "--rank", "0", "bfs", "--generate", "kron:4",
             "--direction", "sideways"), "--direction must be top-down or optimizing");
     }
+
+    @Test
+    void prRefusesTheAsyncModeAndBadPageRankFlags() throws Exception {
+        final String h = hosts("0 127.0.0.1 40100").toString();
+        final String[][] refused = {
+            {"--mode", "async", "--mode must be bsp, was 'async'"},
+            {"--iterations", "0", "--iterations must be >= 1, was 0"},
+            {"--source", "1", "--source does not apply"},
+            {"--damping", "1.5", "damping"}};
+        for (final String[] r : refused) {
+            assertUsage(new CliRun("node", "--hosts", h, "--rank", "0", "pr", "--generate", "kron:4", r[0], r[1]),
+                r[2]);
+        }
+    }
+
+    @Test
+    void ssspRefusesTheBspModeAndABadDelta() throws Exception {
+        final String h = hosts("0 127.0.0.1 40100").toString();
+        assertUsage(new CliRun("node", "--hosts", h, "--rank", "0", "sssp", "--generate", "kron:4", "--mode", "bsp"),
+            "--mode must be async, was 'bsp'");
+        assertUsage(new CliRun("node", "--hosts", h, "--rank", "0", "sssp", "--generate", "kron:4", "--delta", "-1"),
+            "--delta");
+    }
 }
