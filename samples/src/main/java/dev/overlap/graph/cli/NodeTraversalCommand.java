@@ -27,6 +27,9 @@ import java.io.IOException;
  * every other's run with one line naming it (exit 1).
  */
 abstract class NodeTraversalCommand extends GraphAppCommand {
+    /** Inbox ring bytes of every rank's transport (the transport's default, stated so the mesh is sized for it). */
+    private static final int RING_BYTES = 1 << 20;
+
     @ParentCommand
     NodeCommand node;
 
@@ -74,12 +77,13 @@ abstract class NodeTraversalCommand extends GraphAppCommand {
         final int ranks = hosts.ranks();
         final int delta = delta(g, settings);
         final int perDevice = (int)Math.min(1 << 24, Math.max(1 << 12, 2L * n / ((long)ranks * devices) + 1));
-        final long memory = 16L * n / ((long)ranks * devices) + 8L * n + (long)perDevice * 16 + (8 << 20);
+        final long memory = NodeBfs.bytesPerDevice(n, ranks, devices, perDevice, RING_BYTES,
+            devices * meshOptions.threads());
         final Mesh.Builder mb = node.mesh(cl, meshOptions, memory, idleStrategy);
         final long placeStart = System.nanoTime();
         try (HostGroup group = node.join(hosts);
              Mesh mesh = mb.build();
-             Transport transport = Transport.builder().mesh(mesh).build();
+             Transport transport = Transport.builder().mesh(mesh).ringCapacity(RING_BYTES).build();
              HostTransport ht = HostTransport.builder(group, transport).build();
              NodeBfs bfs = new NodeBfs(g, mesh, transport, group, ht, perDevice, delta)) {
             group.checkSame("graph fingerprint", g.fingerprint());

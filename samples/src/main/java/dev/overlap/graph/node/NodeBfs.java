@@ -11,6 +11,8 @@ import dev.overlap.hosts.HostGroup;
 import dev.overlap.hosts.HostTransport;
 import dev.overlap.hosts.HostWorklistLink;
 import dev.overlap.transport.Transport;
+import dev.overlap.queues.IntPriorityWorklist;
+import dev.overlap.transport.Inbox;
 import dev.overlap.worklist.DistributedWorklist;
 import dev.overlap.worklist.KernelMode;
 import dev.overlap.worklist.TaskContext;
@@ -67,6 +69,30 @@ public final class NodeBfs implements AutoCloseable {
     private final long[][] work;
     /** SSSP (the edge weights), or BFS (unit weights). */
     private final boolean weighted;
+
+    /**
+     * Device bytes each device of a rank needs for a {@code NodeBfs} (sized here, beside the allocations, so that the
+     * command's mesh cannot drift from them): the depths of the vertices it owns, on device 0 the per-vertex filter
+     * and rank 0's gather region, the priority worklist's queue at {@code queueCapacity}, the transport's inbox ring
+     * of {@code ringBytes}, and slack for alignment and the transport's counters.
+     *
+     * @param n the graph's vertices
+     * @param ranks ranks in the group
+     * @param devices devices per rank
+     * @param queueCapacity tasks per device queue (as given to the constructor)
+     * @param ringBytes the transport's inbox ring capacity
+     * @param workers the workers of a rank's mesh (the transport gives each an endpoint, and 16 more)
+     * @return bytes per device (the same on every rank: the host transport checks that the meshes match)
+     */
+    public static long bytesPerDevice(final int n, final int ranks, final int devices, final int queueCapacity,
+        final int ringBytes, final int workers) {
+        final long owned = (n + (long)ranks * devices - 1) / ((long)ranks * devices);
+        final long depths = 4 * Math.max(1, owned) + 128;
+        final long device0 = 2 * (4L * Math.max(1, n) + 128);
+        final long queue = IntPriorityWorklist.requiredBytes(queueCapacity) + 256;
+        final long inbox = Inbox.requiredBytes(ringBytes, workers + 16) + 4096;
+        return depths + device0 + queue + inbox + (1 << 20);
+    }
 
     /**
      * Collective: every rank builds it with the same graph and device count.
