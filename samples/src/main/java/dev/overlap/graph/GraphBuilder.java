@@ -7,7 +7,9 @@ import java.util.stream.IntStream;
  * Turns an {@link EdgeList} into a {@link CsrGraph}: counts degrees, prefix-sums the offsets, scatters the edges
  * (adding reverse edges when symmetrizing, skipping self-loops when asked), then, when dropping duplicates, sorts
  * each adjacency list (in parallel, by target then weight) and compacts it keeping the first, lightest, copy.
- * Memory: the edge list plus the CSR arrays plus {@code 8n} bytes of cursors; no allocation per edge.
+ * Memory at the peak: the edge list plus the CSR arrays plus {@code 8n} bytes of cursors; duplicates are dropped
+ * in place (the arrays keep an unused tail, see {@link #keepsInPlace}), so no second CSR-sized array exists beside
+ * the first; no allocation per edge.
  *
  * <p>Thread-safety: stateless; {@link #build} may run concurrently on different lists. It uses the common
  * fork-join pool for the per-row sort.
@@ -161,7 +163,24 @@ public final class GraphBuilder {
         }
         offsets[n] = write;
         final int m = (int)write;
-        return new CsrGraph(offsets, m == targets.length ? targets : Arrays.copyOf(targets, m),
-            weights == null ? null : m == weights.length ? weights : Arrays.copyOf(weights, m), symmetric);
+        if (keepsInPlace(m, targets.length)) {
+            return new CsrGraph(offsets, targets, weights, symmetric);
+        }
+        return new CsrGraph(offsets, Arrays.copyOf(targets, m), weights == null ? null : Arrays.copyOf(weights, m),
+            symmetric);
+    }
+
+    /**
+     * Whether the deduplicated rows stay in the scattered arrays, their unused tail included, rather than in a
+     * trimmed copy: a copy is a second CSR-sized array beside the first at the build's memory peak, so the tail is
+     * kept unless it exceeds a quarter of the array (a list made mostly of repeats, where the copy is small and the
+     * tail would waste more than the copy costs).
+     *
+     * @param kept   edges left after dropping duplicates
+     * @param length length of the scattered arrays
+     * @return true to keep the arrays, false to trim them by a copy
+     */
+    static boolean keepsInPlace(final int kept, final int length) {
+        return length - kept <= length >> 2;
     }
 }
