@@ -122,16 +122,19 @@ public final class Kronecker implements EdgeGenerator {
                 final SplittableRandom root = new SplittableRandom(seed);
                 root.split(); // the permutation's stream, as in generate
                 final SplittableRandom[] streams = chunkStreams(root);
+                // The batch's lists are allocated here, on the calling thread, and only filled by the workers: a
+                // heap too small for the build then fails here or in the builder, with the caller's one error, and
+                // never in a pool worker (where an OutOfMemoryError can escape the stream to the worker's handler).
                 final EdgeList[] lists = new EdgeList[Math.min(BATCH, streams.length)];
+                for (int j = 0; j < lists.length; j++) {
+                    lists[j] = new EdgeList(CHUNK, maxWeight > 0);
+                }
                 for (int first = 0; first < streams.length; first += BATCH) {
                     final int base = first;
                     final int count = Math.min(BATCH, streams.length - first);
                     IntStream.range(0, count).parallel().forEach(j -> {
                         final long from = (long)(base + j) * CHUNK;
                         final long to = Math.min(m, from + CHUNK);
-                        if (lists[j] == null) {
-                            lists[j] = new EdgeList(CHUNK, maxWeight > 0);
-                        }
                         lists[j].resize(to - from);
                         fill(streams[base + j], perm, maxWeight, from, to, lists[j], 0);
                     });
