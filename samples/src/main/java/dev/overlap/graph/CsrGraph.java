@@ -11,7 +11,9 @@ import java.util.Objects;
  *
  * <p>The arrays live on the Java heap (one array each, so at most {@code 2^31 - 9} edges); placement into device
  * memory is {@link dev.overlap.graph.partition.DeviceGraph}'s job. Instances come from {@link GraphBuilder},
- * the loaders, the generators, or {@link #wrap} (validated).
+ * the loaders, the generators, or {@link #wrap} (validated). The edge arrays may be longer than the edge count
+ * {@code offsets[n]} (the builder drops duplicates in place and keeps a small unused tail rather than copying the
+ * arrays to trim it); nothing reads past {@code offsets[n]}.
  *
  * <p>Thread-safety: immutable after construction (the arrays are never exposed or modified), so an instance may
  * be shared freely between threads once safely published (all fields are final).
@@ -24,10 +26,18 @@ public final class CsrGraph {
     private final long[] offsets;
     private final int[] targets;
     private final int[] weights;
+    private final int edges;
     private final boolean symmetric;
 
+    /**
+     * @param offsets   {@code n+1} edge offsets; {@code offsets[n]} is the edge count
+     * @param targets   edge targets, at least {@code offsets[n]} of them (a longer array's tail is ignored)
+     * @param weights   edge weights (as long as targets), or null
+     * @param symmetric whether every edge has its reverse
+     */
     CsrGraph(final long[] offsets, final int[] targets, final int[] weights, final boolean symmetric) {
         this.vertices = offsets.length - 1;
+        this.edges = (int)offsets[vertices];
         this.offsets = offsets;
         this.targets = targets;
         this.weights = weights;
@@ -86,7 +96,7 @@ public final class CsrGraph {
 
     /** @return number of directed edges (an undirected edge counts twice, a self-loop once) */
     public long edgeCount() {
-        return targets.length;
+        return edges;
     }
 
     /** @return true when every edge is stored in both directions */
@@ -157,15 +167,15 @@ public final class CsrGraph {
             return this;
         }
         final long[] to = new long[vertices + 1];
-        for (final int t : targets) {
-            to[t + 1]++;
+        for (int e = 0; e < edges; e++) {
+            to[targets[e] + 1]++;
         }
         for (int v = 0; v < vertices; v++) {
             to[v + 1] += to[v];
         }
         final long[] cursor = Arrays.copyOf(to, vertices);
-        final int[] tt = new int[targets.length];
-        final int[] tw = weights == null ? null : new int[targets.length];
+        final int[] tt = new int[edges];
+        final int[] tw = weights == null ? null : new int[edges];
         for (int u = 0; u < vertices; u++) {
             for (int e = (int)offsets[u], end = (int)offsets[u + 1]; e < end; e++) {
                 final int slot = (int)cursor[targets[e]]++;
@@ -186,7 +196,9 @@ public final class CsrGraph {
     /** @return true when both graphs have the same vertices, edges (in the same order), weights and symmetry */
     public boolean sameAs(final CsrGraph o) {
         return vertices == o.vertices && symmetric == o.symmetric && Arrays.equals(offsets, o.offsets)
-            && Arrays.equals(targets, o.targets) && Arrays.equals(weights, o.weights);
+            && Arrays.equals(targets, 0, edges, o.targets, 0, o.edges)
+            && (weights == null ? o.weights == null
+                : o.weights != null && Arrays.equals(weights, 0, edges, o.weights, 0, o.edges));
     }
 
     /**
@@ -198,12 +210,12 @@ public final class CsrGraph {
         for (final long o : offsets) {
             h = mix(h, o);
         }
-        for (final int t : targets) {
-            h = mix(h, t);
+        for (int e = 0; e < edges; e++) {
+            h = mix(h, targets[e]);
         }
         if (weights != null) {
-            for (final int w : weights) {
-                h = mix(h, w ^ 0x5bd1e995L);
+            for (int e = 0; e < edges; e++) {
+                h = mix(h, weights[e] ^ 0x5bd1e995L);
             }
         }
         return h;
@@ -217,7 +229,7 @@ public final class CsrGraph {
 
     @Override
     public String toString() {
-        return "CsrGraph{" + vertices + " vertices, " + targets.length + " edges" + (weights != null ? ", weighted" : "")
+        return "CsrGraph{" + vertices + " vertices, " + edges + " edges" + (weights != null ? ", weighted" : "")
             + (symmetric ? ", symmetric" : "") + "}";
     }
 }

@@ -4,10 +4,13 @@ import java.util.Arrays;
 import java.util.stream.IntStream;
 
 /**
- * Turns an {@link EdgeList} into a {@link CsrGraph}: counts degrees, prefix-sums the offsets, scatters the edges
- * (adding reverse edges when symmetrizing, skipping self-loops when asked), then, when dropping duplicates, sorts
- * each adjacency list (in parallel, by target then weight) and compacts it keeping the first, lightest, copy.
- * Memory: the edge list plus the CSR arrays plus {@code 8n} bytes of cursors; no allocation per edge.
+ * Turns an {@link EdgeList} or an {@link EdgeStream} into a {@link CsrGraph}: counts degrees (one pass over the
+ * edges), prefix-sums the offsets, scatters the edges (a second pass, adding reverse edges when symmetrizing,
+ * skipping self-loops when asked), then, when dropping duplicates, sorts each adjacency list (in parallel, by
+ * target then weight) and compacts it keeping the first, lightest, copy. Memory at the peak: the edge list (from a
+ * regenerating stream, one batch) plus the CSR arrays plus {@code 8n} bytes of cursors; duplicates are dropped
+ * in place (the arrays keep an unused tail, see {@link #keepsInPlace}), so no second CSR-sized array exists beside
+ * the first; no allocation per edge.
  *
  * <p>Thread-safety: stateless; {@link #build} may run concurrently on different lists. It uses the common
  * fork-join pool for the per-row sort.
@@ -34,25 +37,35 @@ public final class GraphBuilder {
             throw new IllegalArgumentException("an edge names vertex " + edges.maxVertex() + " but the graph has " + n
                 + " vertices");
         }
+        return build(EdgeStream.of(edges), n, options, symmetricIn, progress);
+    }
+
+    /**
+     * Builds from edges read in two passes (count the degrees, then scatter), so a stream that regenerates its
+     * edges never holds them all beside the CSR: the peak is the CSR plus one batch. The result is the same graph,
+     * array for array, as building from a list holding the same edges in the same order.
+     *
+     * @param edges       the edges; read twice, in the same order each time
+     * @param vertexCount number of vertices
+     * @param options     cleaning steps
+     * @param symmetricIn true when the edges already hold both directions of every edge
+     * @param progress    progress reporting
+     * @return the graph
+     * @throws IllegalArgumentException if an edge names a vertex outside {@code 0..vertexCount-1}, a pass delivers
+     *                                  other edges than the first, or the result has too many edges for one array
+     */
+    public static CsrGraph build(final EdgeStream edges, final int vertexCount, final BuildOptions options,
+        final boolean symmetricIn, final Progress progress) {
+        if (vertexCount < 0) {
+            throw new IllegalArgumentException("vertexCount must be >= 0, was " + vertexCount);
+        }
+        final int n = vertexCount;
         final boolean sym = options.symmetrize();
         final boolean dropLoops = options.dropSelfLoops();
-        final int size = edges.size();
+        final long size = edges.size();
         try (Progress.Task task = progress.start("building CSR", 3L * size, "Medges", 1_000_000)) {
             final long[] offsets = new long[n + 1];
-            for (int i = 0; i < size; i++) {
-                final int u = edges.source(i);
-                final int v = edges.target(i);
-                if (u == v && dropLoops) {
-                    continue;
-                }
-                offsets[u + 1]++;
-                if (sym && u != v) {
-                    offsets[v + 1]++;
-                }
-                if ((i & 0xFFFFF) == 0xFFFFF) {
-                    task.stepBy(1 << 20);
-                }
-            }
+            edges.forEachBatch(batch -> count(batch, n, sym, dropLoops, offsets, task));
             task.stepTo(size);
             for (int v = 0; v < n; v++) {
                 offsets[v + 1] += offsets[v];
@@ -65,26 +78,11 @@ public final class GraphBuilder {
             final int[] targets = new int[(int)m];
             final int[] weights = edges.isWeighted() ? new int[(int)m] : null;
             final long[] cursor = Arrays.copyOf(offsets, n);
-            for (int i = 0; i < size; i++) {
-                final int u = edges.source(i);
-                final int v = edges.target(i);
-                if (u == v && dropLoops) {
-                    continue;
-                }
-                int slot = (int)cursor[u]++;
-                targets[slot] = v;
-                if (weights != null) {
-                    weights[slot] = edges.weight(i);
-                }
-                if (sym && u != v) {
-                    slot = (int)cursor[v]++;
-                    targets[slot] = u;
-                    if (weights != null) {
-                        weights[slot] = edges.weight(i);
-                    }
-                }
-                if ((i & 0xFFFFF) == 0xFFFFF) {
-                    task.stepBy(1 << 20);
+            edges.forEachBatch(batch -> scatter(batch, sym, dropLoops, offsets, cursor, targets, weights, task));
+            for (int v = 0; v < n; v++) {
+                if (cursor[v] != offsets[v + 1]) {
+                    throw new IllegalArgumentException("the second pass over the edges gave vertex " + v + " "
+                        + (cursor[v] - offsets[v]) + " edges, the first " + (offsets[v + 1] - offsets[v]));
                 }
             }
             task.stepTo(2L * size);
@@ -95,6 +93,65 @@ public final class GraphBuilder {
             final CsrGraph g = dedupe(n, offsets, targets, weights, symmetric);
             task.stepTo(3L * size);
             return g;
+        }
+    }
+
+    /** First pass: counts each kept edge (and its reverse when symmetrizing) into {@code offsets[source + 1]}. */
+    private static void count(final EdgeList batch, final int n, final boolean sym, final boolean dropLoops,
+        final long[] offsets, final Progress.Task task) {
+        final int size = batch.size();
+        for (int i = 0; i < size; i++) {
+            final int u = batch.source(i);
+            final int v = batch.target(i);
+            if (u < 0 || v < 0 || u >= n || v >= n) {
+                throw new IllegalArgumentException("an edge names vertex " + (u < 0 || u >= n ? u : v)
+                    + " but the graph has " + n + " vertices");
+            }
+            if (u == v && dropLoops) {
+                continue;
+            }
+            offsets[u + 1]++;
+            if (sym && u != v) {
+                offsets[v + 1]++;
+            }
+            if ((i & 0xFFFFF) == 0xFFFFF) {
+                task.stepBy(1 << 20);
+            }
+        }
+        task.stepBy(size & 0xFFFFF);
+    }
+
+    /** Second pass: writes each kept edge (and its reverse) at its source's cursor, failing past the row's end. */
+    private static void scatter(final EdgeList batch, final boolean sym, final boolean dropLoops, final long[] offsets,
+        final long[] cursor, final int[] targets, final int[] weights, final Progress.Task task) {
+        final int size = batch.size();
+        for (int i = 0; i < size; i++) {
+            final int u = batch.source(i);
+            final int v = batch.target(i);
+            if (u == v && dropLoops) {
+                continue;
+            }
+            put(u, v, batch.weight(i), offsets, cursor, targets, weights);
+            if (sym && u != v) {
+                put(v, u, batch.weight(i), offsets, cursor, targets, weights);
+            }
+            if ((i & 0xFFFFF) == 0xFFFFF) {
+                task.stepBy(1 << 20);
+            }
+        }
+        task.stepBy(size & 0xFFFFF);
+    }
+
+    private static void put(final int u, final int v, final int w, final long[] offsets, final long[] cursor,
+        final int[] targets, final int[] weights) {
+        if (u < 0 || u >= cursor.length || cursor[u] >= offsets[u + 1]) {
+            throw new IllegalArgumentException("the second pass over the edges gave vertex " + u
+                + " more edges than the first");
+        }
+        final int slot = (int)cursor[u]++;
+        targets[slot] = v;
+        if (weights != null) {
+            weights[slot] = w;
         }
     }
 
@@ -161,7 +218,24 @@ public final class GraphBuilder {
         }
         offsets[n] = write;
         final int m = (int)write;
-        return new CsrGraph(offsets, m == targets.length ? targets : Arrays.copyOf(targets, m),
-            weights == null ? null : m == weights.length ? weights : Arrays.copyOf(weights, m), symmetric);
+        if (keepsInPlace(m, targets.length)) {
+            return new CsrGraph(offsets, targets, weights, symmetric);
+        }
+        return new CsrGraph(offsets, Arrays.copyOf(targets, m), weights == null ? null : Arrays.copyOf(weights, m),
+            symmetric);
+    }
+
+    /**
+     * Whether the deduplicated rows stay in the scattered arrays, their unused tail included, rather than in a
+     * trimmed copy: a copy is a second CSR-sized array beside the first at the build's memory peak, so the tail is
+     * kept unless it exceeds a quarter of the array (a list made mostly of repeats, where the copy is small and the
+     * tail would waste more than the copy costs).
+     *
+     * @param kept   edges left after dropping duplicates
+     * @param length length of the scattered arrays
+     * @return true to keep the arrays, false to trim them by a copy
+     */
+    static boolean keepsInPlace(final int kept, final int length) {
+        return length - kept <= length >> 2;
     }
 }

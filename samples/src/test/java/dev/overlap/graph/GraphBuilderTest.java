@@ -86,4 +86,84 @@ class GraphBuilderTest {
         assertArrayEquals(new int[] {5}, weights(t, 2));
         assertTrue(t.transpose().sameAs(g));
     }
+
+    /**
+     * Dropping duplicates in place (the arrays keep an unused tail) gives the same graph as a naive build, whether
+     * the builder keeps the tail (few repeats) or trims by a copy (mostly repeats): same rows, lightest weights,
+     * edge count, fingerprint, transpose; with self-loops dropped or kept, symmetrized or not.
+     */
+    @Test
+    void inPlaceDedupeEqualsANaiveBuildWithAndWithoutATail() {
+        for (final int repeats : new int[] {1, 8}) {
+            for (final BuildOptions o : new BuildOptions[] {BuildOptions.UNDIRECTED_SIMPLE,
+                new BuildOptions(false, false, true), new BuildOptions(true, false, true)}) {
+                for (final boolean weighted : new boolean[] {false, true}) {
+                    final java.util.Random rnd = new java.util.Random(repeats * 31L + (weighted ? 1 : 0));
+                    final int n = 50;
+                    final EdgeList e = new EdgeList(16, weighted);
+                    for (int i = 0; i < 400; i++) {
+                        final int u = rnd.nextInt(n);
+                        final int v = rnd.nextInt(8) == 0 ? u : rnd.nextInt(n);
+                        for (int r = 0; r < 1 + rnd.nextInt(repeats); r++) {
+                            e.add(u, v, 1 + rnd.nextInt(9));
+                        }
+                    }
+                    final CsrGraph g = GraphBuilder.build(e, n, o, false, Progress.none());
+                    final CsrGraph want = naive(e, n, o);
+                    final String what = o + " weighted=" + weighted + " repeats<=" + repeats;
+                    assertTrue(g.sameAs(want) && want.sameAs(g), what);
+                    assertEquals(want.edgeCount(), g.edgeCount(), what);
+                    assertEquals(want.fingerprint(), g.fingerprint(), what);
+                    assertEquals(want.toString(), g.toString(), what);
+                    assertTrue(g.transpose().sameAs(want.transpose()), what);
+                    assertTrue(g.withoutWeights().sameAs(want.withoutWeights()), what);
+                }
+            }
+        }
+    }
+
+    /** The reference: per row a sorted map from target to its lightest weight, wrapped with exact arrays. */
+    private static CsrGraph naive(final EdgeList e, final int n, final BuildOptions o) {
+        final java.util.List<java.util.TreeMap<Integer, Integer>> rows = new java.util.ArrayList<>();
+        for (int v = 0; v < n; v++) {
+            rows.add(new java.util.TreeMap<>());
+        }
+        for (int i = 0; i < e.size(); i++) {
+            final int u = e.source(i);
+            final int v = e.target(i);
+            if (u == v && o.dropSelfLoops()) {
+                continue;
+            }
+            rows.get(u).merge(v, e.weight(i), Math::min);
+            if (o.symmetrize() && u != v) {
+                rows.get(v).merge(u, e.weight(i), Math::min);
+            }
+        }
+        final long[] offsets = new long[n + 1];
+        for (int v = 0; v < n; v++) {
+            offsets[v + 1] = offsets[v] + rows.get(v).size();
+        }
+        final int[] targets = new int[(int)offsets[n]];
+        final int[] weights = e.isWeighted() ? new int[targets.length] : null;
+        int k = 0;
+        for (int v = 0; v < n; v++) {
+            for (final java.util.Map.Entry<Integer, Integer> x : rows.get(v).entrySet()) {
+                targets[k] = x.getKey();
+                if (weights != null) {
+                    weights[k] = x.getValue();
+                }
+                k++;
+            }
+        }
+        return CsrGraph.wrap(offsets, targets, weights, o.symmetrize());
+    }
+
+    @Test
+    void dedupeKeepsTheArraysUnlessTheTailExceedsAQuarter() {
+        assertTrue(GraphBuilder.keepsInPlace(100, 100));
+        assertTrue(GraphBuilder.keepsInPlace(75, 100));
+        assertFalse(GraphBuilder.keepsInPlace(74, 100));
+        assertFalse(GraphBuilder.keepsInPlace(0, 100));
+        assertTrue(GraphBuilder.keepsInPlace(0, 0));
+    }
 }

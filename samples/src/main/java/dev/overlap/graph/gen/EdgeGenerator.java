@@ -1,6 +1,7 @@
 package dev.overlap.graph.gen;
 
 import dev.overlap.graph.EdgeList;
+import dev.overlap.graph.EdgeStream;
 import dev.overlap.graph.Progress;
 
 /**
@@ -21,4 +22,18 @@ public interface EdgeGenerator {
      * @return the edges
      */
     EdgeList generate(long seed, int maxWeight, Progress progress);
+
+    /**
+     * The same edges as {@link #generate}, in the same order, as a stream {@link dev.overlap.graph.GraphBuilder}
+     * reads twice. This default generates the list once and holds it; a generator that can regenerate its edges
+     * batch by batch (deterministic per seed) overrides it so the whole list never exists beside the CSR.
+     *
+     * @param seed      the seed; equal seeds give equal edges
+     * @param maxWeight weights uniform in {@code 1..maxWeight}; 0 for unweighted edges
+     * @param progress  progress reporting
+     * @return the edges, readable in repeated passes
+     */
+    default EdgeStream stream(final long seed, final int maxWeight, final Progress progress) {
+        return EdgeStream.of(generate(seed, maxWeight, progress));
+    }
 }

@@ -2,7 +2,7 @@ package dev.overlap.graph.gen;
 
 import dev.overlap.graph.BuildOptions;
 import dev.overlap.graph.CsrGraph;
-import dev.overlap.graph.EdgeList;
+import dev.overlap.graph.EdgeStream;
 import dev.overlap.graph.GraphBuilder;
 import dev.overlap.graph.Progress;
 
@@ -95,7 +95,7 @@ public final class GraphSpec {
      * @return the cleaned, symmetric graph
      */
     public CsrGraph build(final long seed, final boolean weighted, final Progress progress) {
-        final EdgeList edges = generator.generate(seed, weighted ? maxWeight : 0, progress);
+        final EdgeStream edges = generator.stream(seed, weighted ? maxWeight : 0, progress);
         return GraphBuilder.build(edges, generator.vertexCount(), options, false, progress);
     }
 

@@ -1,9 +1,11 @@
 package dev.overlap.graph.gen;
 
 import dev.overlap.graph.EdgeList;
+import dev.overlap.graph.EdgeStream;
 import dev.overlap.graph.Progress;
 
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
 /**
@@ -29,6 +31,8 @@ public final class Kronecker implements EdgeGenerator {
     /** Graph500 initiator probability C. */
     public static final double C = 0.19;
     static final int CHUNK = 1 << 16;
+    /** Chunks a stream pass generates (in parallel) before handing them to the builder: 1 Mi edges. */
+    static final int BATCH = 16;
 
     private static final int ROW_ONE = threshold(A + B);
     private static final int COL_ONE_GIVEN_ROW0 = threshold(A / (A + B));
@@ -78,40 +82,100 @@ public final class Kronecker implements EdgeGenerator {
         final int n = vertexCount();
         final SplittableRandom root = new SplittableRandom(seed);
         final int[] perm = Permutations.random(n, root.split());
-        final int chunks = (int)((m + CHUNK - 1) / CHUNK);
-        final SplittableRandom[] streams = new SplittableRandom[chunks];
-        for (int i = 0; i < chunks; i++) {
-            streams[i] = root.split();
-        }
+        final SplittableRandom[] streams = chunkStreams(root);
         final EdgeList edges = new EdgeList(m, maxWeight > 0);
         edges.resize(m);
         try (Progress.Task task = progress.start(toString() + " edges", m, "Medges", 1_000_000)) {
-            IntStream.range(0, chunks).parallel().forEach(c -> {
-                final SplittableRandom rnd = streams[c];
+            IntStream.range(0, streams.length).parallel().forEach(c -> {
                 final long from = (long)c * CHUNK;
                 final long to = Math.min(m, from + CHUNK);
-                for (long i = from; i < to; i++) {
-                    int u = 0;
-                    int v = 0;
-                    long r = 0;
-                    for (int bit = 0; bit < scale; bit++) {
-                        if ((bit & 1) == 0) {
-                            r = rnd.nextLong();
-                        }
-                        final int rowBit = (int)(r & 0xFFFF) >= ROW_ONE ? 1 : 0;
-                        final int colThreshold = rowBit == 0 ? COL_ONE_GIVEN_ROW0 : COL_ONE_GIVEN_ROW1;
-                        final int colBit = (int)((r >>> 16) & 0xFFFF) >= colThreshold ? 1 : 0;
-                        r >>>= 32;
-                        u |= rowBit << bit;
-                        v |= colBit << bit;
-                    }
-                    final int w = maxWeight > 0 ? 1 + rnd.nextInt(maxWeight) : 1;
-                    edges.set((int)i, perm[u], perm[v], w);
-                }
+                fill(streams[c], perm, maxWeight, from, to, edges, (int)from);
                 task.stepBy(to - from);
             });
         }
         edges.noteVertex(n - 1);
         return edges;
+    }
+
+    /**
+     * Regenerates the edges on every pass, {@link #BATCH} chunks at a time (each chunk from its own stream, re-split
+     * from the seed per pass, in parallel): the same edges in the same order as {@link #generate}, holding one batch
+     * and the vertex permutation instead of the whole list. Progress is the builder's, not reported here.
+     */
+    @Override
+    public EdgeStream stream(final long seed, final int maxWeight, final Progress progress) {
+        final long m = edgeCount();
+        final int[] perm = Permutations.random(vertexCount(), new SplittableRandom(seed).split());
+        return new EdgeStream() {
+            @Override
+            public boolean isWeighted() {
+                return maxWeight > 0;
+            }
+
+            @Override
+            public long size() {
+                return m;
+            }
+
+            @Override
+            public void forEachBatch(final Consumer<EdgeList> batch) {
+                final SplittableRandom root = new SplittableRandom(seed);
+                root.split(); // the permutation's stream, as in generate
+                final SplittableRandom[] streams = chunkStreams(root);
+                // The batch's lists are allocated here, on the calling thread, and only filled by the workers: a
+                // heap too small for the build then fails here or in the builder, with the caller's one error, and
+                // never in a pool worker (where an OutOfMemoryError can escape the stream to the worker's handler).
+                final EdgeList[] lists = new EdgeList[Math.min(BATCH, streams.length)];
+                for (int j = 0; j < lists.length; j++) {
+                    lists[j] = new EdgeList(CHUNK, maxWeight > 0);
+                }
+                for (int first = 0; first < streams.length; first += BATCH) {
+                    final int base = first;
+                    final int count = Math.min(BATCH, streams.length - first);
+                    IntStream.range(0, count).parallel().forEach(j -> {
+                        final long from = (long)(base + j) * CHUNK;
+                        final long to = Math.min(m, from + CHUNK);
+                        lists[j].resize(to - from);
+                        fill(streams[base + j], perm, maxWeight, from, to, lists[j], 0);
+                    });
+                    for (int j = 0; j < count; j++) {
+                        batch.accept(lists[j]);
+                    }
+                }
+            }
+        };
+    }
+
+    /** @return one stream per chunk, split from {@code root} in chunk order */
+    private SplittableRandom[] chunkStreams(final SplittableRandom root) {
+        final int chunks = (int)((edgeCount() + CHUNK - 1) / CHUNK);
+        final SplittableRandom[] streams = new SplittableRandom[chunks];
+        for (int i = 0; i < chunks; i++) {
+            streams[i] = root.split();
+        }
+        return streams;
+    }
+
+    /** Draws edges {@code from..to-1} of one chunk from its stream into {@code out[at..]}. */
+    private void fill(final SplittableRandom rnd, final int[] perm, final int maxWeight, final long from,
+        final long to, final EdgeList out, final int at) {
+        for (long i = from; i < to; i++) {
+            int u = 0;
+            int v = 0;
+            long r = 0;
+            for (int bit = 0; bit < scale; bit++) {
+                if ((bit & 1) == 0) {
+                    r = rnd.nextLong();
+                }
+                final int rowBit = (int)(r & 0xFFFF) >= ROW_ONE ? 1 : 0;
+                final int colThreshold = rowBit == 0 ? COL_ONE_GIVEN_ROW0 : COL_ONE_GIVEN_ROW1;
+                final int colBit = (int)((r >>> 16) & 0xFFFF) >= colThreshold ? 1 : 0;
+                r >>>= 32;
+                u |= rowBit << bit;
+                v |= colBit << bit;
+            }
+            final int w = maxWeight > 0 ? 1 + rnd.nextInt(maxWeight) : 1;
+            out.set(at + (int)(i - from), perm[u], perm[v], w);
+        }
     }
 }
