@@ -3,6 +3,7 @@ package dev.overlap.graph.cli;
 import dev.overlap.core.Mesh;
 import dev.overlap.graph.app.AppRunner;
 import dev.overlap.graph.jacobi.BandedSystem;
+import dev.overlap.graph.jacobi.JacobiSolver;
 import dev.overlap.graph.node.NodeJacobi;
 import dev.overlap.graph.report.RunReport;
 import dev.overlap.hosts.HostFile;
@@ -76,8 +77,8 @@ public final class NodeJacobiCommand extends JacobiCommand {
             group.checkSame("devices per rank", devices);
             final NodeJacobi jacobi = new NodeJacobi(system, mesh, group, ht);
             node.status(cl, "jacobi", output.quiet, ranks + " running");
-            final NodeJacobi.Result r = jacobi.solve(tolerance, maxIterations);
-            final long[] work = {r.puts(), r.putBytes()};
+            final JacobiSolver.Result r = jacobi.solve(tolerance, maxIterations);
+            final long[] work = {r.copiedChunks(), r.copiedBytes()};
             group.allReduceSum(work);
             if (node.rank != 0) {
                 node.done(cl, "jacobi", output.quiet, ranks, devices);

@@ -37,7 +37,7 @@ public final class JacobiSolver {
     private JacobiSolver() {
     }
 
-    /** The outcome of a solve. */
+    /** The outcome of a solve (here, and across hosts by {@code dev.overlap.graph.node.NodeJacobi}). */
     public static final class Result {
         private final double[] x;
         private final int iterations;
@@ -46,7 +46,15 @@ public final class JacobiSolver {
         private final long copiedBytes;
         private final long copiedChunks;
 
-        Result(final double[] x, final int iterations, final double residual, final long nanos,
+        /**
+         * @param x            the solution
+         * @param iterations   iterations run
+         * @param residual     relative residual of {@code x} as measured on the devices
+         * @param nanos        solve time
+         * @param copiedBytes  bytes that moved the vector between devices
+         * @param copiedChunks copies (or puts) that moved them
+         */
+        public Result(final double[] x, final int iterations, final double residual, final long nanos,
             final long copiedBytes, final long copiedChunks) {
             this.x = x;
             this.iterations = iterations;
@@ -76,12 +84,12 @@ public final class JacobiSolver {
             return nanos;
         }
 
-        /** @return bytes the regions copied between devices */
+        /** @return bytes the regions copied between devices (across hosts: the bytes this rank put to others) */
         public long copiedBytes() {
             return copiedBytes;
         }
 
-        /** @return chunk copies the regions made */
+        /** @return chunk copies the regions made (across hosts: the puts this rank sent) */
         public long copiedChunks() {
             return copiedChunks;
         }

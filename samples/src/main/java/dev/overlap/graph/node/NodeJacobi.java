@@ -146,65 +146,16 @@ public final class NodeJacobi {
         return 2 * 8L * system.size() + 8L * Math.max(1, most) * (width + 1) + 8L * blocks(b) + (8 << 20);
     }
 
-    /** The outcome of a solve on this rank. */
-    public static final class Result {
-        private final double[] x;
-        private final int iterations;
-        private final double residual;
-        private final long nanos;
-        private final long puts;
-        private final long putBytes;
-
-        Result(final double[] x, final int iterations, final double residual, final long nanos, final long puts,
-            final long putBytes) {
-            this.x = x;
-            this.iterations = iterations;
-            this.residual = residual;
-            this.nanos = nanos;
-            this.puts = puts;
-            this.putBytes = putBytes;
-        }
-
-        /** @return the whole solution (every rank holds it; owned by the caller) */
-        public double[] x() {
-            return x;
-        }
-
-        /** @return iterations run (the same on every rank) */
-        public int iterations() {
-            return iterations;
-        }
-
-        /** @return the relative residual of {@link #x()} as the devices measured it (the same on every rank) */
-        public double residual() {
-            return residual;
-        }
-
-        /** @return solve time on this rank (iterations only) */
-        public long nanos() {
-            return nanos;
-        }
-
-        /** @return the puts this rank sent */
-        public long puts() {
-            return puts;
-        }
-
-        /** @return the bytes of those puts */
-        public long putBytes() {
-            return putBytes;
-        }
-    }
-
     /**
      * One solve on every rank (collective).
      *
      * @param tolerance     relative residual to reach, > 0
      * @param maxIterations cap, >= 1
      * @return the solution {@code x_k} of the first {@code k} whose residual is below the tolerance, or of
-     *         {@code k = maxIterations}, and what it took on this rank
+     *         {@code k = maxIterations} (the whole vector, on every rank), and what it took on this rank (its time,
+     *         the puts it sent and their bytes)
      */
-    public Result solve(final double tolerance, final int maxIterations) {
+    public JacobiSolver.Result solve(final double tolerance, final int maxIterations) {
         if (!(tolerance > 0)) {
             throw new IllegalArgumentException("tolerance must be > 0, was " + tolerance);
         }
@@ -276,7 +227,7 @@ public final class NodeJacobi {
             out[i] = Double.longBitsToDouble(result.getVolatile(i));
         }
         group.barrier(); // every rank copied its result out before any rank's next solve puts into it
-        return new Result(out, iterations, residual, nanos, puts, puts * 8L * (hi - lo));
+        return new JacobiSolver.Result(out, iterations, residual, nanos, puts * 8L * (hi - lo), puts);
     }
 
     /**
