@@ -19,7 +19,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -234,7 +233,8 @@ public class JacobiCommand implements Callable<Integer>, RunsAcrossProcesses {
 
     /**
      * Rank 0's end of a solve (here and across hosts): verifies {@code x} by the host residual (unless
-     * {@code --no-verify}), writes {@code --output}, prints the report and a failed check's line.
+     * {@code --no-verify}), then {@link AnswerOptions#finish} writes {@code --output}, prints the report and a failed
+     * check's line.
      *
      * @param rb          the report so far (mode, mesh and the caller's extras)
      * @param x           the solution
@@ -259,20 +259,6 @@ public class JacobiCommand implements Callable<Integer>, RunsAcrossProcesses {
         rb.app("jacobi").graph(system.toString(), size, nnz).times(0, 0, nanos / 1e6)
             .counts(new WorkCounts(iterations, 0, 0, nnz * Math.max(1, iterations), 0, 0, 0, messages, bytes))
             .verification(v).extra("residual", residual);
-        if (destination != null) {
-            // written whether or not the check passed: a wrong answer is worth looking at
-            destination.write(Answer.solution(x), answers.format);
-            rb.extra("output", destination.name() + " (" + answers.format.name().toLowerCase(Locale.ROOT) + ")");
-        }
-        final RunReport report = rb.build();
-        final PrintWriter out = answers.reportTo(cl, cl.getOut());
-        out.print(output.json ? report.toJson() + System.lineSeparator() : report.toTable());
-        out.flush();
-        if (!v.passed()) {
-            cl.getErr().println(command + ": verification FAILED: " + v.detail());
-            cl.getErr().flush();
-            return 1;
-        }
-        return 0;
+        return answers.finish(cl, output.json, rb, destination, Answer.solution(x), v, command);
     }
 }
