@@ -15,10 +15,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code overlap node ... bfs} and {@code ... pr} between real processes, each a "host" bound to its own loopback
- * address (127.0.0.1 and .2) with its embedded media driver: the two ranks run the async BFS, the pull PageRank and
- * the async SSSP across hosts on a generated graph, both exit 0 and rank 0 prints the report with the answer
- * verified (against the sequential BFS; against power iteration within the tolerance; against Dijkstra); a rank killed mid-run is named
+ * {@code overlap node ... bfs}, {@code pr}, {@code sssp} and {@code jacobi} between real processes, each a "host"
+ * bound to its own loopback address (127.0.0.1 and .2) with its embedded media driver: the two ranks run the async
+ * BFS, the pull PageRank and the async SSSP across hosts on a generated graph, and Jacobi on a generated banded
+ * system, both exit 0 and rank 0 prints the report with the answer verified (against the sequential BFS; against
+ * power iteration within the tolerance; against Dijkstra; by the host residual); a rank killed mid-run is named
  * by the survivor, which exits non-zero within the detection bound (the peer timeout, a heartbeat period and the
  * closes, each bounded by the peer timeout) plus a margin for this loaded machine; the other time limits are hang
  * guards.
@@ -49,10 +50,19 @@ class NodeBfsAcrossProcessesTest {
         assertBothVerified("bfs");
     }
 
-    /** Runs {@code app} on two hosts of two devices: both exit 0, rank 0 verified the answer, rank 1 says done. */
+    /** Runs graph {@code app} twice on a generated graph: see {@link #assertBothVerified(String, String...)}. */
     private void assertBothVerified(final String app) throws Exception {
-        try (RankProcesses job = node(app, "--generate", "kron:10", "--devices", "2", "--threads-per-device", "1",
-            "--runs", "2")) {
+        assertBothVerified(app, "--generate", "kron:10", "--runs", "2");
+    }
+
+    /**
+     * Runs {@code app} with {@code appArgs} on two hosts of two devices: both exit 0, rank 0 verified the answer,
+     * rank 1 says done.
+     */
+    private void assertBothVerified(final String app, final String... appArgs) throws Exception {
+        final List<String> args = new ArrayList<>(List.of(appArgs));
+        args.addAll(List.of("--devices", "2", "--threads-per-device", "1"));
+        try (RankProcesses job = node(app, args.toArray(new String[0]))) {
             for (int r = RANKS - 1; r >= 0; r--) {
                 final int exit = job.awaitExit(r, BOUND_SECONDS, TimeUnit.SECONDS);
                 assertEquals(0, exit, "rank " + r + " exited with " + exit + ": " + job.output(r));
@@ -76,6 +86,11 @@ class NodeBfsAcrossProcessesTest {
     @Test
     void twoHostsRunSsspAndRankZeroVerifiesIt() throws Exception {
         assertBothVerified("sssp");
+    }
+
+    @Test
+    void twoHostsRunJacobiAndRankZeroVerifiesIt() throws Exception {
+        assertBothVerified("jacobi", "--size", "20000", "--band", "4", "--tolerance", "1e-9");
     }
 
     @Test

@@ -1,6 +1,9 @@
 package dev.overlap.graph.cli;
 
+import dev.overlap.graph.answer.Answer;
 import dev.overlap.graph.answer.AnswerFormat;
+import dev.overlap.graph.ref.Verification;
+import dev.overlap.graph.report.RunReport;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
@@ -40,6 +43,39 @@ public final class AnswerOptions {
      */
     PrintWriter reportTo(final CommandLine cl, final PrintWriter out) {
         return toStdout() ? cl.getErr() : out;
+    }
+
+    /**
+     * The end of a lead rank's run (every app's): writes the answer (whether or not the check passed: a wrong answer
+     * is worth looking at), prints the report, and says a failed verification in one line.
+     *
+     * @param cl          the command line, for its streams
+     * @param json        {@code --json}: the report as one JSON object
+     * @param rb          the report so far
+     * @param destination where the answer goes, or null
+     * @param answer      the answer
+     * @param v           the verification
+     * @param command     the command's name for the failure line
+     * @return the exit code: 0, or 1 when the verification failed
+     * @throws IOException when the answer cannot be written
+     */
+    int finish(final CommandLine cl, final boolean json, final RunReport.Builder rb,
+        final AnswerDestination destination, final Answer answer, final Verification v, final String command)
+        throws IOException {
+        if (destination != null) {
+            destination.write(answer, format);
+            rb.extra("output", destination.name() + " (" + format.name().toLowerCase(java.util.Locale.ROOT) + ")");
+        }
+        final RunReport report = rb.build();
+        final PrintWriter out = reportTo(cl, cl.getOut());
+        out.print(json ? report.toJson() + System.lineSeparator() : report.toTable());
+        out.flush();
+        if (!v.passed()) {
+            cl.getErr().println(command + ": verification FAILED: " + v.detail());
+            cl.getErr().flush();
+            return 1;
+        }
+        return 0;
     }
 
     /**

@@ -19,7 +19,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 
 /**
@@ -388,21 +387,7 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
      */
     int report(final CommandLine cl, final RunReport.Builder rb, final AnswerDestination destination,
         final Answer answer, final Verification v, final String command) throws IOException {
-        if (destination != null) {
-            destination.write(answer, answers.format);
-            rb.extra("output", destination.name() + " (" + answers.format.name().toLowerCase(java.util.Locale.ROOT)
-                + ")");
-        }
-        final RunReport report = rb.build();
-        final PrintWriter out = answers.reportTo(cl, cl.getOut());
-        out.print(output.json ? report.toJson() + System.lineSeparator() : report.toTable());
-        out.flush();
-        if (!v.passed()) {
-            cl.getErr().println(command + ": verification FAILED: " + v.detail());
-            cl.getErr().flush();
-            return 1;
-        }
-        return 0;
+        return answers.finish(cl, output.json, rb, destination, answer, v, command);
     }
 
     /** @return the directory {@code --counters-dir} names ({@code default}: the library's default) */

@@ -19,7 +19,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -38,7 +37,7 @@ import java.util.concurrent.Callable;
 @Command(name = "jacobi", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Jacobi solver on a banded matrix with the solution vector replicated by PROACT transfers; verified "
         + "by the host residual.")
-public final class JacobiCommand implements Callable<Integer>, RunsAcrossProcesses {
+public class JacobiCommand implements Callable<Integer>, RunsAcrossProcesses {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -128,7 +127,7 @@ public final class JacobiCommand implements Callable<Integer>, RunsAcrossProcess
      * @return the transfer configuration {@code --transfer}, {@code --chunk-kib} and {@code --transfer-threads} give
      * @throws CommandLine.ParameterException naming a wrong argument
      */
-    private TransferConfig validate(final CommandLine cl) {
+    TransferConfig validate(final CommandLine cl) {
         meshOptions.validate(cl);
         if (size < 1 || size > Integer.MAX_VALUE / 8) {
             throw new CommandLine.ParameterException(cl, "--size must be in 1.." + Integer.MAX_VALUE / 8 + ", was "
@@ -222,39 +221,44 @@ public final class JacobiCommand implements Callable<Integer>, RunsAcrossProcess
                 }
                 return 0;
             }
-            final Verification v;
-            if (output.noVerify) {
-                v = Verification.skipped();
-            } else {
-                final double host = system.relativeResidual(r.x());
-                final String text = String.format(Locale.ROOT, "host residual %.3g (tolerance %.3g)", host, tolerance);
-                v = host < tolerance ? Verification.pass(text) : Verification.fail(text);
-            }
-            final long nnz = (long)size * (2L * band + 1);
-            final RunReport.Builder rb = RunReport.builder().app("jacobi").mode("proact").graph(system.toString(), size, nnz)
-                .mesh(devices, threads, "slices").times(0, 0, r.nanos() / 1e6)
-                .counts(new WorkCounts(r.iterations(), 0, 0, nnz * Math.max(1, r.iterations()), 0, 0, 0,
-                    r.copiedChunks(), r.copiedBytes()))
-                .verification(v).extra("transfer", config.toString()).extra("chosenBy", chosenBy).extra("profileMs", profileMillis)
-                .extra("residual", r.residual());
+            final RunReport.Builder rb = RunReport.builder().mode("proact").mesh(devices, threads, "slices")
+                .extra("transfer", config.toString()).extra("chosenBy", chosenBy).extra("profileMs", profileMillis);
             if (world != null) {
                 rb.extra("processes", world.ranks());
             }
-            if (destination != null) {
-                // written whether or not the check passed: a wrong answer is worth looking at
-                destination.write(Answer.solution(r.x()), answers.format);
-                rb.extra("output", destination.name() + " (" + answers.format.name().toLowerCase(Locale.ROOT) + ")");
-            }
-            final RunReport report = rb.build();
-            final PrintWriter out = answers.reportTo(cl, cl.getOut());
-            out.print(output.json ? report.toJson() + System.lineSeparator() : report.toTable());
-            out.flush();
-            if (!v.passed()) {
-                cl.getErr().println("overlap jacobi: verification FAILED: " + v.detail());
-                cl.getErr().flush();
-                return 1;
-            }
-            return 0;
+            return report(cl, rb, system, r.x(), r.iterations(), r.residual(), r.nanos(), r.copiedChunks(),
+                r.copiedBytes(), destination, "overlap jacobi");
         }
+    }
+
+    /**
+     * Rank 0's end of a solve (here and across hosts): verifies {@code x} by the host residual (unless
+     * {@code --no-verify}), then {@link AnswerOptions#finish} writes {@code --output}, prints the report and a failed
+     * check's line.
+     *
+     * @param rb          the report so far (mode, mesh and the caller's extras)
+     * @param x           the solution
+     * @param messages    the copies or puts that moved the vector
+     * @param bytes       their bytes
+     * @param destination where the answer goes, or null
+     * @param command     the command's name for the failure line
+     * @return the exit code: 0, or 1 when the check failed
+     */
+    int report(final CommandLine cl, final RunReport.Builder rb, final BandedSystem system, final double[] x,
+        final int iterations, final double residual, final long nanos, final long messages, final long bytes,
+        final AnswerDestination destination, final String command) throws IOException {
+        final Verification v;
+        if (output.noVerify) {
+            v = Verification.skipped();
+        } else {
+            final double host = system.relativeResidual(x);
+            final String text = String.format(Locale.ROOT, "host residual %.3g (tolerance %.3g)", host, tolerance);
+            v = host < tolerance ? Verification.pass(text) : Verification.fail(text);
+        }
+        final long nnz = (long)size * (2L * band + 1);
+        rb.app("jacobi").graph(system.toString(), size, nnz).times(0, 0, nanos / 1e6)
+            .counts(new WorkCounts(iterations, 0, 0, nnz * Math.max(1, iterations), 0, 0, 0, messages, bytes))
+            .verification(v).extra("residual", residual);
+        return answers.finish(cl, output.json, rb, destination, Answer.solution(x), v, command);
     }
 }

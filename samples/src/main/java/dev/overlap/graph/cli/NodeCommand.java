@@ -16,10 +16,11 @@ import java.util.concurrent.TimeUnit;
  * {@code overlap node --hosts FILE --rank R APP ...}: one rank of an app across hosts. Every rank is started by hand
  * (or by a job script) on its host with the same host file and app arguments; the ranks join a host group over Aeron
  * UDP ({@code dev.overlap.hosts}), each runs {@code --devices} devices of its own (the global devices are ranks x
- * devices), and rank 0 verifies and prints the report as the app's own command does. Apps: {@code bfs}, {@code pr}, {@code sssp}.
+ * devices), and rank 0 verifies and prints the report as the app's own command does. Apps: {@code bfs},
+ * {@code pr}, {@code sssp}, {@code jacobi}.
  */
 @Command(name = "node", mixinStandardHelpOptions = true, sortOptions = false, subcommands = {NodeBfsCommand.class,
-    NodePageRankCommand.class, NodeSsspCommand.class},
+    NodePageRankCommand.class, NodeSsspCommand.class, NodeJacobiCommand.class},
     description = "Run one rank of an app across hosts (host file: one 'rank host port' line per rank).")
 public final class NodeCommand implements Runnable {
     @CommandLine.Spec

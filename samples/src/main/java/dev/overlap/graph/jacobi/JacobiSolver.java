@@ -37,7 +37,7 @@ public final class JacobiSolver {
     private JacobiSolver() {
     }
 
-    /** The outcome of a solve. */
+    /** The outcome of a solve (here, and across hosts by {@code dev.overlap.graph.node.NodeJacobi}). */
     public static final class Result {
         private final double[] x;
         private final int iterations;
@@ -46,7 +46,15 @@ public final class JacobiSolver {
         private final long copiedBytes;
         private final long copiedChunks;
 
-        Result(final double[] x, final int iterations, final double residual, final long nanos,
+        /**
+         * @param x            the solution
+         * @param iterations   iterations run
+         * @param residual     relative residual of {@code x} as measured on the devices
+         * @param nanos        solve time
+         * @param copiedBytes  bytes that moved the vector between devices
+         * @param copiedChunks copies (or puts) that moved them
+         */
+        public Result(final double[] x, final int iterations, final double residual, final long nanos,
             final long copiedBytes, final long copiedChunks) {
             this.x = x;
             this.iterations = iterations;
@@ -76,12 +84,12 @@ public final class JacobiSolver {
             return nanos;
         }
 
-        /** @return bytes the regions copied between devices */
+        /** @return bytes the regions copied between devices (across hosts: the bytes this rank put to others) */
         public long copiedBytes() {
             return copiedBytes;
         }
 
-        /** @return chunk copies the regions made */
+        /** @return chunk copies the regions made (across hosts: the puts this rank sent) */
         public long copiedChunks() {
             return copiedChunks;
         }
@@ -144,16 +152,8 @@ public final class JacobiSolver {
                 rhs[d] = mesh.device(d).allocateDoubles(Math.max(1, rows));
                 final DoubleArray a = band[d];
                 final DoubleArray bv = rhs[d];
-                fills[d] = mesh.device(d).launch(grid, (ctx, block) -> {
-                    for (int r = block * ROWS_PER_BLOCK, end = Math.min(rows, r + ROWS_PER_BLOCK); r < end; r++) {
-                        final int i = start + r;
-                        for (int c = 0; c < width; c++) {
-                            final int j = i - k + c;
-                            a.set(r * width + c, j == i ? system.diagonal(i) : system.offDiagonal(i, j));
-                        }
-                        bv.set(r, system.rhs(i));
-                    }
-                });
+                fills[d] = mesh.device(d).launch(grid, (ctx, block) -> JacobiRows.fill(system, a, bv, start, rows,
+                    block));
             }
             for (final dev.overlap.core.KernelLaunch f : fills) {
                 if (f != null) {
@@ -225,29 +225,8 @@ public final class JacobiSolver {
         final DoubleArray rhs, final DoubleArray partial, final int part, final int n, final int k) {
         final int start = (int)src.sliceStart(d);
         final int rows = (int)src.sliceLength(d);
-        final int width = 2 * k + 1;
         final dev.overlap.core.LongArray xs = src.replica(d);
-        return (ctx, block) -> {
-            double r2 = 0;
-            for (int r = block * ROWS_PER_BLOCK, end = Math.min(rows, r + ROWS_PER_BLOCK); r < end; r++) {
-                final int i = start + r;
-                final int base = r * width;
-                double off = 0;
-                final int jFrom = Math.max(0, i - k);
-                final int jTo = Math.min(n - 1, i + k);
-                for (int j = jFrom; j <= jTo; j++) {
-                    if (j != i) {
-                        off += band.get(base + j - i + k) * Double.longBitsToDouble(xs.get(j));
-                    }
-                }
-                final double diag = band.get(base + k);
-                final double b = rhs.get(r);
-                final double xi = Double.longBitsToDouble(xs.get(i));
-                final double res = b - off - diag * xi;
-                r2 += res * res;
-                dst.putDouble(d, i, (b - off) / diag);
-            }
-            partial.set(part + block, r2);
-        };
+        final JacobiRows.Sink out = (i, xi) -> dst.putDouble(d, i, xi);
+        return (ctx, block) -> partial.set(part + block, JacobiRows.block(band, rhs, xs, start, rows, block, n, k, out));
     }
 }

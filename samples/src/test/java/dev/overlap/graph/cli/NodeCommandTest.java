@@ -89,4 +89,18 @@ class NodeCommandTest {
         assertUsage(new CliRun("node", "--hosts", h, "--rank", "0", "sssp", "--generate", "kron:4", "--delta", "-1"),
             "--delta");
     }
+
+    @Test
+    void jacobiRefusesTheTransferChoiceAndBadSystemFlags() throws Exception {
+        final String h = hosts("0 127.0.0.1 40100").toString();
+        final String[][] refused = {
+            {"--transfer", "profile", "--transfer profile and --profile choose a PROACT transfer mode"},
+            {"--profile", "p.json", "--transfer profile and --profile choose a PROACT transfer mode"},
+            {"--size", "0", "--size must be in 1.."},
+            {"--tolerance", "0", "--tolerance must be > 0, was 0.0"},
+            {"--max-iterations", "0", "--max-iterations must be >= 1, was 0"}};
+        for (final String[] r : refused) {
+            assertUsage(new CliRun("node", "--hosts", h, "--rank", "0", "jacobi", r[0], r[1]), r[2]);
+        }
+    }
 }

@@ -1,29 +1,18 @@
 package dev.overlap.graph.node;
 
-import dev.overlap.core.Mesh;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.ref.SequentialBfs;
-import dev.overlap.hosts.HostFile;
-import dev.overlap.hosts.HostGroup;
-import dev.overlap.hosts.HostTransport;
-import dev.overlap.testing.UdpPorts;
-import dev.overlap.transport.Transport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 /**
- * {@link NodeBfs} with two ranks as threads of this JVM (127.0.0.1 and .2, each with its embedded media driver), on
- * a mesh sized by {@link NodeBfs#bytesPerDevice} alone: a graph of 2^20 vertices, where the queue the worklist rounds
+ * {@link NodeBfs} with two ranks as threads of this JVM ({@link LoopbackRanks}), on a mesh sized by {@link NodeBfs#bytesPerDevice} alone: a graph of 2^20 vertices, where the queue the worklist rounds
  * up to a power of two and the per-vertex arrays on device 0 outgrow any fixed slack (a budget that left them out
  * failed on kron:20 with "device memory exhausted"), answers as the sequential BFS does.
  */
@@ -31,7 +20,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 class NodeBfsTest {
     private static final int RANKS = 2;
     private static final int DEVICES = 1;
-    private static final long BOUND_SECONDS = 90;
 
     /** A ring of {@code n} vertices both ways plus chords every 1,000: 2^20 vertices, a few edges each. */
     private static CsrGraph ring(final int n) {
@@ -62,35 +50,14 @@ class NodeBfsTest {
         final int[] expected = SequentialBfs.depths(g, source);
         final int queue = (int)Math.min(1 << 24, 2L * g.vertexCount() / (RANKS * DEVICES) + 1);
         final long bytes = NodeBfs.bytesPerDevice(g.vertexCount(), RANKS, DEVICES, queue, 1 << 20, DEVICES);
-        final List<String> lines = new ArrayList<>();
-        for (int r = 0; r < RANKS; r++) {
-            final String host = "127.0.0." + (r + 1);
-            lines.add(r + " " + host + " " + UdpPorts.free(host));
-        }
-        final HostFile hosts = HostFile.parse("test-hosts", lines);
-        final ExecutorService pool = Executors.newFixedThreadPool(RANKS);
-        try {
-            final List<Future<int[]>> ranks = new ArrayList<>();
-            for (int r = 0; r < RANKS; r++) {
-                final int rank = r;
-                ranks.add(pool.submit(() -> {
-                    try (HostGroup group = HostGroup.builder(hosts, rank).joinTimeout(BOUND_SECONDS, TimeUnit.SECONDS)
-                            .peerTimeout(5, TimeUnit.SECONDS).join();
-                         Mesh mesh = Mesh.builder().devices(DEVICES).threadsPerDevice(1).memoryPerDevice(bytes)
-                             .name("bfs-r" + rank).build();
-                         Transport transport = Transport.builder().mesh(mesh).ringCapacity(1 << 20).build();
-                         HostTransport ht = HostTransport.builder(group, transport).build();
-                         NodeBfs bfs = new NodeBfs(g, mesh, transport, group, ht, queue, 0)) {
-                        bfs.run(source);
-                        return bfs.gather();
-                    }
-                }));
-            }
-            final int[] got = ranks.get(0).get(BOUND_SECONDS, TimeUnit.SECONDS);
-            assertNull(ranks.get(1).get(BOUND_SECONDS, TimeUnit.SECONDS), "only rank 0 gathers");
-            assertArrayEquals(expected, got);
-        } finally {
-            pool.shutdownNow();
-        }
+        final List<int[]> got = LoopbackRanks.run(RANKS, DEVICES, bytes, 1 << 20, "bfs",
+            (rank, group, mesh, transport, ht) -> {
+                try (NodeBfs bfs = new NodeBfs(g, mesh, transport, group, ht, queue, 0)) {
+                    bfs.run(source);
+                    return bfs.gather();
+                }
+            });
+        assertNull(got.get(1), "only rank 0 gathers");
+        assertArrayEquals(expected, got.get(0));
     }
 }

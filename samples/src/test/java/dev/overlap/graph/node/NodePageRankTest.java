@@ -1,39 +1,26 @@
 package dev.overlap.graph.node;
 
-import dev.overlap.core.Mesh;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.ref.PowerIteration;
-import dev.overlap.hosts.HostFile;
-import dev.overlap.hosts.HostGroup;
-import dev.overlap.hosts.HostTransport;
-import dev.overlap.testing.UdpPorts;
-import dev.overlap.transport.Transport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link NodePageRank} with two ranks as threads of this JVM (127.0.0.1 and .2, each with its embedded media driver,
- * mesh of two devices, transport and host transport): the answer rank 0 gathers is power iteration's, on a graph with
- * dangling vertices, vertices without in-edges and an isolated vertex, owned across four global devices (one owns a
- * single vertex). Every wait is bounded.
+ * {@link NodePageRank} with two ranks as threads of this JVM ({@link LoopbackRanks}, two devices each): the answer
+ * rank 0 gathers is power iteration's, on a graph with dangling vertices, vertices without in-edges and an isolated
+ * vertex, owned across four global devices (one owns a single vertex). Every wait is bounded.
  */
 @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class NodePageRankTest {
     private static final int RANKS = 2;
-    private static final long BOUND_SECONDS = 90;
 
     /**
      * 0 -> 1, 2; 1 -> 2, 4; 2 -> 0; 3 -> 2 (3 has no in-edges); 4 dangling; 5 isolated (dangling, no in-edges);
@@ -83,42 +70,16 @@ class NodePageRankTest {
      */
     private static List<double[]> onTwoRanks(final CsrGraph g, final AppSettings settings, final int runs)
         throws Exception {
-        final List<String> lines = new ArrayList<>();
-        for (int r = 0; r < RANKS; r++) {
-            final String host = "127.0.0." + (r + 1);
-            lines.add(r + " " + host + " " + UdpPorts.free(host));
-        }
-        final HostFile hosts = HostFile.parse("test-hosts", lines);
         final CsrGraph in = g.transpose();
-        final ExecutorService pool = Executors.newFixedThreadPool(RANKS);
-        try {
-            final List<Future<double[]>> ranks = new ArrayList<>();
-            for (int r = 0; r < RANKS; r++) {
-                final int rank = r;
-                ranks.add(pool.submit(() -> {
-                    try (HostGroup group = HostGroup.builder(hosts, rank).joinTimeout(BOUND_SECONDS, TimeUnit.SECONDS)
-                            .peerTimeout(5, TimeUnit.SECONDS).join();
-                         Mesh mesh = Mesh.builder().devices(2).threadsPerDevice(1)
-                             .memoryPerDevice(NodePageRank.memoryPerDevice(in, RANKS, 2)).name("pr-r" + rank).build();
-                         Transport transport = Transport.builder().mesh(mesh).build();
-                         HostTransport ht = HostTransport.builder(group, transport).build()) {
-                        final NodePageRank pr = new NodePageRank(g, in, mesh, group, ht);
-                        AppResult last = null;
-                        for (int i = 0; i < runs; i++) {
-                            last = pr.run(settings);
-                        }
-                        assertTrue(last.counts().iterations() > 0);
-                        return pr.gather();
-                    }
-                }));
-            }
-            final List<double[]> out = new ArrayList<>();
-            for (final Future<double[]> f : ranks) {
-                out.add(f.get(BOUND_SECONDS, TimeUnit.SECONDS));
-            }
-            return out;
-        } finally {
-            pool.shutdownNow();
-        }
+        return LoopbackRanks.run(RANKS, 2, NodePageRank.memoryPerDevice(in, RANKS, 2), 0, "pr",
+            (rank, group, mesh, transport, ht) -> {
+                final NodePageRank pr = new NodePageRank(g, in, mesh, group, ht);
+                AppResult last = null;
+                for (int i = 0; i < runs; i++) {
+                    last = pr.run(settings);
+                }
+                assertTrue(last.counts().iterations() > 0);
+                return pr.gather();
+            });
     }
 }
