@@ -442,9 +442,10 @@ public final class DistributedWorklist implements AutoCloseable {
                 throw control.failure(failedRank); // another rank's task failed: this rank's run stopped with it
             }
             if (link != null && rankTermination.failures() > 0) {
+                final int named = rankTermination.failedRank();
                 throw new TaskFailedException(-1, -1, TaskFailedException.NO_TASK, new IllegalStateException(
-                    "a task failed on another rank (" + rankTermination.failures() + " rank(s) failed): this rank's"
-                    + " run stopped with it"));
+                    (named >= 0 ? "a task failed on rank " + named : "a task failed on "
+                    + rankTermination.failures() + " other ranks") + ": this rank's run stopped with it"));
             }
             if (interrupted) {
                 throw Waits.interrupted("a worklist run (stopped, its remaining tasks discarded)");

@@ -31,7 +31,8 @@ import java.util.concurrent.TimeUnit;
  * be late (a round that overlaps activity fails and the next one is tried), never early.
  *
  * <p><b>Stops and failures</b> travel in the same reduction: a rank whose run was stopped or whose task failed
- * contributes a one; every rank then sees it in the same round and stops.
+ * contributes a one (and a failed one its rank plus one, so that a single failed rank is named); every rank then sees
+ * it in the same round and stops.
  *
  * <p>Thread-safety: confined to one rank's host thread (the run's caller); not a concurrent class.
  */
@@ -47,14 +48,17 @@ final class RankTermination {
     private static final int COMPLETED = 1;
     private static final int STOPS = 2;
     private static final int FAILURES = 3;
+    /** The sum of (rank + 1) over the ranks whose task failed: with one such rank, it names that rank. */
+    private static final int FAILED_RANKS = 4;
 
     private final RankLink link;
     private final QuiescenceDetector detector;
-    private final long[] values = new long[4];
+    private final long[] values = new long[5];
     private long previousCompleted = -1;
     private boolean inRound;
     private long rounds;
     private long failures;
+    private long failedRanks;
 
     RankTermination(final RankLink link, final QuiescenceDetector detector) {
         this.link = link;
@@ -66,6 +70,7 @@ final class RankTermination {
         previousCompleted = -1;
         inRound = false;
         failures = 0;
+        failedRanks = 0;
     }
 
     /**
@@ -82,6 +87,7 @@ final class RankTermination {
             values[COMPLETED] = detector.completedTotal();
             values[STOPS] = stopped || failed ? 1 : 0;
             values[FAILURES] = failed ? 1 : 0;
+            values[FAILED_RANKS] = failed ? link.rank() + 1 : 0;
             inRound = true;
         }
         if (!link.allReduceSum(values, timeout, unit)) {
@@ -91,6 +97,7 @@ final class RankTermination {
         rounds++;
         if (values[STOPS] > 0) {
             failures = values[FAILURES];
+            failedRanks = values[FAILED_RANKS];
             return STOPPED;
         }
         final boolean quiescent = values[CREATED] == previousCompleted;
@@ -101,6 +108,11 @@ final class RankTermination {
     /** @return ranks whose task failed, as the deciding round counted them */
     long failures() {
         return failures;
+    }
+
+    /** @return the rank whose task failed when exactly one did (as the deciding round counted them), else -1 */
+    int failedRank() {
+        return failures == 1 ? (int)(failedRanks - 1) : -1;
     }
 
     /** @return rounds completed since the worklist was built */

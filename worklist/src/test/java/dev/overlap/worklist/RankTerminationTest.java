@@ -74,9 +74,9 @@ class RankTerminationTest {
         return t.step(false, false, 1, TimeUnit.MILLISECONDS);
     }
 
-    /** The other rank's contribution: created, completed, stops, failures. */
+    /** The other rank's (rank 1's) contribution: created, completed, stops, failures, and its failed rank + 1. */
     private void other(final long created, final long completed, final long stops, final long failures) {
-        link.other.add(new long[] {created, completed, stops, failures});
+        link.other.add(new long[] {created, completed, stops, failures, failures > 0 ? 2 : 0});
     }
 
     @Test
@@ -125,14 +125,21 @@ class RankTerminationTest {
         other(0, 0, 1, 1);
         assertEquals(RankTermination.STOPPED, step());
         assertEquals(1, t.failures());
+        assertEquals(1, t.failedRank(), "one failed rank is named");
         t.reset();
         other(0, 0, 0, 0);
         assertEquals(RankTermination.STOPPED, t.step(true, false, 1, TimeUnit.MILLISECONDS));
         assertEquals(0, t.failures());
-        assertArrayEquals(new long[] {0, 0, 1, 0}, link.contributed.get(1));
+        assertEquals(-1, t.failedRank());
+        assertArrayEquals(new long[] {0, 0, 1, 0, 0}, link.contributed.get(1));
         other(0, 0, 0, 0);
         assertEquals(RankTermination.STOPPED, t.step(false, true, 1, TimeUnit.MILLISECONDS), "a failure is a stop");
-        assertArrayEquals(new long[] {0, 0, 1, 1}, link.contributed.get(2));
+        assertArrayEquals(new long[] {0, 0, 1, 1, 1}, link.contributed.get(2), "this rank (0) names itself as 0 + 1");
+        other(0, 0, 1, 1);
+        t.reset();
+        assertEquals(RankTermination.STOPPED, t.step(false, true, 1, TimeUnit.MILLISECONDS));
+        assertEquals(2, t.failures());
+        assertEquals(-1, t.failedRank(), "two failed ranks: their sum names neither");
     }
 
     @Test
@@ -147,7 +154,7 @@ class RankTerminationTest {
         assertEquals(RankTermination.GOING, step());
         assertEquals(1, t.rounds());
         for (final long[] c : link.contributed) {
-            assertArrayEquals(new long[] {5, 5, 0, 0}, c);
+            assertArrayEquals(new long[] {5, 5, 0, 0, 0}, c);
         }
         detector.completed(1, 1);
         other(0, 0, 0, 0);
