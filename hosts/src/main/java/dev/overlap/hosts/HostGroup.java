@@ -3,6 +3,7 @@ package dev.overlap.hosts;
 import dev.overlap.core.AgentThread;
 import dev.overlap.core.InterruptedWaitException;
 import dev.overlap.core.PeerFailedException;
+import dev.overlap.core.ProcessLiveness;
 import dev.overlap.core.Waits;
 import dev.overlap.core.World;
 import io.aeron.Aeron;
@@ -241,15 +242,50 @@ public final class HostGroup implements AutoCloseable {
         return "aeron:udp?endpoint=" + m.endpoint() + "|term-length=" + termLength;
     }
 
+    /** Embedded drivers' directories: this prefix, then {@code r<rank>-p<pid>-s<start millis>-} and a random tail. */
+    static final String DRIVER_DIRECTORY_PREFIX = "aeron-overlap-hosts-";
+
     private static Path newDriverDirectory(final int rank) {
         final Path shm = Path.of("/dev/shm");
+        final Path base = Files.isDirectory(shm) && Files.isWritable(shm) ? shm
+            : Path.of(System.getProperty("java.io.tmpdir"));
+        removeStaleDriverDirectories(base);
         try {
-            return Files.createTempDirectory(Files.isDirectory(shm) && Files.isWritable(shm) ? shm
-                : Path.of(System.getProperty("java.io.tmpdir")), "aeron-overlap-hosts-r" + rank + "-");
+            return Files.createTempDirectory(base, DRIVER_DIRECTORY_PREFIX + "r" + rank + "-p"
+                + ProcessHandle.current().pid() + "-s" + ProcessLiveness.currentStartMillis() + "-");
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot create a directory for the embedded Aeron media driver", e);
         }
     }
+
+    /**
+     * Removes the embedded drivers' directories under {@code base} whose process is provably dead: its name records
+     * the pid and start time of the process that made it, and no process with that pid and start time runs (a rank
+     * killed, or out of memory, never ran its close). A directory of a live process, or one whose name does not say
+     * whose it is, is left alone.
+     *
+     * @param base the directory the drivers' directories are made in
+     * @return the directories removed
+     */
+    static List<Path> removeStaleDriverDirectories(final Path base) {
+        final List<Path> removed = new ArrayList<>();
+        try (java.util.stream.Stream<Path> dirs = Files.list(base)) {
+            for (final Path dir : (Iterable<Path>)dirs::iterator) {
+                final java.util.regex.Matcher m = STALE_NAME.matcher(dir.getFileName().toString());
+                if (m.matches() && Files.isDirectory(dir)
+                    && !ProcessLiveness.isAlive(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)))) {
+                    World.deleteDirectory(dir);
+                    removed.add(dir);
+                }
+            }
+        } catch (final IOException | UncheckedIOException e) {
+            return removed; // a directory we cannot list or delete is left; the new driver gets its own anyway
+        }
+        return removed;
+    }
+
+    private static final java.util.regex.Pattern STALE_NAME = java.util.regex.Pattern.compile(
+        java.util.regex.Pattern.quote(DRIVER_DIRECTORY_PREFIX) + "r\\d+-p(\\d+)-s(\\d+)-.*");
 
     private static void onAeronError(final GroupState state, final int rank, final Throwable e) {
         if (e instanceof AeronException && ((AeronException)e).category() == AeronException.Category.WARN) {
