@@ -40,7 +40,8 @@ import java.util.regex.Pattern;
  * own notes go to standard error ({@code --quiet} leaves them out).
  *
  * <p><b>Failures.</b> The exit code is 0 when every rank exits 0, otherwise the first failing rank's (a killed rank's
- * is {@code 128 + signal}). Once a rank failed, the others notice within the peer timeout and exit 1 naming it; the
+ * is {@code 128 + signal}; among ranks found exited in the same poll, a killed one is taken as the first, since the
+ * others exit 1 because of it). Once a rank failed, the others notice within the peer timeout and exit 1 naming it; the
  * launcher waits for them at most {@link #straggleMillis} (the peer timeout, the ranks' grace period of
  * {@value LaunchedWorld#GRACE_FACTOR} peer timeouts, and a margin), then kills what still runs. It removes the job
  * directory if no rank did, also when it is itself interrupted or terminated (a shutdown hook kills the children
@@ -315,23 +316,31 @@ public final class LaunchCommand implements java.util.concurrent.Callable<Intege
             int failedCode = 0;
             long stopBy = 0;
             while (left > 0) {
+                // ranks found exited in one scan exited within one poll of each other: a rank killed by a signal
+                // among them is the cause (the others exit 1 naming it), whatever its place in the scan
+                int scanRank = -1;
+                int scanCode = 0;
                 for (int r = 0; r < processes; r++) {
                     final Process p = children.get(r);
                     if (!done[r] && !p.isAlive()) {
                         done[r] = true;
                         left--;
                         final int code = p.exitValue();
-                        if (code != 0 && failedRank < 0) {
-                            failedRank = r;
-                            failedCode = code;
-                            stopBy = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(straggleMillis(peerMillis));
-                            if (!quiet) {
-                                note(err, "rank " + r + " (pid " + p.pid() + ") exited with code " + code
-                                    + (code > 128 ? " (killed by signal " + (code - 128) + ")" : "")
-                                    + (left > 0 ? "; waiting at most " + straggleMillis(peerMillis) / 1000
-                                        + " s for the others" : ""));
-                            }
+                        if (code != 0 && failedRank < 0 && (scanRank < 0 || code > 128 && scanCode <= 128)) {
+                            scanRank = r;
+                            scanCode = code;
                         }
+                    }
+                }
+                if (scanRank >= 0) {
+                    failedRank = scanRank;
+                    failedCode = scanCode;
+                    stopBy = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(straggleMillis(peerMillis));
+                    if (!quiet) {
+                        note(err, "rank " + scanRank + " (pid " + children.get(scanRank).pid() + ") exited with code "
+                            + scanCode + (scanCode > 128 ? " (killed by signal " + (scanCode - 128) + ")" : "")
+                            + (left > 0 ? "; waiting at most " + straggleMillis(peerMillis) / 1000
+                                + " s for the others" : ""));
                     }
                 }
                 if (left == 0) {
