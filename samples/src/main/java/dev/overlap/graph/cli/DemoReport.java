@@ -78,6 +78,9 @@ final class DemoReport {
         m.put("app", r.app);
         m.put("graph", r.graph);
         m.put("mode", r.mode);
+        if (r.autoPick) {
+            m.put("autoPick", true);
+        }
         m.put("threads", r.threads);
         m.put("timeMs", round(r.medianMillis));
         final List<Double> times = new ArrayList<>();
@@ -130,7 +133,8 @@ final class DemoReport {
             "visited/ideal", "local pushes", "remote pushes", "messages", "<verified");
         for (final DemoRow r : result.rows) {
             final boolean work = r.counts != null && r.counts.ideal() > 0;
-            t.row(r.app, r.graph, r.mode, r.threads, TextTable.fixed(r.medianMillis, r.medianMillis < 10 ? 2 : 1),
+            t.row(r.app, r.graph, r.autoPick ? r.mode + " " + DemoRun.AUTO_MARK : r.mode, r.threads,
+                TextTable.fixed(r.medianMillis, r.medianMillis < 10 ? 2 : 1),
                 TextTable.fixed(r.mteps(), 1), TextTable.fixed(r.vsSequential(), 2) + "x",
                 work ? TextTable.fixed(r.counts.normalizedWork(), 2) : null,
                 r.onMesh && work ? TextTable.count(r.counts.localPushes()) : null,
@@ -142,7 +146,8 @@ final class DemoReport {
         out.println();
         out.println("time: median of the timed runs, algorithm only (not generation or placement); MTEPS: edges out of "
             + "the reached vertices per microsecond; vs seq: single-threaded Java CSR time / this time; messages: "
-            + "batched puts to other devices (Jacobi: chunk copies)");
+            + "batched puts to other devices (Jacobi: chunk copies); " + DemoRun.AUTO_MARK + ": the mode bfs, pr and "
+            + "sssp take by default (--mode auto) on that graph");
         for (final String n : result.notes) {
             out.println("note: " + n);
         }

@@ -29,10 +29,21 @@ final class DemoRow {
     final String transfer;
     /** Jacobi with the profiler's choice: how long profiling took; NaN otherwise. */
     final double profileMillis;
+    /** Whether {@link #mode} is the one {@code --mode auto}, the apps' default, picks for this graph and mesh. */
+    final boolean autoPick;
 
     DemoRow(final String app, final String graph, final String mode, final String threads, final boolean onMesh,
         final double[] runMillis, final long edgesTraversed, final WorkCounts counts, final Verification verification,
         final boolean reference, final double sequentialMillis, final String transfer, final double profileMillis) {
+        this(app, graph, mode, threads, onMesh, runMillis, edgesTraversed, counts, verification, reference,
+            sequentialMillis, transfer, profileMillis, false);
+    }
+
+    private DemoRow(final String app, final String graph, final String mode, final String threads,
+        final boolean onMesh, final double[] runMillis, final long edgesTraversed, final WorkCounts counts,
+        final Verification verification, final boolean reference, final double sequentialMillis,
+        final String transfer, final double profileMillis, final boolean autoPick) {
+        this.autoPick = autoPick;
         this.app = app;
         this.graph = graph;
         this.mode = mode;
@@ -54,6 +65,12 @@ final class DemoRow {
         final WorkCounts counts, final Verification verification) {
         return new DemoRow(app, graph, "java seq", "1", false, runMillis, edgesTraversed, counts, verification, true,
             Double.NaN, null, Double.NaN);
+    }
+
+    /** @return this row marked as the mode {@code --mode auto} picks */
+    DemoRow asAutoPick() {
+        return new DemoRow(app, graph, mode, threads, onMesh, runMillis, edgesTraversed, counts, verification,
+            reference, sequentialMillis, transfer, profileMillis, true);
     }
 
     /** @return every timed run's milliseconds, in run order (a copy) */

@@ -6,6 +6,7 @@ import dev.overlap.graph.Progress;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppRunner;
 import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.AutoMode;
 import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.app.WorkCounts;
@@ -36,6 +37,8 @@ import java.util.Set;
  */
 final class DemoRun {
     /** Relative residual Jacobi solves to. */
+    /** Appended to the mode of the row whose mode {@code --mode auto} (the apps' default) picks for its graph. */
+    static final String AUTO_MARK = "<- auto";
     static final double JACOBI_TOLERANCE = 1e-8;
     static final int JACOBI_HALF_BAND = 4;
     private static final int JACOBI_MAX_ITERATIONS = 10_000;
@@ -150,6 +153,9 @@ final class DemoRun {
             final DemoRow ref = DemoRow.reference(app.id(), name, seqTimes, app.edgesTraversed(g, seq), seq.counts(),
                 Verification.pass("the single-threaded Java CSR reference"));
             rows.add(ref);
+            // the mode `overlap <app>` takes by default on this graph and mesh, marked in the table
+            final String autoPick = AutoMode.choose(app, g.vertexCount(), g.edgeCount(),
+                runner.devices() * runner.threadsPerDevice()).mode();
             for (final Map.Entry<String, GraphAlgorithms> p : providers.entrySet()) {
                 final AppRunner.Measurement m;
                 try {
@@ -161,10 +167,12 @@ final class DemoRun {
                     continue;
                 }
                 task.stepBy(1);
-                rows.add(new DemoRow(app.id(), name, p.getKey(), Integer.toString(m.devices() * m.threadsPerDevice()),
+                final DemoRow row = new DemoRow(app.id(), name, p.getKey(), Integer.toString(m.devices()
+                    * m.threadsPerDevice()),
                     true, m.runMillis(),
                     app.edgesTraversed(g, m.result()), m.result().counts(), expected.check(m.result()), false,
-                    ref.medianMillis, null, Double.NaN));
+                    ref.medianMillis, null, Double.NaN);
+                rows.add(p.getKey().equals(autoPick) ? row.asAutoPick() : row);
             }
         }
     }

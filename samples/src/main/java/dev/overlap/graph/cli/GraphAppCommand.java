@@ -193,7 +193,7 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
             for (final String mesh : new String[] {"--devices", "--threads-per-device"}) {
                 if (cl.getParseResult().hasMatchedOption(mesh)) {
                     say(cl, lead, "overlap " + app + ": note: " + mesh + " does not apply to --mode "
-                        + algorithms.mode() + ", which runs on one worker of one device");
+                        + algorithms.mode() + ", which runs one thread over one device's memory");
                 }
             }
         }

@@ -18,7 +18,8 @@ import java.util.List;
  */
 public final class ModeOptions {
     @Option(names = "--mode", paramLabel = "MODE", description = "async (Atos worklist), bsp (bulk-synchronous "
-        + "baseline), solo (one worker of one device: the one-thread path for graphs too small for parallelism to pay) "
+        + "baseline), solo (the calling thread over one device's memory: the one-thread path for graphs too small "
+        + "for parallelism to pay) "
         + "or auto (solo or a parallel mode, chosen from the graph's size and shape; the run says which and why) "
         + "(default: auto for bfs, pr and sssp; bsp for scaling)")
     String mode;

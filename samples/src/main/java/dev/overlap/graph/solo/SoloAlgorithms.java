@@ -6,12 +6,12 @@ import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.partition.DeviceGraph;
 
 /**
- * The one-thread path ({@code --mode solo}): the graph on one device's memory and one worker of that device running
- * a tight loop: {@link SoloBfs} (queue-based top-down), {@link SoloPageRank} (pull, the BSP stopping rule) and
+ * The one-thread path ({@code --mode solo}): the graph on one device's memory and the calling thread running a tight
+ * loop over it: {@link SoloBfs} (queue-based top-down), {@link SoloPageRank} (pull, the BSP stopping rule) and
  * {@link SoloSssp} (delta-stepping buckets). {@link #singleWorker()} is true, so {@link dev.overlap.graph.app.AppRunner}
- * builds a mesh of one device with one worker for it whatever mesh it was asked for; the apps refuse a graph placed
- * on several devices. Their working state (depths, ranks, distances, queue, buckets) is the worker's own heap arrays,
- * so a device needs room for the graph only.
+ * builds a mesh of one device with one worker for it whatever mesh it was asked for (the device holds the graph; its
+ * worker stays parked); the apps refuse a graph placed on several devices. Their working state (depths, ranks,
+ * distances, queue, buckets) is heap arrays of the calling thread, so a device needs room for the graph only.
  *
  * <p>Stateless; one run at a time per placed graph. Runs in one process only (not across ranks).
  */
@@ -44,7 +44,7 @@ public final class SoloAlgorithms implements GraphAlgorithms {
         return SoloPageRank.run(in, outDegrees, settings);
     }
 
-    /** @return 0: the state lives on the worker's heap, not in device memory */
+    /** @return 0: the state lives on the heap, not in device memory */
     @Override
     public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices, final int workers) {
         return 0;

@@ -1,52 +1,45 @@
 package dev.overlap.graph.solo;
 
-import dev.overlap.core.Kernel;
-import dev.overlap.core.KernelLaunch;
 import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.partition.Partition;
 import dev.overlap.graph.partition.RawArrays;
-import org.agrona.concurrent.AtomicBuffer;
 
 /**
- * The placed graph as the solo loops read it: device 0's CSR slice (all of the graph) as raw buffers and byte bases,
- * so the loops index device memory without the typed arrays' per-access checks (the slots were validated when the
- * graph was placed), and the one-worker launch every solo app runs in.
+ * The placed graph as the solo loops read it: the absolute addresses of element 0 of device 0's CSR arrays (all of
+ * the graph), for {@code org.agrona.UnsafeApi}'s {@code getInt(null, address)} and {@code getLong(null, address)}.
+ * Device memory is off-heap (direct or mapped), so every array has an address ({@link RawArrays#address(int)}).
  *
- * <p>Thread-safety: immutable; {@link #runOnOneWorker} hands the loop to device 0's worker and joins it, so what the
- * loop writes (on the heap or in device memory) happens-before the caller reads it.
+ * <p><b>Why raw.</b> A solo loop is the one-thread path for graphs where parallelism cannot pay, so it is measured
+ * against a plain Java loop over heap arrays; reading device memory through Agrona's buffers pays a bounds check
+ * per access that the Java loop's array checks mostly do not (the JIT hoists those out of a counted loop). Every slot
+ * a loop reads was validated when the graph was placed (offsets within the edge count, targets below the vertex
+ * count), so the loops index device memory without checks. The addresses are valid while the placed graph is: the
+ * caller's run holds it, and the runner closes it only after the run.
+ *
+ * <p><b>Where the loop runs.</b> On the calling thread. A solo run is one sequential loop: handing it to the device's
+ * worker bought nothing and cost a launch, a wake-up and a join per run, a fixed cost that dominated graphs of a few
+ * thousand vertices (where the whole loop takes tens of microseconds).
+ *
+ * <p>Thread-safety: immutable; one run at a time per placed graph.
  */
 final class SoloGraph {
     private final DeviceGraph graph;
-    private final AtomicBuffer offsets;
-    private final int offsetsBase;
-    private final AtomicBuffer targets;
-    private final int targetsBase;
-    private final AtomicBuffer weights;
-    private final int weightsBase;
+    private final long offsetsAt;
+    private final long targetsAt;
+    private final long weightsAt;
 
     private SoloGraph(final DeviceGraph graph) {
         this.graph = graph;
-        final RawArrays off = RawArrays.of(graph.offsets(0));
-        final RawArrays tgt = RawArrays.of(graph.targets(0));
-        this.offsets = off.buffer(0);
-        this.offsetsBase = off.base(0);
-        this.targets = tgt.buffer(0);
-        this.targetsBase = tgt.base(0);
-        if (graph.hasWeights()) {
-            final RawArrays w = RawArrays.of(graph.weights(0));
-            this.weights = w.buffer(0);
-            this.weightsBase = w.base(0);
-        } else {
-            this.weights = null;
-            this.weightsBase = 0;
-        }
+        this.offsetsAt = RawArrays.of(graph.offsets(0)).address(0);
+        this.targetsAt = RawArrays.of(graph.targets(0)).address(0);
+        this.weightsAt = graph.hasWeights() ? RawArrays.of(graph.weights(0)).address(0) : -1;
     }
 
     /**
      * @param g a graph placed on a mesh of one device in this process
      * @return its solo view
      * @throws IllegalArgumentException when the graph is spread over several devices, or its device is another
-     *                                  process's (solo is one worker of one device: the runner builds that mesh)
+     *                                  process's (solo reads one device's memory: the runner builds that mesh)
      */
     static SoloGraph of(final DeviceGraph g) {
         if (g.devices() != 1) {
@@ -74,40 +67,25 @@ final class SoloGraph {
         return graph.partition();
     }
 
-    /** @return the offsets' buffer (vertex {@code v}'s first edge slot is the long at {@link #offsetsBase()} + 8v) */
-    AtomicBuffer offsets() {
-        return offsets;
+    /** @return absolute address of the offsets' element 0 (vertex {@code v}'s first edge slot is the long at + 8v) */
+    long offsetsAt() {
+        return offsetsAt;
     }
 
-    /** @return byte offset of the offsets' element 0 */
-    int offsetsBase() {
-        return offsetsBase;
-    }
-
-    /** @return the targets' buffer (internal ids; slot {@code e} is the int at {@link #targetsBase()} + 4e) */
-    AtomicBuffer targets() {
-        return targets;
-    }
-
-    /** @return byte offset of the targets' element 0 */
-    int targetsBase() {
-        return targetsBase;
+    /** @return absolute address of the targets' element 0 (internal ids; slot {@code e} is the int at + 4e) */
+    long targetsAt() {
+        return targetsAt;
     }
 
     /**
-     * @return the weights' buffer (slot {@code e} is the int at {@link #weightsBase()} + 4e)
+     * @return absolute address of the weights' element 0 (slot {@code e} is the int at + 4e)
      * @throws IllegalArgumentException when the graph was placed without weights
      */
-    AtomicBuffer weights() {
-        if (weights == null) {
+    long weightsAt() {
+        if (weightsAt < 0) {
             throw new IllegalArgumentException("the graph was placed without weights: SSSP needs them");
         }
-        return weights;
-    }
-
-    /** @return byte offset of the weights' element 0 */
-    int weightsBase() {
-        return weightsBase;
+        return weightsAt;
     }
 
     /**
@@ -120,12 +98,6 @@ final class SoloGraph {
             throw new IllegalArgumentException("source " + source + " is outside 0.." + (vertices() - 1));
         }
         return graph.partition().internal(source);
-    }
-
-    /** Runs {@code loop} as one block on device 0 (its first free worker) and waits for it. */
-    void runOnOneWorker(final Kernel loop) {
-        final KernelLaunch launch = graph.mesh().device(0).launch(1, loop);
-        launch.join();
     }
 
     /** @return {@code internal}, indexed by internal id, in original ids (the array itself for the identity) */

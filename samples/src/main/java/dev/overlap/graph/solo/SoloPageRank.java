@@ -5,17 +5,18 @@ import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.partition.Partition;
-import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.UnsafeApi;
 
 /**
- * Pull PageRank by one worker over the device's in-edges (the reverse graph, as the BSP baseline places it): the
+ * Pull PageRank on the calling thread over the device's in-edges (the reverse graph, as the BSP baseline places it): the
  * same model and stopping rule as {@link dev.overlap.graph.ref.PowerIteration} and the BSP pull (an iteration
  * computes every {@code x'[v] = (1-d)/n + d * (sum of c[u] over in-neighbours u + dangling/n)} from the previous
  * contributions {@code c[u] = x[u] / outdeg(u)}, and the run stops once the L1 change times {@code d / (1-d)} is below
  * the tolerance, or after the fixed iterations), so it does the same iterations and the same work per iteration as
- * the other modes. The ranks and the two contribution buffers are the worker's own (heap) arrays.
+ * the other modes. The in-edges are read from device memory without per-access checks ({@link SoloGraph}); the ranks
+ * and the two contribution buffers are heap arrays.
  *
- * <p>Thread-safety: one run at a time per placed graph; the arrays are confined to the worker until the join.
+ * <p>Thread-safety: one run at a time per placed graph; the arrays are confined to the calling thread.
  */
 final class SoloPageRank {
     private SoloPageRank() {
@@ -36,67 +37,75 @@ final class SoloPageRank {
         final double[] rank = new double[n];
         final int[] degree = new int[n];
         final double[][] contrib = {new double[n], new double[n]};
-        final long[] iterationsDone = new long[1];
-        final AtomicBuffer off = g.offsets();
-        final int offBase = g.offsetsBase();
-        final AtomicBuffer tgt = g.targets();
-        final int tgtBase = g.targetsBase();
         final long start = System.nanoTime();
-        g.runOnOneWorker((ctx, block) -> {
-            final double initial = 1.0 / n;
-            double dangling = 0;
-            final double[] c0 = contrib[0];
-            for (int i = 0; i < n; i++) {
-                final int k = outDegrees[p.original(i)];
-                degree[i] = k;
-                rank[i] = initial;
-                c0[i] = k == 0 ? 0 : initial / k;
-                dangling += k == 0 ? initial : 0;
-            }
-            int iterations = 0;
-            int cur = 0;
-            double delta = Double.POSITIVE_INFINITY;
-            while (iterations < maxIterations && (fixed > 0 || !(delta * bound < tolerance))) {
-                final double base = (1 - damping) / n + damping * dangling / n;
-                final double[] c = contrib[cur];
-                final double[] next = contrib[cur ^ 1];
-                delta = 0;
-                dangling = 0;
-                int from = (int)off.getLong(offBase);
-                for (int v = 0; v < n; v++) {
-                    final int to = (int)off.getLong(offBase + ((v + 1) << 3));
-                    final double r = base + damping * gather(c, tgt, tgtBase + (from << 2), tgtBase + (to << 2));
-                    from = to;
-                    delta += Math.abs(r - rank[v]);
-                    rank[v] = r;
-                    final int k = degree[v];
-                    if (k == 0) {
-                        dangling += r;
-                        next[v] = 0;
-                    } else {
-                        next[v] = r / k;
-                    }
-                }
-                cur ^= 1;
-                iterations++;
-            }
-            iterationsDone[0] = iterations;
-        });
+        final double initial = 1.0 / n;
+        double dangling = 0;
+        final double[] c0 = contrib[0];
+        for (int i = 0; i < n; i++) {
+            final int k = outDegrees[p.original(i)];
+            degree[i] = k;
+            rank[i] = initial;
+            c0[i] = k == 0 ? 0 : initial / k;
+            dangling += k == 0 ? initial : 0;
+        }
+        final long off = g.offsetsAt();
+        final long tgt = g.targetsAt();
+        int iterations = 0;
+        int cur = 0;
+        double delta = Double.POSITIVE_INFINITY;
+        final double[] sums = new double[2];
+        while (iterations < maxIterations && (fixed > 0 || !(delta * bound < tolerance))) {
+            final double base = (1 - damping) / n + damping * dangling / n;
+            iterate(off, tgt, base, damping, contrib[cur], contrib[cur ^ 1], rank, degree, sums);
+            delta = sums[0];
+            dangling = sums[1];
+            cur ^= 1;
+            iterations++;
+        }
         final long nanos = System.nanoTime() - start;
-        final long it = iterationsDone[0];
+        final long it = iterations;
         return AppResult.pageRank(g.toOriginal(rank), nanos, new WorkCounts(it, n * it, n * it,
             in.host().edgeCount() * it, 0, 0, 0, 0, 0));
     }
 
     /**
-     * @return the sum of {@code c} over the targets in byte range {@code [at, end)} of {@code tgt}: one vertex's
-     *         in-neighbours. A method of its own, called once per vertex and iteration, so the JIT compiles it within
-     *         the first iteration rather than only on-stack inside the one-shot kernel body.
+     * One iteration over every row: {@code rank[v] = base + damping * (sum of c over v's in-neighbours)}, the next
+     * contributions {@code next[v] = rank[v] / degree[v]} (0 for a dangling row). Leaves the L1 change in
+     * {@code sums[0]} and the dangling rows' rank in {@code sums[1]}.
      */
-    private static double gather(final double[] c, final AtomicBuffer tgt, final int at, final int end) {
+    private static void iterate(final long off, final long tgt, final double base,
+        final double damping, final double[] c, final double[] next, final double[] rank, final int[] degree,
+        final double[] sums) {
+        double delta = 0;
+        double dangling = 0;
+        long from = tgt + (UnsafeApi.getLong(null, off) << 2);
+        for (int v = 0, n = rank.length; v < n; v++) {
+            final long to = tgt + (UnsafeApi.getLong(null, off + ((long)(v + 1) << 3)) << 2);
+            final double r = base + damping * gather(c, from, to);
+            from = to;
+            delta += Math.abs(r - rank[v]);
+            rank[v] = r;
+            final int k = degree[v];
+            if (k == 0) {
+                dangling += r;
+                next[v] = 0;
+            } else {
+                next[v] = r / k;
+            }
+        }
+        sums[0] = delta;
+        sums[1] = dangling;
+    }
+
+    /**
+     * @return the sum of {@code c} over the targets at absolute addresses {@code [at, end)}: one vertex's in-neighbours.
+     *         A method of its own, called once per vertex and iteration, so the JIT compiles it within the first
+     *         iteration rather than only on-stack inside a method called once per run.
+     */
+    private static double gather(final double[] c, final long at, final long end) {
         double sum = 0;
-        for (int i = at; i < end; i += 4) {
-            sum += c[tgt.getInt(i)];
+        for (int i = 0, k = (int)((end - at) >> 2); i < k; i++) { // int-counted: C2 optimises it fully
+            sum += c[UnsafeApi.getInt(null, at + ((long)i << 2))];
         }
         return sum;
     }

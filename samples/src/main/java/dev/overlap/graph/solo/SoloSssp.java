@@ -5,12 +5,12 @@ import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.ref.Dijkstra;
-import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.UnsafeApi;
 
 import java.util.Arrays;
 
 /**
- * Delta-stepping SSSP by one worker over the device's weighted CSR (Meyer and Sanders, sequential): vertices wait in
+ * Delta-stepping SSSP on the calling thread over the device's weighted CSR (Meyer and Sanders, sequential): vertices wait in
  * buckets of distance width {@code delta} ({@link AppSettings#deltaFor}); the lowest non-empty bucket is emptied,
  * its vertices expanded (an expansion relaxes every out-edge and files each improved target in its bucket, the
  * current one included), until no bucket holds a vertex. A vertex filed several times is expanded once per distance
@@ -19,10 +19,11 @@ import java.util.Arrays;
  *
  * <p>The buckets are a ring of {@code maxWeight / delta + 2} growable int arrays: a relaxation from bucket
  * {@code b} lands at most that many buckets ahead, so the ring never folds two live buckets onto one slot. The width
- * is raised when the ring would need more than {@value #MAX_RING} slots. Distances, buckets and flags are the
- * worker's own (heap) arrays; the bucket arrays grow by doubling (no allocation per vertex).
+ * is raised when the ring would need more than {@value #MAX_RING} slots. The edges and weights are read from device
+ * memory without per-access checks ({@link SoloGraph}); distances, buckets and flags are heap arrays; the bucket
+ * arrays grow by doubling (no allocation per vertex).
  *
- * <p>Thread-safety: one run at a time per placed graph; the arrays are confined to the worker until the join.
+ * <p>Thread-safety: one run at a time per placed graph; the arrays are confined to the calling thread.
  */
 final class SoloSssp {
     static final int MAX_RING = 1 << 16;
@@ -38,81 +39,82 @@ final class SoloSssp {
         final int chosenDelta = settings.deltaFor(dg.host());
         final long edges = dg.localEdges(0);
         final long[] dist = new long[n];
-        final long[] counts = new long[3]; // buckets emptied, expansions, edges scanned
-        final AtomicBuffer off = g.offsets();
-        final int offBase = g.offsetsBase();
-        final AtomicBuffer tgt = g.targets();
-        final int tgtBase = g.targetsBase();
-        final AtomicBuffer wgt = g.weights();
-        final int wgtBase = g.weightsBase();
+        final long off = g.offsetsAt();
+        final long tgt = g.targetsAt();
+        final long wgt = g.weightsAt();
         final long start = System.nanoTime();
-        g.runOnOneWorker((ctx, block) -> {
-            int maxWeight = 0;
-            for (int at = wgtBase, end = (int)(wgtBase + edges * 4); at < end; at += 4) {
-                final int w = wgt.getInt(at);
-                if (w < 0) {
-                    throw new IllegalStateException("edge slot " + (at - wgtBase) / 4 + " has negative weight " + w
-                        + ": shortest paths need weights >= 0");
-                }
-                maxWeight = Math.max(maxWeight, w);
+        final int maxWeight = maxWeight(wgt, edges);
+        final long delta = Math.max(chosenDelta, (maxWeight + MAX_RING - 3L) / (MAX_RING - 2));
+        final Buckets buckets = new Buckets((int)(maxWeight / delta + 2));
+        final boolean[] expanded = new boolean[n];
+        Arrays.fill(dist, Dijkstra.UNREACHED);
+        dist[s] = 0;
+        buckets.add(s, 0);
+        long current = 0;
+        long emptied = 0;
+        long expansions = 0;
+        long scanned = 0;
+        while (buckets.pending > 0) {
+            final int slot = (int)(current % buckets.ring);
+            if (buckets.sizes[slot] > 0) {
+                emptied++;
             }
-            final long delta = Math.max(chosenDelta, (maxWeight + MAX_RING - 3L) / (MAX_RING - 2));
-            final Buckets buckets = new Buckets((int)(maxWeight / delta + 2));
-            final boolean[] expanded = new boolean[n];
-            Arrays.fill(dist, Dijkstra.UNREACHED);
-            dist[s] = 0;
-            buckets.add(s, 0);
-            long current = 0;
-            long emptied = 0;
-            long expansions = 0;
-            long scanned = 0;
-            while (buckets.pending > 0) {
-                final int slot = (int)(current % buckets.ring);
-                if (buckets.sizes[slot] > 0) {
-                    emptied++;
-                }
-                while (buckets.sizes[slot] > 0) {
-                    // take the bucket; vertices filed in it meanwhile go to a fresh array, taken next round
-                    final int count = buckets.sizes[slot];
-                    final int[] items = buckets.take(slot);
-                    for (int i = 0; i < count; i++) {
-                        final int u = items[i];
-                        final long du = dist[u];
-                        if (expanded[u] || du / delta != current) {
-                            continue; // expanded at this distance already, or moved to a lower bucket
-                        }
-                        expanded[u] = true;
-                        expansions++;
-                        final int from = (int)off.getLong(offBase + (u << 3));
-                        final int to = (int)off.getLong(offBase + ((u + 1) << 3));
-                        scanned += to - from;
-                        expand(du, from, to, delta, tgt, tgtBase, wgt, wgtBase, dist, expanded, buckets);
+            while (buckets.sizes[slot] > 0) {
+                // take the bucket; vertices filed in it meanwhile go to a fresh array, taken next round
+                final int count = buckets.sizes[slot];
+                final int[] items = buckets.take(slot);
+                for (int i = 0; i < count; i++) {
+                    final int u = items[i];
+                    final long du = dist[u];
+                    if (expanded[u] || du / delta != current) {
+                        continue; // expanded at this distance already, or moved to a lower bucket
                     }
-                    buckets.giveBack(items);
+                    expanded[u] = true;
+                    expansions++;
+                    final long from = UnsafeApi.getLong(null, off + ((long)u << 3));
+                    final long to = UnsafeApi.getLong(null, off + ((long)(u + 1) << 3));
+                    scanned += to - from;
+                    expand(du, from, to, delta, tgt, wgt, dist, expanded, buckets);
                 }
-                current++;
+                buckets.giveBack(items);
             }
-            counts[0] = emptied;
-            counts[1] = expansions;
-            counts[2] = scanned;
-        });
+            current++;
+        }
         final long nanos = System.nanoTime() - start;
-        return AppResult.sssp(g.toOriginal(dist), nanos, new WorkCounts(counts[0], counts[1], counts[1], counts[2], 0,
+        return AppResult.sssp(g.toOriginal(dist), nanos, new WorkCounts(emptied, expansions, expansions, scanned, 0,
             0, 0, 0, 0));
+    }
+
+    /**
+     * @return the largest of the first {@code edges} weights at absolute address {@code wgt}
+     * @throws IllegalStateException naming the slot of a negative weight
+     */
+    private static int maxWeight(final long wgt, final long edges) {
+        int max = 0;
+        for (long e = 0; e < edges; e++) {
+            final int w = UnsafeApi.getInt(null, wgt + (e << 2));
+            if (w < 0) {
+                throw new IllegalStateException("edge slot " + e + " has negative weight " + w
+                    + ": shortest paths need weights >= 0");
+            }
+            max = Math.max(max, w);
+        }
+        return max;
     }
 
     /**
      * Relaxes the out-edges in slots {@code [from, to)} of a vertex at distance {@code du}: each target it brings
      * closer gets the new distance, loses its expanded mark and is filed in its bucket. A method of its own, called
-     * once per expansion, so the JIT compiles it within the first run rather than only on-stack inside the one-shot
-     * kernel body.
+     * once per expansion, so the JIT compiles it within the first run rather than only on-stack inside a method
+     * called once per run.
      */
-    private static void expand(final long du, final int from, final int to, final long delta, final AtomicBuffer tgt,
-        final int tgtBase, final AtomicBuffer wgt, final int wgtBase, final long[] dist, final boolean[] expanded,
-        final Buckets buckets) {
-        for (int e = from; e < to; e++) {
-            final int v = tgt.getInt(tgtBase + (e << 2));
-            final long nd = du + wgt.getInt(wgtBase + (e << 2));
+    private static void expand(final long du, final long from, final long to, final long delta, final long tgt,
+        final long wgt, final long[] dist, final boolean[] expanded, final Buckets buckets) {
+        final long t = tgt + (from << 2);
+        final long w = wgt + (from << 2);
+        for (int i = 0, degree = (int)(to - from); i < degree; i++) { // int-counted: C2 optimises it fully
+            final int v = UnsafeApi.getInt(null, t + ((long)i << 2));
+            final long nd = du + UnsafeApi.getInt(null, w + ((long)i << 2));
             if (nd < dist[v]) {
                 dist[v] = nd;
                 expanded[v] = false;
@@ -123,7 +125,7 @@ final class SoloSssp {
 
     /**
      * The ring of buckets: growable int arrays (doubling), a size per slot, the entries filed and not yet taken, and a
-     * spare array that replaces a bucket while its entries are expanded. Confined to the worker.
+     * spare array that replaces a bucket while its entries are expanded. Confined to the calling thread.
      */
     private static final class Buckets {
         final int ring;

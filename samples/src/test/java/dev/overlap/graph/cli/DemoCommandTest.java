@@ -8,6 +8,7 @@ import picocli.CommandLine;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -164,6 +165,28 @@ class DemoCommandTest {
                 assertTrue(seen.contains(app + " " + g + " bsp"), "the parallel modes stay: " + seen);
             }
         }
+    }
+
+    @Test
+    void theRowOfTheModeAutoPicksIsMarkedOnceAndOnlyThere() throws IOException {
+        final Run run = new Run(dev.overlap.graph.app.Algorithms::forMode, args("--json", "--apps", "bfs,pr,sssp",
+            "--modes", "bsp,solo"));
+        assertEquals(0, run.exit, run.err);
+        final Map<String, Integer> marks = new HashMap<>();
+        for (final Map<String, Object> r : run.rows()) {
+            if (Boolean.TRUE.equals(r.get("autoPick"))) {
+                // tiny graphs: auto takes the one-thread path for every app
+                assertEquals("solo", r.get("mode"), r.toString());
+                marks.merge(r.get("app") + " " + r.get("graph"), 1, Integer::sum);
+            }
+        }
+        assertEquals(6, marks.size(), "one marked row per app and graph: " + marks);
+        assertTrue(marks.values().stream().allMatch(c -> c == 1), marks.toString());
+        final Run text = new Run(dev.overlap.graph.app.Algorithms::forMode, args("--apps", "bfs", "--modes",
+            "bsp,solo"));
+        assertEquals(0, text.exit, text.err);
+        assertTrue(text.out.lines().anyMatch(l -> l.startsWith("bfs ") && l.contains(" solo <- auto ")), text.out);
+        assertTrue(text.out.lines().noneMatch(l -> l.contains(" bsp <- auto")), text.out);
     }
 
     @Test
