@@ -42,6 +42,18 @@ abstract class LaunchPadAfter extends LaunchFinished {
     long p28, p29, p2a, p2b, p2c, p2d, p2e, p2f;
 }
 
+/** The workers' barrier of a persistent launch ({@link KernelLaunch#syncWorkers}): arrivals and the generation. */
+abstract class LaunchBarrier extends LaunchPadAfter {
+    volatile int barrierArrived;
+    volatile int barrierGeneration;
+}
+
+/** Padding after the barrier. */
+abstract class LaunchPadEnd extends LaunchBarrier {
+    long p30, p31, p32, p33, p34, p35, p36, p37;
+    long p38, p39, p3a, p3b, p3c, p3d, p3e, p3f;
+}
+
 /**
  * A kernel launch on one device and its completion handle. Launches on a device form a stream: a launch starts
  * only after the previous one has completed.
@@ -68,7 +80,7 @@ abstract class LaunchPadAfter extends LaunchFinished {
  * actions run in the common {@link ForkJoinPool}, never on the device's workers. Thread-safety: all methods may be
  * called from any thread.
  */
-public final class KernelLaunch extends LaunchPadAfter implements Future<Void> {
+public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
     static final int RUNNING = 0;
     static final int COMPLETED = 1;
     static final int FAILED = 2;
@@ -77,6 +89,7 @@ public final class KernelLaunch extends LaunchPadAfter implements Future<Void> {
     private static final VarHandle FINISHED;
     private static final VarHandle WAITERS;
     private static final VarHandle STAGE;
+    private static final VarHandle BARRIER_ARRIVED;
 
     static {
         try {
@@ -85,6 +98,7 @@ public final class KernelLaunch extends LaunchPadAfter implements Future<Void> {
             FINISHED = lookup.findVarHandle(LaunchFinished.class, "finished", int.class);
             WAITERS = lookup.findVarHandle(KernelLaunch.class, "waiters", Waiter.class);
             STAGE = lookup.findVarHandle(KernelLaunch.class, "stage", CompletableFuture.class);
+            BARRIER_ARRIVED = lookup.findVarHandle(LaunchBarrier.class, "barrierArrived", int.class);
         } catch (final ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -93,6 +107,8 @@ public final class KernelLaunch extends LaunchPadAfter implements Future<Void> {
     private static final Waiter DONE_WAITERS = new Waiter(null, null);
     private static final long JOIN_SPIN_NANOS = 20_000;
     private static final long JOIN_YIELD_NANOS = 50_000;
+    /** Spins of a worker waiting in {@link #syncWorkers} before it starts yielding between checks. */
+    private static final int BARRIER_SPINS = 1 << 12;
     /** {@link #await} outcomes. */
     private static final int DONE = 0;
     private static final int TIMED_OUT = 1;
@@ -215,6 +231,65 @@ public final class KernelLaunch extends LaunchPadAfter implements Future<Void> {
             stopRequested = true;
             device.wakeWorkers();
         }
+    }
+
+    /**
+     * The barrier of a persistent launch's workers (a cooperative launch's grid sync): the calling worker waits until
+     * every worker of the device has called it for the same round, then all return {@code true}. Every worker of a
+     * persistent launch is resident for the whole launch (a persistent launch starts when the previous launch of the
+     * stream is done, and each worker loops on the kernel until the stop), so the barrier cannot wait for a worker
+     * that is busy elsewhere, which is why only persistent launches may use it.
+     *
+     * <p><b>Memory ordering.</b> Everything a worker wrote before its call happens-before every worker's return from
+     * the same round (each arrival is a volatile read-modify-write of one counter; the last arrival publishes the
+     * next round with a volatile write that the others' volatile reads see).
+     *
+     * <p><b>Stopping.</b> When the launch is asked to stop ({@link #stop()}, or a worker's poll threw, which stops
+     * the launch) before the round completes, the waiting workers return {@code false} instead of waiting for a
+     * worker that will never arrive; so does every later call. A kernel must then return from its poll without
+     * relying on what the other workers did in that round, and must not call the barrier again expecting a round.
+     *
+     * <p><b>Waiting.</b> Spins for a few thousand checks, then yields between checks: a barrier is for rounds of
+     * microseconds; it never parks (the last arrival would have to unpark, which costs more than such a round),
+     * and yielding lets other threads run when the device's workers outnumber the cores.
+     *
+     * @param ctx the calling worker's context (its launch must be this one)
+     * @return {@code true} when every worker arrived, {@code false} when the launch is stopping
+     * @throws IllegalStateException when this is not a persistent launch, or {@code ctx} is not a worker running it
+     */
+    public boolean syncWorkers(final WorkerContext ctx) {
+        if (persistent == null) {
+            throw new IllegalStateException(this + " is not persistent: only a persistent launch's workers are all "
+                + "resident, so only they may wait for each other");
+        }
+        if (ctx == null || ctx.launch != this) {
+            throw new IllegalStateException("syncWorkers of " + this + " called outside one of its workers");
+        }
+        if (stopRequested) {
+            return false;
+        }
+        final int round = barrierGeneration;
+        final int workers = device.workerCount();
+        if ((int)BARRIER_ARRIVED.getAndAdd(this, 1) + 1 == workers) {
+            barrierArrived = 0; // before the next round is published: nobody arrives for it until then
+            barrierGeneration = round + 1;
+            return true;
+        }
+        int spins = 0;
+        while (barrierGeneration == round) {
+            if (stopRequested) {
+                // the round may have completed just before the stop (the last arrival publishes it, then may stop
+                // the launch): the stop's write comes after that publication, so this read sees it then
+                return barrierGeneration != round;
+            }
+            if (spins < BARRIER_SPINS) {
+                spins++;
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+        }
+        return true;
     }
 
     /**

@@ -47,6 +47,16 @@ public final class WorkerContext {
         return launch;
     }
 
+    /**
+     * Waits for every worker of the device in the running persistent launch: {@link KernelLaunch#syncWorkers}.
+     *
+     * @return {@code true} when every worker arrived, {@code false} when the launch is stopping
+     * @throws IllegalStateException when the running launch is not persistent
+     */
+    public boolean syncWorkers() {
+        return launch.syncWorkers(this);
+    }
+
     /** Asks the running persistent launch to stop (all its workers leave their loops); no effect on discrete ones. */
     public void stopLaunch() {
         launch.stop();
