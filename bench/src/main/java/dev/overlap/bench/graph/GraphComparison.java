@@ -60,9 +60,10 @@ import java.util.function.Supplier;
         + "of R runs; PageRank at equal accuracy; every answer verified; peak RSS; writes comparison.md, .csv and "
         + ".json.")
 public final class GraphComparison implements Callable<Integer> {
-    private static final List<String> IMPLS = List.of("bsp", "async", "solo", "java", "jgrapht", GapMeasurement.GAP);
+    private static final List<String> IMPLS = List.of("bsp", "async", "solo", "coop", "java", "jgrapht",
+        GapMeasurement.GAP);
     /** Overlap's modes among {@link #IMPLS}, measured in that order. */
-    private static final List<String> MODES = List.of("bsp", "async", "solo");
+    private static final List<String> MODES = List.of("bsp", "async", "solo", "coop");
     private static final String FULL_GRAPHS = "kron:20,grid:1000x1000";
     private static final String QUICK_GRAPHS = "kron:14,grid:200x200";
 

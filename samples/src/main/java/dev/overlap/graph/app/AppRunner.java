@@ -135,12 +135,13 @@ public final class AppRunner {
             throw new IllegalArgumentException("source " + source + " is outside 0.." + (g.vertexCount() - 1));
         }
         final boolean solo = algorithms.singleWorker();
-        if (solo && world != null) {
-            throw new IllegalArgumentException("--mode " + algorithms.mode() + " runs on one worker in one process, "
+        final boolean oneDevice = algorithms.oneDevice();
+        if ((solo || oneDevice) && world != null) {
+            throw new IllegalArgumentException("--mode " + algorithms.mode() + " runs on one device in one process, "
                 + "not across processes");
         }
-        final int meshDevices = solo ? 1 : devices;
-        final int meshWorkers = solo ? 1 : threadsPerDevice;
+        final int meshDevices = solo || oneDevice ? 1 : devices;
+        final int meshWorkers = solo ? 1 : oneDevice ? devices * threadsPerDevice : threadsPerDevice;
         final Partition p = partitioning.of(g, meshDevices);
         final CsrGraph toPlace = app.placed(g, algorithms);
         final long perDevice = bytesPerDevice(toPlace, p, app, algorithms, settings, meshDevices, meshWorkers);

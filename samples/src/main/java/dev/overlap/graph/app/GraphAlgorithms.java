@@ -32,6 +32,15 @@ public interface GraphAlgorithms {
     }
 
     /**
+     * @return true when the model runs on one device holding the whole graph with every worker asked for (the
+     *         cooperative path, {@code coop}): the runner then builds a mesh of one device with devices x workers
+     *         per device workers; false (the default) for the others
+     */
+    default boolean oneDevice() {
+        return false;
+    }
+
+    /**
      * @param g        the graph on the mesh (out-edges)
      * @param source   source vertex, original id
      * @param settings knobs

@@ -47,7 +47,7 @@ import java.util.function.Function;
         + "the profiler's choice) on generated graphs; every answer verified; one comparison table with the "
         + "single-threaded Java CSR time.")
 public final class DemoCommand implements Callable<Integer> {
-    private static final List<String> KNOWN_MODES = List.of("bsp", "async", "solo");
+    private static final List<String> KNOWN_MODES = List.of("bsp", "async", "solo", "coop");
     private static final List<String> KNOWN_APPS = List.of("bfs", "pr", "sssp", "jacobi");
 
     @CommandLine.Spec

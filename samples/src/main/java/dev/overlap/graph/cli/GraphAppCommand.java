@@ -14,6 +14,7 @@ import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.ref.Verification;
 import dev.overlap.graph.report.RunReport;
+import dev.overlap.graph.solo.CoopAlgorithms;
 import dev.overlap.graph.solo.SoloAlgorithms;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
@@ -37,7 +38,8 @@ import java.util.concurrent.Callable;
  */
 abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses {
     /** The {@code --mode} values, as the usage error lists them. */
-    static final java.util.List<String> MODES = java.util.List.of("async", "bsp", SoloAlgorithms.MODE, AutoMode.MODE);
+    static final java.util.List<String> MODES = java.util.List.of("async", "bsp", SoloAlgorithms.MODE,
+        CoopAlgorithms.MODE, AutoMode.MODE);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -155,9 +157,9 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
     @Override
     public void checkAcrossProcesses(final CommandLine cl, final int ranks) {
         validate(cl);
-        if (mode(cl).equals(SoloAlgorithms.MODE)) {
-            throw new CommandLine.ParameterException(cl, "--mode solo runs on one worker in one process, not across "
-                + "processes");
+        if (mode(cl).equals(SoloAlgorithms.MODE) || mode(cl).equals(CoopAlgorithms.MODE)) {
+            throw new CommandLine.ParameterException(cl, "--mode " + mode(cl) + " runs on one device in one process, "
+                + "not across processes");
         }
         meshOptions.checkAcrossProcesses(cl, ranks);
     }

@@ -68,21 +68,28 @@ final class SoloPageRank {
             in.host().edgeCount() * it, 0, 0, 0, 0, 0));
     }
 
-    /**
-     * One iteration over every row: {@code rank[v] = base + damping * (sum of c over v's in-neighbours)}, the next
-     * contributions {@code next[v] = rank[v] / degree[v]} (0 for a dangling row). Leaves the L1 change in
-     * {@code sums[0]} and the dangling rows' rank in {@code sums[1]}.
-     */
+    /** One iteration over every row: {@link #rows} over {@code [0, n)}. */
     private static void iterate(final long off, final long tgt, final double base,
+        final double damping, final double[] c, final double[] next, final double[] rank, final int[] degree,
+        final double[] sums) {
+        rows(0, rank.length, off, tgt, base, damping, c, next, rank, degree, sums);
+    }
+
+    /**
+     * Rows {@code [from, to)} of one iteration: {@code rank[v] = base + damping * (sum of c over v's in-neighbours)},
+     * the next contributions {@code next[v] = rank[v] / degree[v]} (0 for a dangling row). Leaves the rows' L1
+     * change in {@code sums[0]} and their dangling rank in {@code sums[1]}. Shared with {@link CoopPageRank}.
+     */
+    static void rows(final int from, final int to, final long off, final long tgt, final double base,
         final double damping, final double[] c, final double[] next, final double[] rank, final int[] degree,
         final double[] sums) {
         double delta = 0;
         double dangling = 0;
-        long from = tgt + (UnsafeApi.getLong(null, off) << 2);
-        for (int v = 0, n = rank.length; v < n; v++) {
-            final long to = tgt + (UnsafeApi.getLong(null, off + ((long)(v + 1) << 3)) << 2);
-            final double r = base + damping * gather(c, from, to);
-            from = to;
+        long first = tgt + (UnsafeApi.getLong(null, off + ((long)from << 3)) << 2);
+        for (int v = from; v < to; v++) {
+            final long last = tgt + (UnsafeApi.getLong(null, off + ((long)(v + 1) << 3)) << 2);
+            final double r = base + damping * gather(c, first, last);
+            first = last;
             delta += Math.abs(r - rank[v]);
             rank[v] = r;
             final int k = degree[v];

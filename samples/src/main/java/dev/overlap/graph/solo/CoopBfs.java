@@ -1,0 +1,426 @@
+package dev.overlap.graph.solo;
+
+import dev.overlap.core.Device;
+import dev.overlap.core.DeviceArray;
+import dev.overlap.core.IntArray;
+import dev.overlap.core.InterruptedWaitException;
+import dev.overlap.core.KernelLaunch;
+import dev.overlap.core.LongArray;
+import dev.overlap.core.WorkerContext;
+import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.WorkCounts;
+import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.partition.RawArrays;
+import org.agrona.UnsafeApi;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Level-synchronous BFS by every worker of one device in one persistent launch ({@code --mode coop}): the levels
+ * are separated by the launch's own barrier ({@link WorkerContext#syncWorkers()}), not by a launch, a join and a
+ * host step per level, so a graph of thousands of levels (a grid, a road network) pays about a microsecond per level
+ * where the BSP baseline pays a launch round trip; and the whole graph is in one device's memory, so an edge costs no
+ * owner lookup, remote atomic or frontier message.
+ *
+ * <p><b>Top-down step.</b> Workers take chunks of {@value #CHUNK} frontier vertices with one {@code getAndAdd} per
+ * chunk; for each out-edge {@code u -> v} an unvisited {@code v} is claimed with a compare-and-set of its depth from
+ * "unvisited" to the next level, so each vertex is claimed, and later expanded, once (ideal work). A worker collects
+ * the vertices it claimed in a buffer of its own and reserves room for them in the next frontier with one
+ * {@code getAndAdd} per {@value #BUFFER} vertices (Atos' one atomic per batch).
+ *
+ * <p><b>Bottom-up step</b> (direction-optimizing, symmetric graphs; Beamer et al., the same switching rule as
+ * {@code bsp}): when the frontier's edges exceed the unexplored edges / {@value #ALPHA}, workers take chunks of
+ * {@value #SCAN} vertices (whole bitmap words), and each unvisited vertex looks for a neighbour in the frontier
+ * bitmap, stopping at the first; a vertex is only written by the worker whose chunk holds it (plain stores), and so
+ * is its word of the next bitmap. Switching builds the other representation: the bitmap from the queue (atomic OR
+ * per word, after a cleared bitmap and a barrier) or the queue from the bitmap.
+ *
+ * <p><b>Rounds and counters.</b> Every level ends at the barrier; after it, every worker reads the same totals (the
+ * next frontier's size and edges) and takes the same direction decision. Counters rotate over three slots by level,
+ * so the slots a level uses were reset by worker 0 during the level before and published by its barrier.
+ *
+ * <p><b>Memory.</b> The depths, the two frontier queues and the two bitmaps are device memory of the run, read and
+ * written at absolute addresses without per-access checks (every index is a vertex id or a frontier position below
+ * the vertex count, validated when the graph was placed); they are freed when the run ends, whatever happened. The
+ * addresses are valid while the run holds the arrays and the placed graph.
+ *
+ * <p>Thread-safety: one run at a time per placed graph; the calling thread waits for the launch (a worker of the
+ * device may not: it would wait for itself).
+ */
+final class CoopBfs {
+    static final int UNVISITED = -1;
+    /** Frontier vertices per claim in a top-down step. */
+    static final int CHUNK = 64;
+    /** Vertices per claim in a bottom-up step and in the bitmap-to-queue conversion: a multiple of 64. */
+    static final int SCAN = 1024;
+    /** Claimed vertices a worker buffers before it reserves room in the next frontier. */
+    static final int BUFFER = 256;
+    static final int ALPHA = 15;
+    static final int BETA = 18;
+    /** Longs between two shared counters (a cache line and its neighbour, so no two counters share one). */
+    private static final int PAD = 16;
+    private static final long INT_ARRAY_BASE = UnsafeApi.arrayBaseOffset(int[].class);
+    /** Shared counter kinds, each with three rotating slots. */
+    private static final int CLAIM = 0;
+    private static final int TAIL = 1;
+    private static final int EDGES = 2;
+    /** The queue's tail while a level converts the frontier bitmap into the queue. */
+    private static final int CONVERTED = 3;
+    private static final int KINDS = 4;
+    /** Run totals (not rotating). */
+    private static final int VISITED_TOTAL = KINDS * 3;
+    private static final int SCANNED_TOTAL = VISITED_TOTAL + 1;
+    private static final int COUNTERS = SCANNED_TOTAL + 1;
+
+    private CoopBfs() {
+    }
+
+    /** @return device bytes of a run's state for {@code n} vertices (depths, two queues, two bitmaps) */
+    static long stateBytes(final int n) {
+        final long words = (n + 63L) >> 6;
+        return 3L * 4 * Math.max(1, n) + 2 * 8 * Math.max(1, words) + 5 * 64;
+    }
+
+    static AppResult run(final DeviceGraph dg, final int source, final AppSettings settings) {
+        final SoloGraph g = SoloGraph.of(dg);
+        final int n = g.vertices();
+        final int s = g.internalSource(source);
+        final boolean optimizing = settings.direction() == AppSettings.Direction.OPTIMIZING
+            && dg.host().isSymmetric();
+        final Device dev = dg.mesh().device(0);
+        IntArray depthArray = null;
+        IntArray queue0 = null;
+        IntArray queue1 = null;
+        LongArray bits0 = null;
+        LongArray bits1 = null;
+        try {
+            depthArray = dev.allocateInts(n);
+            queue0 = dev.allocateInts(n);
+            queue1 = dev.allocateInts(n);
+            final int words = (n + 63) >> 6;
+            bits0 = dev.allocateLongs(Math.max(1, words));
+            bits1 = dev.allocateLongs(Math.max(1, words));
+            final Run run = new Run(g, n, s, optimizing, dg.localEdges(0), RawArrays.of(depthArray).address(0),
+                RawArrays.of(queue0).address(0), RawArrays.of(queue1).address(0), RawArrays.of(bits0).address(0),
+                RawArrays.of(bits1).address(0));
+            final long start = System.nanoTime();
+            final KernelLaunch launch = dev.launchPersistent(ctx -> {
+                run.worker(ctx);
+                ctx.stopLaunch();
+                return 1;
+            });
+            joinUninterruptibly(launch);
+            final long nanos = System.nanoTime() - start;
+            final int[] depth = new int[n];
+            for (int v = 0; v < n; v++) {
+                depth[v] = depthArray.get(v);
+            }
+            final long visited = run.counters.get(VISITED_TOTAL * PAD) + 1;
+            return AppResult.bfs(g.toOriginal(depth), nanos, new WorkCounts(run.levels, visited, visited,
+                run.counters.get(SCANNED_TOTAL * PAD), 0, 0, 0, 0, 0));
+        } finally {
+            for (final var a : new DeviceArray[] {bits1, bits0, queue1, queue0, depthArray}) {
+                if (a != null && !dev.mesh().isClosed()) {
+                    dev.free(a);
+                }
+            }
+        }
+    }
+
+    /**
+     * Waits for the launch; an interrupt stops it (its workers leave at their next barrier) and is rethrown once the
+     * workers are out, so the run's arrays are never freed under a running worker.
+     */
+    static void joinUninterruptibly(final KernelLaunch launch) {
+        try {
+            launch.join();
+        } catch (final InterruptedWaitException e) {
+            launch.stop();
+            while (!launch.isDone()) {
+                Thread.interrupted(); // join keeps the status; cleared to wait, set again below
+                try {
+                    launch.join();
+                } catch (final InterruptedWaitException again) {
+                    // keep waiting: the workers leave at their next barrier
+                } catch (final RuntimeException failed) {
+                    break; // done, failed: the interrupt is what the caller hears
+                }
+            }
+            Thread.currentThread().interrupt();
+            throw e;
+        }
+    }
+
+    /** One run's shared state: the addresses, the counters, and what every worker decides alike each level. */
+    private static final class Run {
+        final int n;
+        final int source;
+        final boolean optimizing;
+        final long totalEdges;
+        final long off;
+        final long tgt;
+        final long depth;
+        final long[] queues;
+        final long[] bitmaps;
+        final int words;
+        final AtomicLongArray counters = new AtomicLongArray(COUNTERS * PAD);
+        /** Levels run; written by worker 0, read after the join. */
+        long levels;
+
+        Run(final SoloGraph g, final int n, final int source, final boolean optimizing, final long totalEdges,
+            final long depth, final long queue0, final long queue1, final long bits0, final long bits1) {
+            this.n = n;
+            this.source = source;
+            this.optimizing = optimizing;
+            this.totalEdges = totalEdges;
+            this.off = g.offsetsAt();
+            this.tgt = g.targetsAt();
+            this.depth = depth;
+            this.queues = new long[] {queue0, queue1};
+            this.bitmaps = new long[] {bits0, bits1};
+            this.words = (n + 63) >> 6;
+        }
+
+        private static int slot(final int kind, final int level) {
+            return (kind * 3 + Math.floorMod(level, 3)) * PAD;
+        }
+
+        /** The body every worker runs once: initialise, then the levels until the frontier is empty. */
+        void worker(final WorkerContext ctx) {
+            final int w = ctx.workerIndex();
+            final int workers = ctx.workerCount();
+            // initialise: each worker its share of the depths
+            final long share = ((long)n + workers - 1) / workers;
+            final long from = Math.min(n, share * w);
+            final long to = Math.min(n, from + share);
+            UnsafeApi.setMemory(null, depth + (from << 2), (to - from) << 2, (byte)0xFF); // UNVISITED = -1
+            if (w == 0) {
+                // level 0's frontier is the source; the slots of levels 0 and 1 start at 0 (a fresh counter array)
+                counters.set(slot(TAIL, 0), 1);
+                counters.set(slot(EDGES, 0), degree(source));
+            }
+            if (!ctx.syncWorkers()) {
+                return;
+            }
+            if (w == 0) {
+                UnsafeApi.putInt(null, depth + ((long)source << 2), 0); // after every worker's fill
+                UnsafeApi.putInt(null, queues[0], source);
+            }
+            if (!ctx.syncWorkers()) {
+                return;
+            }
+            final int[] buffer = new int[BUFFER];
+            final long[] work = new long[2]; // this worker's vertices claimed or found, and edges scanned
+            long explored = degree(source);
+            long previousSize = 0;
+            boolean bottomUp = false;
+            int level = 0;
+            while (true) {
+                final long size = counters.get(slot(TAIL, level));
+                if (size == 0) {
+                    break;
+                }
+                final long frontierEdges = counters.get(slot(EDGES, level));
+                if (w == 0) {
+                    // free for level + 1 (claims) and level + 2 (tail, edges): published by this level's barrier
+                    counters.set(slot(CLAIM, level + 1), 0);
+                    counters.set(slot(CONVERTED, level + 1), 0);
+                    counters.set(slot(TAIL, level + 2), 0);
+                    counters.set(slot(EDGES, level + 2), 0);
+                }
+                final boolean wasBottomUp = bottomUp;
+                if (optimizing) {
+                    if (!bottomUp && frontierEdges > (totalEdges - explored) / ALPHA) {
+                        bottomUp = true;
+                    } else if (bottomUp && size < n / BETA && size < previousSize) {
+                        bottomUp = false;
+                    }
+                }
+                final long cur = queues[level & 1];
+                final long next = queues[(level + 1) & 1];
+                final long curBits = bitmaps[level & 1];
+                final long nextBits = bitmaps[(level + 1) & 1];
+                if (bottomUp && !wasBottomUp) {
+                    // the queue into the bitmap: cleared first (each worker whole words), then the bits set
+                    clearWords(curBits, w, workers);
+                    if (!ctx.syncWorkers()) {
+                        return;
+                    }
+                    queueToBits(cur, size, curBits, w, workers);
+                    if (!ctx.syncWorkers()) {
+                        return;
+                    }
+                } else if (!bottomUp && wasBottomUp) {
+                    // the bitmap into the queue (the frontier's size is known; its order is not needed)
+                    bitsToQueue(curBits, cur, level, buffer, w, workers);
+                    if (!ctx.syncWorkers()) {
+                        return;
+                    }
+                }
+                if (bottomUp) {
+                    bottomUpStep(curBits, nextBits, level, work);
+                } else {
+                    topDownStep(cur, size, next, level, buffer, work);
+                }
+                if (!ctx.syncWorkers()) {
+                    return;
+                }
+                explored += frontierEdges;
+                previousSize = size;
+                level++;
+            }
+            counters.getAndAdd(VISITED_TOTAL * PAD, work[0]);
+            counters.getAndAdd(SCANNED_TOTAL * PAD, work[1]);
+            if (w == 0) {
+                levels = level;
+            }
+        }
+
+        private long degree(final int v) {
+            return UnsafeApi.getLong(null, off + ((long)(v + 1) << 3)) - UnsafeApi.getLong(null, off + ((long)v << 3));
+        }
+
+        private void clearWords(final long bits, final int w, final int workers) {
+            final long share = ((long)words + workers - 1) / workers;
+            final long from = Math.min(words, share * w);
+            final long to = Math.min(words, from + share);
+            UnsafeApi.setMemory(null, bits + (from << 3), (to - from) << 3, (byte)0);
+        }
+
+        /** Sets the bits of this worker's share of the queue's {@code size} vertices (atomic OR: words are shared). */
+        private void queueToBits(final long queue, final long size, final long bits, final int w, final int workers) {
+            final long share = (size + workers - 1) / workers;
+            final long from = Math.min(size, share * w);
+            final long to = Math.min(size, from + share);
+            for (long i = from; i < to; i++) {
+                final int v = UnsafeApi.getInt(null, queue + (i << 2));
+                final long at = bits + ((long)(v >>> 6) << 3);
+                final long bit = 1L << v;
+                long word = UnsafeApi.getLongVolatile(null, at);
+                while ((word & bit) == 0 && !UnsafeApi.compareAndSetLong(null, at, word, word | bit)) {
+                    word = UnsafeApi.getLongVolatile(null, at);
+                }
+            }
+        }
+
+        /**
+         * Appends the set bits of this worker's share of the bitmap's words to {@code queue}, the level's frontier
+         * (its order does not matter), reserving room at the level's {@link #CONVERTED} tail.
+         */
+        private void bitsToQueue(final long bits, final long queue, final int level, final int[] buffer,
+            final int w, final int workers) {
+            final int tail = slot(CONVERTED, level);
+            final long share = ((long)words + workers - 1) / workers;
+            final long from = Math.min(words, share * w);
+            final long to = Math.min(words, from + share);
+            int held = 0;
+            for (long i = from; i < to; i++) {
+                long word = UnsafeApi.getLong(null, bits + (i << 3));
+                while (word != 0) {
+                    if (held == BUFFER) {
+                        flush(buffer, held, queue, tail);
+                        held = 0;
+                    }
+                    buffer[held++] = (int)((i << 6) + Long.numberOfTrailingZeros(word));
+                    word &= word - 1;
+                }
+            }
+            flush(buffer, held, queue, tail);
+        }
+
+        /** A top-down step: adds this worker's vertices claimed and edges scanned to {@code work}. */
+        private void topDownStep(final long cur, final long size, final long next, final int level,
+            final int[] buffer, final long[] work) {
+            final int claim = slot(CLAIM, level);
+            final int tail = slot(TAIL, level + 1);
+            final int nextDepth = level + 1;
+            int held = 0;
+            long claimed = 0;
+            long scanned = 0;
+            long discovered = 0;
+            long i;
+            while ((i = counters.getAndAdd(claim, CHUNK)) < size) {
+                for (long end = Math.min(size, i + CHUNK); i < end; i++) {
+                    final int u = UnsafeApi.getInt(null, cur + (i << 2));
+                    final long first = UnsafeApi.getLong(null, off + ((long)u << 3));
+                    final int degree = (int)(UnsafeApi.getLong(null, off + ((long)(u + 1) << 3)) - first);
+                    scanned += degree;
+                    final long edges = tgt + (first << 2);
+                    for (int e = 0; e < degree; e++) {
+                        final int v = UnsafeApi.getInt(null, edges + ((long)e << 2));
+                        final long at = depth + ((long)v << 2);
+                        if (UnsafeApi.getInt(null, at) == UNVISITED
+                            && UnsafeApi.compareAndSetInt(null, at, UNVISITED, nextDepth)) {
+                            if (held == BUFFER) {
+                                flush(buffer, held, next, tail);
+                                held = 0;
+                            }
+                            buffer[held++] = v;
+                            claimed++;
+                            discovered += degree(v);
+                        }
+                    }
+                }
+            }
+            flush(buffer, held, next, tail);
+            counters.getAndAdd(slot(EDGES, level + 1), discovered);
+            work[0] += claimed;
+            work[1] += scanned;
+        }
+
+        /** A bottom-up step: adds this worker's vertices found and edges scanned to {@code work}. */
+        private void bottomUpStep(final long curBits, final long nextBits, final int level, final long[] work) {
+            final int claim = slot(CLAIM, level);
+            final int nextDepth = level + 1;
+            long found = 0;
+            long scanned = 0;
+            long discovered = 0;
+            long k;
+            while ((k = counters.getAndAdd(claim, SCAN)) < n) {
+                final int from = (int)k;
+                final int to = (int)Math.min(n, k + SCAN);
+                long word = 0;
+                for (int v = from; v < to; v++) {
+                    if ((v & 63) == 0 && v != from) {
+                        UnsafeApi.putLong(null, nextBits + ((long)((v - 1) >>> 6) << 3), word);
+                        word = 0;
+                    }
+                    final long at = depth + ((long)v << 2);
+                    if (UnsafeApi.getInt(null, at) != UNVISITED) {
+                        continue;
+                    }
+                    final long first = UnsafeApi.getLong(null, off + ((long)v << 3));
+                    final int degree = (int)(UnsafeApi.getLong(null, off + ((long)(v + 1) << 3)) - first);
+                    final long edges = tgt + (first << 2);
+                    int e = 0;
+                    while (e < degree) {
+                        final int u = UnsafeApi.getInt(null, edges + ((long)e++ << 2));
+                        if ((UnsafeApi.getLong(null, curBits + ((long)(u >>> 6) << 3)) & (1L << u)) != 0) {
+                            UnsafeApi.putInt(null, at, nextDepth);
+                            word |= 1L << v;
+                            found++;
+                            discovered += degree;
+                            break;
+                        }
+                    }
+                    scanned += e;
+                }
+                UnsafeApi.putLong(null, nextBits + ((long)((to - 1) >>> 6) << 3), word);
+            }
+            counters.getAndAdd(slot(TAIL, level + 1), found);
+            counters.getAndAdd(slot(EDGES, level + 1), discovered);
+            work[0] += found;
+            work[1] += scanned;
+        }
+
+        /** Reserves room for {@code held} buffered vertices at the tail counter {@code tail} and copies them there. */
+        private void flush(final int[] buffer, final int held, final long queue, final int tail) {
+            if (held == 0) {
+                return;
+            }
+            final long at = counters.getAndAdd(tail, held);
+            UnsafeApi.copyMemory(buffer, INT_ARRAY_BASE, null, queue + (at << 2), (long)held << 2);
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package dev.overlap.graph.solo;
+
+import dev.overlap.core.KernelLaunch;
+import dev.overlap.core.WorkerContext;
+import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.WorkCounts;
+import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.partition.Partition;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Pull PageRank by every worker of one device in one persistent launch ({@code --mode coop}): the model, stopping
+ * rule and rows of {@link SoloPageRank} (so the same iterations and the same work per iteration as every mode), the
+ * rows of an iteration taken in chunks of {@value #ROWS} with one {@code getAndAdd} per chunk, and the iterations
+ * separated by the launch's barrier ({@link WorkerContext#syncWorkers()}) instead of a launch and a join each.
+ *
+ * <p>After each barrier every worker adds up the same per-worker partial sums (the L1 change and the dangling rank),
+ * in worker order, so all take the same stopping decision. The partials alternate between two halves by iteration
+ * parity: a half is written again only two barriers later, after every worker has read it. The claim counters rotate
+ * over three slots, reset by worker 0 an iteration ahead.
+ *
+ * <p>The ranks, contributions and degrees are heap arrays; each row is written by the one worker whose chunk holds
+ * it (plain stores, published by the barrier and, for the answer, by the launch's completion).
+ *
+ * <p>Thread-safety: one run at a time per placed graph.
+ */
+final class CoopPageRank {
+    /** Rows per claim. */
+    static final int ROWS = 1024;
+    private static final int PAD = 16;
+
+    private CoopPageRank() {
+    }
+
+    static AppResult run(final DeviceGraph in, final int[] outDegrees, final AppSettings settings) {
+        final SoloGraph g = SoloGraph.of(in);
+        final int n = g.vertices();
+        if (outDegrees.length != n) {
+            throw new IllegalArgumentException(outDegrees.length + " out-degrees for a graph of " + n + " vertices");
+        }
+        final Partition p = g.partition();
+        final double damping = settings.damping();
+        final double bound = damping / (1 - damping);
+        final double tolerance = settings.tolerance();
+        final int fixed = settings.fixedIterations();
+        final int maxIterations = fixed > 0 ? fixed : settings.maxIterations();
+        final int workers = in.mesh().device(0).workerCount();
+        final double[] rank = new double[n];
+        final int[] degree = new int[n];
+        final double[][] contrib = {new double[n], new double[n]};
+        final double[] partials = new double[2 * workers * 2];
+        final AtomicLongArray claims = new AtomicLongArray(3 * PAD);
+        final int[] iterationsDone = new int[1];
+        final long off = g.offsetsAt();
+        final long tgt = g.targetsAt();
+        final long start = System.nanoTime();
+        final double initial = 1.0 / n;
+        double dangling0 = 0;
+        for (int i = 0; i < n; i++) {
+            final int k = outDegrees[p.original(i)];
+            degree[i] = k;
+            rank[i] = initial;
+            contrib[0][i] = k == 0 ? 0 : initial / k;
+            dangling0 += k == 0 ? initial : 0;
+        }
+        final double firstDangling = dangling0;
+        final KernelLaunch launch = in.mesh().device(0).launchPersistent(ctx -> {
+            final int w = ctx.workerIndex();
+            final double[] sums = new double[2];
+            int iterations = 0;
+            int cur = 0;
+            double delta = Double.POSITIVE_INFINITY;
+            double dangling = firstDangling;
+            while (iterations < maxIterations && (fixed > 0 || !(delta * bound < tolerance))) {
+                final int claim = (iterations % 3) * PAD;
+                if (w == 0) {
+                    claims.set(((iterations + 1) % 3) * PAD, 0);
+                }
+                final double base = (1 - damping) / n + damping * dangling / n;
+                double myDelta = 0;
+                double myDangling = 0;
+                long k;
+                while ((k = claims.getAndAdd(claim, ROWS)) < n) {
+                    SoloPageRank.rows((int)k, (int)Math.min(n, k + ROWS), off, tgt, base, damping, contrib[cur],
+                        contrib[cur ^ 1], rank, degree, sums);
+                    myDelta += sums[0];
+                    myDangling += sums[1];
+                }
+                final int half = (iterations & 1) * workers * 2;
+                partials[half + 2 * w] = myDelta;
+                partials[half + 2 * w + 1] = myDangling;
+                if (!ctx.syncWorkers()) {
+                    return 0;
+                }
+                delta = 0;
+                dangling = 0;
+                for (int o = 0; o < workers; o++) {
+                    delta += partials[half + 2 * o];
+                    dangling += partials[half + 2 * o + 1];
+                }
+                cur ^= 1;
+                iterations++;
+            }
+            if (w == 0) {
+                iterationsDone[0] = iterations;
+            }
+            ctx.stopLaunch();
+            return 1;
+        });
+        CoopBfs.joinUninterruptibly(launch);
+        final long nanos = System.nanoTime() - start;
+        final long it = iterationsDone[0];
+        return AppResult.pageRank(g.toOriginal(rank), nanos, new WorkCounts(it, n * it, n * it,
+            in.host().edgeCount() * it, 0, 0, 0, 0, 0));
+    }
+}

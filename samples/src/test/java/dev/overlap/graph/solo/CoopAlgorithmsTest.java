@@ -1,0 +1,182 @@
+package dev.overlap.graph.solo;
+
+import dev.overlap.core.Mesh;
+import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.Progress;
+import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.app.AppRunner;
+import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.Algorithms;
+import dev.overlap.graph.app.GraphApp;
+import dev.overlap.graph.gen.GraphSpec;
+import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.partition.Partition;
+import dev.overlap.graph.ref.PowerIteration;
+import dev.overlap.graph.ref.SequentialBfs;
+import dev.overlap.graph.ref.Verification;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The cooperative path answers exactly what the references answer, with every worker of one device, on every shape,
+ * in both BFS directions, and does the ideal work.
+ */
+@Timeout(120)
+class CoopAlgorithmsTest {
+    private static Mesh three;
+    private final CoopAlgorithms coop = new CoopAlgorithms();
+
+    @BeforeAll
+    static void meshes() {
+        // three workers on two cores: the barrier must also hold when the workers outnumber the cores
+        three = Mesh.builder().name("coop3").devices(1).threadsPerDevice(3).memoryPerDevice(64 << 20).build();
+    }
+
+    @AfterAll
+    static void close() {
+        three.close();
+    }
+
+    static Stream<Arguments> cases() {
+        final List<Arguments> list = new ArrayList<>();
+        for (final String g : new String[] {"kron:12", "grid:40x40", "road:3000", "urand:10", "isolated"}) {
+            for (final String kind : new String[] {"range", "degree"}) {
+                list.add(Arguments.of(g, kind));
+            }
+        }
+        return list.stream();
+    }
+
+    private static CsrGraph graph(final String spec) {
+        return spec.equals("isolated") ? SoloAlgorithmsTest.isolated()
+            : GraphSpec.parse(spec).build(7, true, Progress.none());
+    }
+
+    private static Partition partition(final CsrGraph g, final String kind) {
+        return kind.equals("range") ? Partition.byEdges(g, 1) : Partition.byEdgesDegreeOrdered(g, 1);
+    }
+
+    private static int[] sources(final CsrGraph g) {
+        return g.vertexCount() == 11 ? new int[] {0, 4, 10, 5, 9} : new int[] {0, g.vertexCount() - 1,
+            g.vertexCount() / 2};
+    }
+
+    @ParameterizedTest(name = "{0}, {1} numbering")
+    @MethodSource("cases")
+    void bfsEqualsSequentialBfsInEitherDirectionPolicyAndClaimsEachReachedVertexOnce(final String spec,
+        final String kind) {
+        final CsrGraph g = graph(spec).withoutWeights();
+        try (DeviceGraph dg = DeviceGraph.place(three, g, partition(g, kind), false)) {
+            for (final int source : sources(g)) {
+                final int[] expected = SequentialBfs.depths(g, source);
+                final long reached = GraphApp.reached(expected);
+                int levels = 0;
+                for (final int d : expected) {
+                    levels = Math.max(levels, d + 1);
+                }
+                for (final AppSettings.Direction dir : AppSettings.Direction.values()) {
+                    for (int repeat = 0; repeat < 3; repeat++) { // state reused by the device: nothing left over
+                        final AppResult r = coop.bfs(dg, source, AppSettings.builder().direction(dir).build());
+                        final Verification v = Verification.depths(expected, r.depths());
+                        assertTrue(v.passed(), spec + " from " + source + ", " + dir + ": " + v.detail());
+                        assertEquals(reached, r.counts().visited(), "each reached vertex claimed or found once");
+                        assertEquals(levels, r.counts().iterations(), "levels");
+                        assertEquals(0, r.counts().remotePushes() + r.counts().messages(), "no transport");
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void theBottomUpStepsRunOnALowDiameterSymmetricGraphAndScanFewerEdgesThanTopDown() {
+        final CsrGraph g = GraphSpec.parse("kron:14").build(3, false, Progress.none());
+        assertTrue(g.isSymmetric());
+        try (DeviceGraph dg = DeviceGraph.place(three, g, Partition.byEdges(g, 1), false)) {
+            final int source = GraphApp.defaultSource(g, 1);
+            final AppResult td = coop.bfs(dg, source, AppSettings.builder()
+                .direction(AppSettings.Direction.TOP_DOWN).build());
+            final AppResult opt = coop.bfs(dg, source, AppSettings.defaults());
+            final int[] expected = SequentialBfs.depths(g, source);
+            assertTrue(Verification.depths(expected, td.depths()).passed());
+            assertTrue(Verification.depths(expected, opt.depths()).passed());
+            assertTrue(opt.counts().edgesScanned() < td.counts().edgesScanned() / 2, "bottom-up stops at the first "
+                + "parent: " + opt.counts().edgesScanned() + " vs top-down " + td.counts().edgesScanned());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}, {1} numbering")
+    @MethodSource("cases")
+    void pageRankMatchesPowerIterationForFixedIterationsAndToTheTolerance(final String spec, final String kind) {
+        final CsrGraph g = graph(spec).withoutWeights();
+        final int[] out = GraphApp.outDegrees(g);
+        try (DeviceGraph dg = DeviceGraph.place(three, g.transpose(), partition(g.transpose(), kind), false)) {
+            final AppResult fixed = coop.pageRank(dg, out, AppSettings.builder().fixedIterations(12).build());
+            final PowerIteration.Result ref = PowerIteration.fixed(g, PowerIteration.DAMPING, 12);
+            final Verification v = Verification.ranks(ref.ranks(), fixed.ranks(), 1e-9);
+            assertTrue(v.passed(), spec + ": " + v.detail());
+            assertEquals(12, fixed.counts().iterations());
+            final AppResult tol = coop.pageRank(dg, out, AppSettings.builder().tolerance(1e-6).build());
+            final PowerIteration.Result exact = PowerIteration.ranks(g, PowerIteration.DAMPING, 1e-12, 100_000);
+            final Verification close = Verification.ranks(exact.ranks(), tol.ranks(), 1e-6 + 1e-12);
+            assertTrue(close.passed(), spec + ": " + close.detail());
+            final int refIterations = PowerIteration.ranks(g, PowerIteration.DAMPING, 1e-6, 1000).iterations();
+            assertTrue(Math.abs(tol.counts().iterations() - refIterations) <= 1, "the same stopping rule, so the "
+                + "same work: " + tol.counts().iterations() + " vs " + refIterations);
+        }
+    }
+
+    @Test
+    void theRunnerGivesCoopOneDeviceWithEveryWorkerAndSsspIsRefusedByName() {
+        assertInstanceOf(CoopAlgorithms.class, Algorithms.forMode("COOP"));
+        final CsrGraph g = GraphSpec.parse("kron:9").build(5, true, Progress.none());
+        final AppRunner runner = AppRunner.builder().devices(2).threadsPerDevice(2).warmups(1).runs(2).build();
+        for (final GraphApp app : new GraphApp[] {GraphApp.BFS, GraphApp.PAGERANK}) {
+            final AppSettings s = AppSettings.builder().fixedIterations(5).build();
+            final int source = GraphApp.defaultSource(g, 1);
+            final CsrGraph host = g.withoutWeights();
+            final AppRunner.Measurement m = runner.measure(host, app, coop, source, s);
+            assertEquals(1, m.devices(), app.toString());
+            assertEquals(4, m.threadsPerDevice(), "devices x workers per device: " + app);
+            final Verification v = app.expected(host, source, s, null).check(m.result());
+            assertTrue(v.passed(), app + ": " + v.detail());
+        }
+        final UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+            () -> runner.measure(g, GraphApp.SSSP, coop, 0, AppSettings.defaults()));
+        assertEquals("--mode coop has no SSSP: use auto, solo, bsp or async", e.getMessage());
+    }
+
+    @Test
+    void anInterruptedRunStopsItsLaunchAndFreesItsStateOnlyAfterTheWorkersLeft() {
+        final CsrGraph g = GraphSpec.parse("grid:300x300").build(1, false, Progress.none());
+        try (DeviceGraph dg = DeviceGraph.place(three, g, Partition.byEdges(g, 1), false)) {
+            // a run's state is about 1.1 MB of the device's 64 MB: runs that leaked it would run out within 60
+            for (int i = 0; i < 100; i++) {
+                Thread.currentThread().interrupt(); // the run's join sees it at once
+                try {
+                    assertThrows(dev.overlap.core.InterruptedWaitException.class,
+                        () -> coop.bfs(dg, 0, AppSettings.defaults()));
+                    assertTrue(Thread.currentThread().isInterrupted(), "the interrupt status is kept");
+                } finally {
+                    Thread.interrupted();
+                }
+            }
+            final AppResult after = coop.bfs(dg, 0, AppSettings.defaults()); // the device runs the next launch
+            assertTrue(Verification.depths(SequentialBfs.depths(g, 0), after.depths()).passed());
+        }
+    }
+}
