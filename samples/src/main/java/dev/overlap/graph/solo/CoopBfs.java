@@ -153,7 +153,7 @@ final class CoopBfs {
     }
 
     /** One run's shared state: the addresses, the counters, and what every worker decides alike each level. */
-    private static final class Run {
+    static final class Run {
         final int n;
         final int source;
         final boolean optimizing;
@@ -210,7 +210,8 @@ final class CoopBfs {
             if (!ctx.syncWorkers()) {
                 return;
             }
-            final int[] buffer = new int[BUFFER];
+            final Lane lane = new Lane(this);
+            final int[] buffer = lane.buffer;
             final long[] work = new long[2]; // this worker's vertices claimed or found, and edges scanned
             long explored = degree(source);
             long previousSize = 0;
@@ -259,9 +260,9 @@ final class CoopBfs {
                     }
                 }
                 if (bottomUp) {
-                    bottomUpStep(curBits, nextBits, level, work);
+                    bottomUpStep(curBits, nextBits, level, lane, work);
                 } else {
-                    topDownStep(cur, size, next, level, buffer, work);
+                    topDownStep(cur, size, next, level, lane, work);
                 }
                 if (!ctx.syncWorkers()) {
                     return;
@@ -331,87 +332,34 @@ final class CoopBfs {
 
         /** A top-down step: adds this worker's vertices claimed and edges scanned to {@code work}. */
         private void topDownStep(final long cur, final long size, final long next, final int level,
-            final int[] buffer, final long[] work) {
+            final Lane lane, final long[] work) {
             final int claim = slot(CLAIM, level);
-            final int tail = slot(TAIL, level + 1);
-            final int nextDepth = level + 1;
-            int held = 0;
-            long claimed = 0;
-            long scanned = 0;
-            long discovered = 0;
+            lane.start(next, slot(TAIL, level + 1), level + 1);
             long i;
             while ((i = counters.getAndAdd(claim, CHUNK)) < size) {
                 for (long end = Math.min(size, i + CHUNK); i < end; i++) {
-                    final int u = UnsafeApi.getInt(null, cur + (i << 2));
-                    final long first = UnsafeApi.getLong(null, off + ((long)u << 3));
-                    final int degree = (int)(UnsafeApi.getLong(null, off + ((long)(u + 1) << 3)) - first);
-                    scanned += degree;
-                    final long edges = tgt + (first << 2);
-                    for (int e = 0; e < degree; e++) {
-                        final int v = UnsafeApi.getInt(null, edges + ((long)e << 2));
-                        final long at = depth + ((long)v << 2);
-                        if (UnsafeApi.getInt(null, at) == UNVISITED
-                            && UnsafeApi.compareAndSetInt(null, at, UNVISITED, nextDepth)) {
-                            if (held == BUFFER) {
-                                flush(buffer, held, next, tail);
-                                held = 0;
-                            }
-                            buffer[held++] = v;
-                            claimed++;
-                            discovered += degree(v);
-                        }
-                    }
+                    lane.expand(UnsafeApi.getInt(null, cur + (i << 2)));
                 }
             }
-            flush(buffer, held, next, tail);
-            counters.getAndAdd(slot(EDGES, level + 1), discovered);
-            work[0] += claimed;
-            work[1] += scanned;
+            flush(lane.buffer, lane.held, next, lane.tail);
+            counters.getAndAdd(slot(EDGES, level + 1), lane.discovered);
+            work[0] += lane.claimed;
+            work[1] += lane.scanned;
         }
 
         /** A bottom-up step: adds this worker's vertices found and edges scanned to {@code work}. */
-        private void bottomUpStep(final long curBits, final long nextBits, final int level, final long[] work) {
+        private void bottomUpStep(final long curBits, final long nextBits, final int level, final Lane lane,
+            final long[] work) {
             final int claim = slot(CLAIM, level);
-            final int nextDepth = level + 1;
-            long found = 0;
-            long scanned = 0;
-            long discovered = 0;
+            lane.start(0, 0, level + 1);
             long k;
             while ((k = counters.getAndAdd(claim, SCAN)) < n) {
-                final int from = (int)k;
-                final int to = (int)Math.min(n, k + SCAN);
-                long word = 0;
-                for (int v = from; v < to; v++) {
-                    if ((v & 63) == 0 && v != from) {
-                        UnsafeApi.putLong(null, nextBits + ((long)((v - 1) >>> 6) << 3), word);
-                        word = 0;
-                    }
-                    final long at = depth + ((long)v << 2);
-                    if (UnsafeApi.getInt(null, at) != UNVISITED) {
-                        continue;
-                    }
-                    final long first = UnsafeApi.getLong(null, off + ((long)v << 3));
-                    final int degree = (int)(UnsafeApi.getLong(null, off + ((long)(v + 1) << 3)) - first);
-                    final long edges = tgt + (first << 2);
-                    int e = 0;
-                    while (e < degree) {
-                        final int u = UnsafeApi.getInt(null, edges + ((long)e++ << 2));
-                        if ((UnsafeApi.getLong(null, curBits + ((long)(u >>> 6) << 3)) & (1L << u)) != 0) {
-                            UnsafeApi.putInt(null, at, nextDepth);
-                            word |= 1L << v;
-                            found++;
-                            discovered += degree;
-                            break;
-                        }
-                    }
-                    scanned += e;
-                }
-                UnsafeApi.putLong(null, nextBits + ((long)((to - 1) >>> 6) << 3), word);
+                lane.scan((int)k, (int)Math.min(n, k + SCAN), curBits, nextBits);
             }
-            counters.getAndAdd(slot(TAIL, level + 1), found);
-            counters.getAndAdd(slot(EDGES, level + 1), discovered);
-            work[0] += found;
-            work[1] += scanned;
+            counters.getAndAdd(slot(TAIL, level + 1), lane.claimed);
+            counters.getAndAdd(slot(EDGES, level + 1), lane.discovered);
+            work[0] += lane.claimed;
+            work[1] += lane.scanned;
         }
 
         /** Reserves room for {@code held} buffered vertices at the tail counter {@code tail} and copies them there. */
@@ -421,6 +369,113 @@ final class CoopBfs {
             }
             final long at = counters.getAndAdd(tail, held);
             UnsafeApi.copyMemory(buffer, INT_ARRAY_BASE, null, queue + (at << 2), (long)held << 2);
+        }
+    }
+
+    /**
+     * One worker's share of a step: its buffer of claimed vertices and its counts. The per-vertex and per-chunk loops
+     * are methods of their own, called many times per run, so the JIT compiles them within the first runs (a loop in
+     * a method called once per level would run interpreted until on-stack replacement); they read the addresses into
+     * locals first (a field read after a CAS would be repeated on every edge). Confined to its worker.
+     */
+    static final class Lane {
+        final int[] buffer = new int[BUFFER];
+        private final Run run;
+        int held;
+        long claimed;
+        long scanned;
+        long discovered;
+        long next;
+        int tail;
+        int nextDepth;
+
+        Lane(final Run run) {
+            this.run = run;
+        }
+
+        /** Starts a step that files claimed vertices in {@code next} at the tail counter {@code tail}. */
+        void start(final long next, final int tail, final int nextDepth) {
+            this.next = next;
+            this.tail = tail;
+            this.nextDepth = nextDepth;
+            held = 0;
+            claimed = 0;
+            scanned = 0;
+            discovered = 0;
+        }
+
+        /** Top-down: claims every unvisited out-neighbour of {@code u} for the next level and buffers it. */
+        void expand(final int u) {
+            final long off = run.off;
+            final long depth = run.depth;
+            final int nextD = nextDepth;
+            final long first = UnsafeApi.getLong(null, off + ((long)u << 3));
+            final int degree = (int)(UnsafeApi.getLong(null, off + ((long)(u + 1) << 3)) - first);
+            final long edges = run.tgt + (first << 2);
+            long found = 0;
+            long edgesOfFound = 0;
+            for (int e = 0; e < degree; e++) {
+                final int v = UnsafeApi.getInt(null, edges + ((long)e << 2));
+                final long at = depth + ((long)v << 2);
+                if (UnsafeApi.getInt(null, at) == UNVISITED && UnsafeApi.compareAndSetInt(null, at, UNVISITED, nextD)) {
+                    if (held == BUFFER) {
+                        run.flush(buffer, held, next, tail);
+                        held = 0;
+                    }
+                    buffer[held++] = v;
+                    found++;
+                    edgesOfFound += UnsafeApi.getLong(null, off + ((long)(v + 1) << 3))
+                        - UnsafeApi.getLong(null, off + ((long)v << 3));
+                }
+            }
+            scanned += degree;
+            claimed += found;
+            discovered += edgesOfFound;
+        }
+
+        /**
+         * Bottom-up over vertices {@code [from, to)} (whole words of the bitmaps but the last): each unvisited vertex
+         * with a neighbour in {@code curBits} joins the next level, and this chunk's words of {@code nextBits} are
+         * written whole.
+         */
+        void scan(final int from, final int to, final long curBits, final long nextBits) {
+            final long off = run.off;
+            final long tgt = run.tgt;
+            final long depth = run.depth;
+            final int nextD = nextDepth;
+            long found = 0;
+            long edgesOfFound = 0;
+            long looked = 0;
+            long word = 0;
+            for (int v = from; v < to; v++) {
+                if ((v & 63) == 0 && v != from) {
+                    UnsafeApi.putLong(null, nextBits + ((long)((v - 1) >>> 6) << 3), word);
+                    word = 0;
+                }
+                final long at = depth + ((long)v << 2);
+                if (UnsafeApi.getInt(null, at) != UNVISITED) {
+                    continue;
+                }
+                final long first = UnsafeApi.getLong(null, off + ((long)v << 3));
+                final int degree = (int)(UnsafeApi.getLong(null, off + ((long)(v + 1) << 3)) - first);
+                final long edges = tgt + (first << 2);
+                int e = 0;
+                while (e < degree) {
+                    final int u = UnsafeApi.getInt(null, edges + ((long)e++ << 2));
+                    if ((UnsafeApi.getLong(null, curBits + ((long)(u >>> 6) << 3)) & (1L << u)) != 0) {
+                        UnsafeApi.putInt(null, at, nextD);
+                        word |= 1L << v;
+                        found++;
+                        edgesOfFound += degree;
+                        break;
+                    }
+                }
+                looked += e;
+            }
+            UnsafeApi.putLong(null, nextBits + ((long)((to - 1) >>> 6) << 3), word);
+            claimed += found;
+            discovered += edgesOfFound;
+            scanned += looked;
         }
     }
 }
