@@ -43,7 +43,7 @@ import java.util.function.Function;
  * <p>Not thread-safe: picocli fills and runs one instance per invocation, in one thread.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "The main job: BFS, PageRank and SSSP (bsp, async and solo modes) and Jacobi (PROACT transfer modes, incl. "
+    description = "The main job: BFS, PageRank and SSSP (bsp, async, solo and coop modes) and Jacobi (PROACT transfer modes, incl. "
         + "the profiler's choice) on generated graphs; every answer verified; one comparison table with the "
         + "single-threaded Java CSR time.")
 public final class DemoCommand implements Callable<Integer> {
@@ -62,9 +62,10 @@ public final class DemoCommand implements Callable<Integer> {
         description = "apps: bfs, pr, sssp, jacobi (default: ${DEFAULT-VALUE})")
     List<String> apps;
 
-    @Option(names = "--modes", paramLabel = "MODE", split = ",", splitSynopsisLabel = ",", defaultValue = "bsp,async,solo",
+    @Option(names = "--modes", paramLabel = "MODE", split = ",", splitSynopsisLabel = ",", defaultValue = "bsp,async,solo,coop",
         description = "execution modes of bfs/pr/sssp, each row run in the mode named (never auto: the demo compares "
-            + "them); solo is the one-thread path on one device; one without a provider is skipped with a note "
+            + "them, and marks the one auto picks); solo is the one-thread path on one device, coop every worker of "
+            + "one device; an app a mode does not have, or a mode without a provider, is skipped with a note "
             + "(default: ${DEFAULT-VALUE})")
     List<String> modes;
 
