@@ -23,14 +23,18 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * where the BSP baseline pays a launch round trip; and the whole graph is in one device's memory, so an edge costs no
  * owner lookup, remote atomic or frontier message.
  *
- * <p><b>Top-down step.</b> Workers take chunks of {@value #CHUNK} frontier vertices with one {@code getAndAdd} per
- * chunk; for each out-edge {@code u -> v} an unvisited {@code v} is claimed with a compare-and-set of its depth from
+ * <p><b>Top-down step.</b> Each worker expands a contiguous share of the frontier (as the GAP suite's static
+ * schedule: on a grid or a road network, neighbouring frontier vertices share the cache lines of their neighbours'
+ * depths, and interleaved chunks would bounce those lines between the cores on every level); for each out-edge {@code u -> v} an unvisited {@code v} is claimed with a compare-and-set of its depth from
  * "unvisited" to the next level, so each vertex is claimed, and later expanded, once (ideal work). A worker collects
  * the vertices it claimed in a buffer of its own and reserves room for them in the next frontier with one
  * {@code getAndAdd} per {@value #BUFFER} vertices (Atos' one atomic per batch).
  *
  * <p><b>Bottom-up step</b> (direction-optimizing, symmetric graphs; Beamer et al., the same switching rule as
- * {@code bsp}): when the frontier's edges exceed the unexplored edges / {@value #ALPHA}, workers take chunks of
+ * {@code bsp}, with hysteresis): when the frontier's edges exceed the unexplored edges / {@value #ALPHA}, unless
+ * the frontier is below n / {@value #BETA} vertices and shrinking (the state in which a bottom-up step returns to
+ * top-down: without that exception, the shrinking tail of a long-diameter BFS, whose unexplored edges are few, would
+ * switch at every other level and pay a scan of every vertex each time), workers take chunks of
  * {@value #SCAN} vertices (whole bitmap words), and each unvisited vertex looks for a neighbour in the frontier
  * bitmap, stopping at the first; a vertex is only written by the worker whose chunk holds it (plain stores), and so
  * is its word of the next bitmap. Switching builds the other representation: the bitmap from the queue (atomic OR
@@ -49,9 +53,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * device may not: it would wait for itself).
  */
 final class CoopBfs {
+    /** An unreached vertex's depth in the answer; in the run, an unreached vertex holds a negative value. */
     static final int UNVISITED = -1;
-    /** Frontier vertices per claim in a top-down step. */
-    static final int CHUNK = 64;
     /** Vertices per claim in a bottom-up step and in the bitmap-to-queue conversion: a multiple of 64. */
     static final int SCAN = 1024;
     /** Claimed vertices a worker buffers before it reserves room in the next frontier. */
@@ -114,7 +117,7 @@ final class CoopBfs {
             final long nanos = System.nanoTime() - start;
             final int[] depth = new int[n];
             for (int v = 0; v < n; v++) {
-                depth[v] = depthArray.get(v);
+                depth[v] = Math.max(UNVISITED, depthArray.get(v));
             }
             final long visited = run.counters.get(VISITED_TOTAL * PAD) + 1;
             return AppResult.bfs(g.toOriginal(depth), nanos, new WorkCounts(run.levels, visited, visited,
@@ -194,7 +197,7 @@ final class CoopBfs {
             final long share = ((long)n + workers - 1) / workers;
             final long from = Math.min(n, share * w);
             final long to = Math.min(n, from + share);
-            UnsafeApi.setMemory(null, depth + (from << 2), (to - from) << 2, (byte)0xFF); // UNVISITED = -1
+            initialDepths((int)from, (int)to);
             if (w == 0) {
                 // level 0's frontier is the source; the slots of levels 0 and 1 start at 0 (a fresh counter array)
                 counters.set(slot(TAIL, 0), 1);
@@ -232,7 +235,8 @@ final class CoopBfs {
                 }
                 final boolean wasBottomUp = bottomUp;
                 if (optimizing) {
-                    if (!bottomUp && frontierEdges > (totalEdges - explored) / ALPHA) {
+                    if (!bottomUp && frontierEdges > (totalEdges - explored) / ALPHA
+                        && (size >= n / BETA || size > previousSize)) {
                         bottomUp = true;
                     } else if (bottomUp && size < n / BETA && size < previousSize) {
                         bottomUp = false;
@@ -262,7 +266,7 @@ final class CoopBfs {
                 if (bottomUp) {
                     bottomUpStep(curBits, nextBits, level, lane, work);
                 } else {
-                    topDownStep(cur, size, next, level, lane, work);
+                    topDownStep(cur, size, next, level, lane, work, w, workers);
                 }
                 if (!ctx.syncWorkers()) {
                     return;
@@ -275,6 +279,22 @@ final class CoopBfs {
             counters.getAndAdd(SCANNED_TOTAL * PAD, work[1]);
             if (w == 0) {
                 levels = level;
+            }
+        }
+
+        /**
+         * Unreached vertex {@code v} holds {@code -1 - degree(v)} (the degree capped below {@code Integer.MAX_VALUE}):
+         * negative means unreached, and a claim learns the claimed vertex's degree (the next frontier's edges, for the
+         * direction rule) from the value its compare-and-set replaced instead of two more reads of the offsets (as the
+         * GAP suite keeps {@code -degree} in its parent array).
+         */
+        private void initialDepths(final int from, final int to) {
+            long first = UnsafeApi.getLong(null, off + ((long)from << 3));
+            for (int v = from; v < to; v++) {
+                final long last = UnsafeApi.getLong(null, off + ((long)(v + 1) << 3));
+                final long degree = Math.min(last - first, Integer.MAX_VALUE - 1);
+                UnsafeApi.putInt(null, depth + ((long)v << 2), (int)(-1 - degree));
+                first = last;
             }
         }
 
@@ -332,14 +352,10 @@ final class CoopBfs {
 
         /** A top-down step: adds this worker's vertices claimed and edges scanned to {@code work}. */
         private void topDownStep(final long cur, final long size, final long next, final int level,
-            final Lane lane, final long[] work) {
-            final int claim = slot(CLAIM, level);
+            final Lane lane, final long[] work, final int w, final int workers) {
             lane.start(next, slot(TAIL, level + 1), level + 1);
-            long i;
-            while ((i = counters.getAndAdd(claim, CHUNK)) < size) {
-                for (long end = Math.min(size, i + CHUNK); i < end; i++) {
-                    lane.expand(UnsafeApi.getInt(null, cur + (i << 2)));
-                }
+            for (long i = size * w / workers, end = size * (w + 1) / workers; i < end; i++) {
+                lane.expand(UnsafeApi.getInt(null, cur + (i << 2)));
             }
             flush(lane.buffer, lane.held, next, lane.tail);
             counters.getAndAdd(slot(EDGES, level + 1), lane.discovered);
@@ -417,15 +433,15 @@ final class CoopBfs {
             for (int e = 0; e < degree; e++) {
                 final int v = UnsafeApi.getInt(null, edges + ((long)e << 2));
                 final long at = depth + ((long)v << 2);
-                if (UnsafeApi.getInt(null, at) == UNVISITED && UnsafeApi.compareAndSetInt(null, at, UNVISITED, nextD)) {
+                final int old = UnsafeApi.getInt(null, at);
+                if (old < 0 && UnsafeApi.compareAndSetInt(null, at, old, nextD)) {
                     if (held == BUFFER) {
                         run.flush(buffer, held, next, tail);
                         held = 0;
                     }
                     buffer[held++] = v;
                     found++;
-                    edgesOfFound += UnsafeApi.getLong(null, off + ((long)(v + 1) << 3))
-                        - UnsafeApi.getLong(null, off + ((long)v << 3));
+                    edgesOfFound += -1 - old;
                 }
             }
             scanned += degree;
@@ -453,7 +469,7 @@ final class CoopBfs {
                     word = 0;
                 }
                 final long at = depth + ((long)v << 2);
-                if (UnsafeApi.getInt(null, at) != UNVISITED) {
+                if (UnsafeApi.getInt(null, at) >= 0) {
                     continue;
                 }
                 final long first = UnsafeApi.getLong(null, off + ((long)v << 3));
