@@ -95,8 +95,8 @@ class DemoCommandTest {
         assertEquals("passed", top.get("verified"));
         assertEquals(List.of(), top.get("notes"));
         final List<Map<String, Object>> rows = run.rows();
-        // 2 graphs x 2 apps x (java seq + bsp + async + solo) + jacobi (java seq + 5 configs + profiler choice)
-        assertEquals(2 * 2 * 4 + 7, rows.size(), rows.toString());
+        // 2 graphs x 2 apps x (java seq + bsp + async + solo + coop) + jacobi (java seq + 5 configs + profiler choice)
+        assertEquals(2 * 2 * 5 + 7, rows.size(), rows.toString());
         final Set<String> seen = new HashSet<>();
         for (final Map<String, Object> r : rows) {
             seen.add(r.get("app") + " " + r.get("graph") + " " + r.get("mode"));
@@ -133,7 +133,7 @@ class DemoCommandTest {
         assertEquals(0, run.exit, run.err);
         final Map<String, Object> top = JSON.std.mapFrom(run.out.trim());
         assertEquals(List.of("async pr skipped: the provider does not support it (no PageRank here)"), top.get("notes"));
-        assertEquals(3, run.rows().size(), run.out);
+        assertEquals(4, run.rows().size(), "java seq, bsp, solo and coop: " + run.out);
     }
 
     @Test
