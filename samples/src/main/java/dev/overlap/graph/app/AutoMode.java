@@ -13,17 +13,20 @@ import java.util.Objects;
  * <em>high-degree</em> otherwise (Kronecker and social graphs), and each app has an edge count from which its
  * parallel mode is chosen, below which {@code solo} is:
  * <ul>
- *   <li>BFS: {@code bsp} from {@value #BFS_HIGH_DEGREE_EDGES} edges on high-degree graphs; {@code solo} on
- *       low-degree graphs at every size (their per-level costs never let a parallel BFS catch one thread);</li>
- *   <li>PageRank: {@code bsp} from {@value #PR_LOW_DEGREE_EDGES} edges on low-degree graphs (they need many
+ *   <li>BFS: {@code coop} from {@value #BFS_HIGH_DEGREE_EDGES} edges on high-degree graphs; {@code solo} on
+ *       low-degree graphs at every size (their thousands of short levels let two workers at best match one
+ *       thread);</li>
+ *   <li>PageRank: {@code coop} from {@value #PR_LOW_DEGREE_EDGES} edges on low-degree graphs (they need many
  *       iterations, which a pull over two workers shares well) and from {@value #PR_HIGH_DEGREE_EDGES} on
  *       high-degree ones;</li>
  *   <li>SSSP: {@code async} (the bucketed worklist) from {@value #SSSP_LOW_DEGREE_EDGES} edges on low-degree
  *       graphs and from {@value #SSSP_HIGH_DEGREE_EDGES} on high-degree ones ({@code bsp}'s Bellman-Ford never
  *       beats one thread there).</li>
  * </ul>
- * The parallel mode of each app is the one that was never slower than the former default ({@code bsp}) where
- * parallelism paid. The thresholds sit between the largest size where the solo path won and the smallest where the
+ * The parallel mode of each app is the fastest where parallelism paid: {@code coop} (every worker of one device,
+ * rounds separated by an in-kernel barrier) beat {@code bsp} on every BFS and PageRank row it was measured on
+ * ({@code bench/results/2026-11-28-coop/}); SSSP has no {@code coop} form. Across processes the mode is the
+ * app's multi-device one ({@code bsp}, or {@code async} for SSSP): {@code solo} and {@code coop} run in one. The thresholds sit between the largest size where the solo path won and the smallest where the
  * app's parallel mode did, on 2 workers, in the solo path's sweep {@code bench/results/2026-11-28-solo-path/}
  * ({@code sweep.csv}: solo, {@code bsp}, {@code async}, the plain Java loop and GAP, kron 14-18, grid 100-1000, road
  * 10k-1M), with the larger sizes of {@code bench/results/2026-11-28-gap-sweep/} (kron 20-22, grid 2000, road 4M),
@@ -37,11 +40,11 @@ public final class AutoMode {
     public static final String MODE = "auto";
     /** Mean out-degree below which a graph counts as low-degree (long-diameter). */
     public static final double LOW_DEGREE = 8;
-    /** BFS on a high-degree graph: parallel ({@code bsp}) from this many edges. */
+    /** BFS on a high-degree graph: parallel ({@code coop}) from this many edges. */
     public static final long BFS_HIGH_DEGREE_EDGES = 4_000_000;
-    /** PageRank on a low-degree graph: parallel ({@code bsp}) from this many edges. */
+    /** PageRank on a low-degree graph: parallel ({@code coop}) from this many edges. */
     public static final long PR_LOW_DEGREE_EDGES = 200_000;
-    /** PageRank on a high-degree graph: parallel ({@code bsp}) from this many edges. */
+    /** PageRank on a high-degree graph: parallel ({@code coop}) from this many edges. */
     public static final long PR_HIGH_DEGREE_EDGES = 1_000_000;
     /** SSSP on a low-degree graph: parallel ({@code async}) from this many edges. */
     public static final long SSSP_LOW_DEGREE_EDGES = 1_500_000;
@@ -91,12 +94,13 @@ public final class AutoMode {
      * @return the choice for a run across processes: the app's parallel mode (solo runs in one process)
      */
     public static Choice acrossProcesses(final GraphApp app) {
-        return new Choice(parallelMode(Objects.requireNonNull(app, "app")), "across processes: solo runs in one");
+        return new Choice(Objects.requireNonNull(app, "app") == GraphApp.SSSP ? "async" : "bsp",
+            "across processes: solo and coop run in one");
     }
 
-    /** @return the mode {@code app} runs in when parallelism pays: {@code async} for SSSP, else {@code bsp} */
+    /** @return the mode {@code app} runs in when parallelism pays in one process: {@code async} for SSSP, else coop */
     static String parallelMode(final GraphApp app) {
-        return app == GraphApp.SSSP ? "async" : "bsp";
+        return app == GraphApp.SSSP ? "async" : "coop";
     }
 
     /** @return the edges from which {@code app} goes parallel on a low- or high-degree graph (MAX_VALUE: never) */

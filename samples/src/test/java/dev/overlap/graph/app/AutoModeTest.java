@@ -19,9 +19,9 @@ class AutoModeTest {
     @Test
     void eachAppGoesParallelAtItsThresholdAndStaysSoloJustBelow() {
         final Object[][] rules = {
-            {GraphApp.BFS, false, AutoMode.BFS_HIGH_DEGREE_EDGES, "bsp"},
-            {GraphApp.PAGERANK, true, AutoMode.PR_LOW_DEGREE_EDGES, "bsp"},
-            {GraphApp.PAGERANK, false, AutoMode.PR_HIGH_DEGREE_EDGES, "bsp"},
+            {GraphApp.BFS, false, AutoMode.BFS_HIGH_DEGREE_EDGES, "coop"},
+            {GraphApp.PAGERANK, true, AutoMode.PR_LOW_DEGREE_EDGES, "coop"},
+            {GraphApp.PAGERANK, false, AutoMode.PR_HIGH_DEGREE_EDGES, "coop"},
             {GraphApp.SSSP, true, AutoMode.SSSP_LOW_DEGREE_EDGES, "async"},
             {GraphApp.SSSP, false, AutoMode.SSSP_HIGH_DEGREE_EDGES, "async"},
         };
@@ -49,14 +49,14 @@ class AutoModeTest {
     void theDegreeThresholdSeparatesTheShapes() {
         // sizes between each app's low- and high-degree thresholds: the mean degree alone decides
         final long pr = 500_000;
-        assertEquals("bsp", AutoMode.choose(GraphApp.PAGERANK, pr / 8 + 1, pr, 2).mode(), "just below 8: low");
+        assertEquals("coop", AutoMode.choose(GraphApp.PAGERANK, pr / 8 + 1, pr, 2).mode(), "just below 8: low");
         assertEquals("solo", AutoMode.choose(GraphApp.PAGERANK, pr / 8, pr, 2).mode(), "8 is high-degree");
         final long sssp = 2_000_000;
         assertEquals("async", AutoMode.choose(GraphApp.SSSP, sssp / 8 + 1, sssp, 2).mode());
         assertEquals("solo", AutoMode.choose(GraphApp.SSSP, sssp / 8, sssp, 2).mode());
         final long bfs = 10_000_000;
         assertEquals("solo", AutoMode.choose(GraphApp.BFS, bfs / 8 + 1, bfs, 2).mode());
-        assertEquals("bsp", AutoMode.choose(GraphApp.BFS, bfs / 8, bfs, 2).mode());
+        assertEquals("coop", AutoMode.choose(GraphApp.BFS, bfs / 8, bfs, 2).mode());
     }
 
     @Test
@@ -67,7 +67,7 @@ class AutoModeTest {
             assertEquals("mode auto -> solo (one worker: nothing runs in parallel)", c.line());
             final AutoMode.Choice far = AutoMode.acrossProcesses(app);
             assertEquals(app == GraphApp.SSSP ? "async" : "bsp", far.mode());
-            assertEquals("across processes: solo runs in one", far.reason());
+            assertEquals("across processes: solo and coop run in one", far.reason());
         }
     }
 
@@ -79,17 +79,17 @@ class AutoModeTest {
             {"road:10000", 10_000L, 22_998L, "solo", "solo", "solo"},
             {"grid:100x100", 10_000L, 39_600L, "solo", "solo", "solo"},
             {"grid:200x200", 40_000L, 159_200L, "solo", "solo", "solo"},
-            {"road:100000", 100_000L, 229_998L, "solo", "bsp", "solo"},
+            {"road:100000", 100_000L, 229_998L, "solo", "coop", "solo"},
             {"kron:14", 16_384L, 426_246L, "solo", "solo", "solo"},
-            {"grid:500x500", 250_000L, 998_000L, "solo", "bsp", "solo"},
-            {"kron:16", 65_536L, 1_819_184L, "solo", "bsp", "solo"},
-            {"road:1000000", 1_000_000L, 2_299_998L, "solo", "bsp", "async"},
-            {"grid:1000x1000", 1_000_000L, 3_996_000L, "solo", "bsp", "async"},
-            {"kron:18", 262_144L, 7_612_524L, "bsp", "bsp", "async"},
-            {"road:4000000", 4_000_000L, 9_199_998L, "solo", "bsp", "async"},
-            {"grid:2000x2000", 4_000_000L, 15_992_000L, "solo", "bsp", "async"},
-            {"kron:20", 1_048_576L, 31_408_236L, "bsp", "bsp", "async"},
-            {"kron:22", 4_194_304L, 128_314_544L, "bsp", "bsp", "async"},
+            {"grid:500x500", 250_000L, 998_000L, "solo", "coop", "solo"},
+            {"kron:16", 65_536L, 1_819_184L, "solo", "coop", "solo"},
+            {"road:1000000", 1_000_000L, 2_299_998L, "solo", "coop", "async"},
+            {"grid:1000x1000", 1_000_000L, 3_996_000L, "solo", "coop", "async"},
+            {"kron:18", 262_144L, 7_612_524L, "coop", "coop", "async"},
+            {"road:4000000", 4_000_000L, 9_199_998L, "solo", "coop", "async"},
+            {"grid:2000x2000", 4_000_000L, 15_992_000L, "solo", "coop", "async"},
+            {"kron:20", 1_048_576L, 31_408_236L, "coop", "coop", "async"},
+            {"kron:22", 4_194_304L, 128_314_544L, "coop", "coop", "async"},
         };
         for (final Object[] r : rows) {
             final long n = (Long)r[1];
@@ -106,7 +106,7 @@ class AutoModeTest {
             AutoMode.choose(GraphApp.PAGERANK, 10_000, 39_600, 2).line());
         assertEquals("mode auto -> async (sssp on 2.3M edges, at least 1.5M at mean degree 2.3 < 8)",
             AutoMode.choose(GraphApp.SSSP, 1_000_000, 2_299_998, 2).line());
-        assertEquals("mode auto -> bsp (bfs on 30M edges, at least 4M at mean degree 30.0 >= 8)",
+        assertEquals("mode auto -> coop (bfs on 30M edges, at least 4M at mean degree 30.0 >= 8)",
             AutoMode.choose(GraphApp.BFS, 1_000_000, 30_000_000, 2).line());
         assertEquals("mode auto -> solo (bfs on 16M edges, mean degree 4.0 < 8: solo at every size)",
             AutoMode.choose(GraphApp.BFS, 4_000_000, 15_992_000, 2).line());

@@ -242,8 +242,8 @@ class GraphCommandsTest {
         assertFalse(quiet.err.contains("mode auto"), "--quiet keeps standard error quiet: " + quiet.err);
         final Run noted = new Run("pr", "--generate", "kron:8", "--mode", "solo", "--devices", "2", "--fetch", "64");
         assertEquals(0, noted.exit, noted.err);
-        assertTrue(noted.err.contains("overlap pr: note: --devices does not apply to --mode solo, which runs on one "
-            + "worker of one device"), noted.err);
+        assertTrue(noted.err.contains("overlap pr: note: --devices does not apply to --mode solo, which runs one "
+            + "thread over one device's memory"), noted.err);
         assertTrue(noted.err.contains("overlap pr: note: --fetch applies to --mode async; --mode solo ignores it"),
             noted.err);
         final Run parallel = new Run(args("sssp", "--generate", "kron:9", "--mode", "bsp", "--json"));
@@ -279,8 +279,9 @@ class GraphCommandsTest {
         };
         final String[] reasons = {
             "missing required argument", "mutually exclusive", "unknown generator 'ring'", "--devices must be in 1..64",
-            "--fetch: fetch must be in 1..65536", "--delta: delta must be >= 0", "--mode must be async, bsp, solo or auto, was 'turbo'",
-            "--mode must be async, bsp, solo or auto, was ''",
+            "--fetch: fetch must be in 1..65536", "--delta: delta must be >= 0",
+            "--mode must be async, bsp, solo, coop or auto, was 'turbo'",
+            "--mode must be async, bsp, solo, coop or auto, was ''",
             "--queue must be fifo, priority or auto", "--kernel must be persistent or discrete", "--source 99999 is outside",
             "--direction must be top-down or optimizing", "batch bytes must be 0 (eager) or in", "damping must be in (0, 1)",
             "--iterations must be >= 1", "--source does not apply",

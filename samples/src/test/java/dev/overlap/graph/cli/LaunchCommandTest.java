@@ -70,10 +70,12 @@ class LaunchCommandTest {
         "launch --processes 2 bfs --bogus|overlap bfs: unknown option '--bogus'",
         "launch --processes 3 pr --generate kron:8|overlap pr: --devices 2 is fewer than the 3 processes",
         "launch --processes 2 sssp --generate kron:8 --runs 0|overlap sssp: --runs must be in 1..1000, was 0",
-        "launch --processes 2 bfs --generate kron:8 --mode solo|overlap bfs: --mode solo runs on one worker in one "
+        "launch --processes 2 bfs --generate kron:8 --mode solo|overlap bfs: --mode solo runs on one device in one "
             + "process, not across processes",
-        "launch --processes 2 pr --generate kron:8 --mode turbo|overlap pr: --mode must be async, bsp, solo or auto, "
-            + "was 'turbo'",
+        "launch --processes 2 pr --generate kron:8 --mode coop|overlap pr: --mode coop runs on one device in one "
+            + "process, not across processes",
+        "launch --processes 2 pr --generate kron:8 --mode turbo|overlap pr: --mode must be async, bsp, solo, coop or "
+            + "auto, was 'turbo'",
         "launch --processes 2 jacobi --transfer profile|overlap jacobi: --transfer profile times the mesh of one process",
         "launch --processes 2 jacobi --size 1|overlap jacobi: --size 1 is smaller than --devices 2"})
     void aWrongArgumentIsOneLineAndNothingStarts(final String args, final String line) throws Exception {
