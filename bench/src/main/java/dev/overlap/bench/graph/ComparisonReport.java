@@ -180,21 +180,21 @@ final class ComparisonReport {
         final int perDevice = s.threads() / s.devices();
         sb.append(String.format(Locale.ROOT, "Every implementation: %d untimed warm-up run%s, then the median of %d "
             + "timed runs (min beside it), algorithm time only (not generation, loading, copying or placement). "
-            + "Overlap runs on %d devices x %d worker%s = %d threads%s (overlap solo on one worker of one device); the "
+            + "Overlap runs on %d devices x %d worker%s = %d threads%s (overlap solo on the calling thread, overlap coop on one device with all of them); the "
             + "Java CSR and JGraphT runs use one thread. "
             + "MTEPS: edges out of the reached vertices (each undirected edge once per direction) per microsecond. "
             + "\"vs java csr\": the single-threaded Java CSR median / this median.%n%n", s.warmups(),
             s.warmups() == 1 ? "" : "s", s.runs(), s.devices(), perDevice, perDevice == 1 ? "" : "s", s.threads(),
             hasGap() ? ", GAP on OMP_NUM_THREADS=" + s.threads() : ""));
         if (s.prIterations() > 0) {
-            sb.append(String.format(Locale.ROOT, "PageRank: damping 0.85; java csr, overlap bsp, overlap solo and JGraphT run exactly "
+            sb.append(String.format(Locale.ROOT, "PageRank: damping 0.85; java csr, overlap bsp, solo and coop and JGraphT run exactly "
                 + "%d iterations (--pr-iterations); async PageRank and GAP aim at an L1 error of %.3g. \"L1 error\": "
                 + "each answer's distance to the converged PageRank (power iteration to an error bound of %.0e).%n%n",
                 s.prIterations(), s.prError(), PageRankReference.TOLERANCE));
         } else {
             sb.append(String.format(Locale.ROOT, "PageRank at equal accuracy: damping 0.85, every answer aims at an L1 "
                 + "error of %.3g against the converged PageRank (power iteration to an error bound of %.0e): java csr, "
-                + "overlap bsp, overlap solo and JGraphT run the fewest iterations that get there (per graph: the settings "
+                + "overlap bsp, solo and coop and JGraphT run the fewest iterations that get there (per graph: the settings "
                 + "column), "
                 + "async PageRank runs to a tolerance calibrated by untimed runs, GAP to a tolerance chosen by "
                 + "replaying its algorithm. \"L1 error\": each answer's distance to the converged PageRank.%n%n",
@@ -239,9 +239,13 @@ final class ComparisonReport {
             + "fewer edges than it traverses; PageRank pulls over the reverse graph; SSSP Bellman-Ford rounds).\n");
         sb.append("- **overlap async**: the Atos-style apps on the distributed worklist, when its provider is "
             + "registered.\n");
-        sb.append("- **overlap solo**: the one-thread path: the graph on one device's memory, one worker of that "
-            + "device, no transport, worklist or barriers (BFS a queue over the CSR, PageRank a pull over the reverse "
+        sb.append("- **overlap solo**: the one-thread path: the graph on one device's memory, the calling thread, "
+            + "no launch, transport, worklist or barriers (BFS a queue over the CSR, PageRank a pull over the reverse "
             + "graph, SSSP delta-stepping buckets); the path `--mode auto` takes below its thresholds (`AutoMode`).\n");
+        sb.append("- **overlap coop**: the whole graph on one device with every worker in one persistent launch, "
+            + "levels or iterations separated by the launch's barrier (`syncWorkers`): BFS level-synchronous and "
+            + "direction-optimizing, PageRank the pull of solo with rows claimed in chunks; no SSSP. The parallel "
+            + "mode `--mode auto` takes for BFS and PageRank in one process.\n");
         sb.append("- **java csr**: `SequentialBfs`, `Dijkstra` (indexed binary heap) and `PowerIteration` (push) of "
             + "`dev.overlap.graph.ref`: plain array loops over the CSR, no boxing, no allocation per edge. They are the "
             + "references every other answer is checked against.\n");

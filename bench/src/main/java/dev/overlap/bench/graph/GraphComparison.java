@@ -31,7 +31,8 @@ import java.util.function.Supplier;
 /**
  * {@code overlap bench-graphs}: BFS, PageRank and SSSP on the same graphs (generated, or files), measured for
  * Overlap's execution modes (each mode and app in a forked JVM of its own unless {@code --no-fork}) ({@code bsp},
- * {@code async} and the one-thread path {@code solo}, which runs on one worker of one device) on a mesh of {@code --devices} x {@code threads / devices} workers,
+ * {@code async}, the one-thread path {@code solo} on the calling thread, and {@code coop}, every worker of one device in
+ * one persistent launch) on a mesh of {@code --devices} x {@code threads / devices} workers,
  * the plain single-threaded Java CSR implementations (the reference classes
  * {@link dev.overlap.graph.ref.SequentialBfs}, {@link dev.overlap.graph.ref.Dijkstra},
  * {@link dev.overlap.graph.ref.PowerIteration}: array loops over the CSR, no boxing; the floor every parallel run must
@@ -55,7 +56,7 @@ import java.util.function.Supplier;
  * {@link ForkProtocol}), and {@link ComparisonReport} renders the Markdown, CSV, JSON and table.
  */
 @Command(name = "overlap bench-graphs", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Compare Overlap's graph apps (bsp, async, solo) with plain single-threaded Java CSR loops, JGraphT 1.5.3 "
+    description = "Compare Overlap's graph apps (bsp, async, solo, coop) with plain single-threaded Java CSR loops, JGraphT 1.5.3 "
         + "and, given a build, the GAP benchmark suite (C++/OpenMP) on the same graphs: warm-up runs, then the median "
         + "of R runs; PageRank at equal accuracy; every answer verified; peak RSS; writes comparison.md, .csv and "
         + ".json.")
@@ -81,8 +82,9 @@ public final class GraphComparison implements Callable<Integer> {
     List<String> apps;
 
     @Option(names = "--impls", paramLabel = "IMPL", split = ",", splitSynopsisLabel = ",",
-        defaultValue = "bsp,async,solo,java,jgrapht,gap", description = "implementations: bsp, async, solo (Overlap's "
-            + "modes, solo the one-thread path on one worker of one device; one without a provider is skipped with a "
+        defaultValue = "bsp,async,solo,coop,java,jgrapht,gap", description = "implementations: bsp, async, solo, coop "
+            + "(Overlap's modes: solo the one-thread path, coop every worker of one device; one without a provider, or "
+            + "an app a mode does not have, is skipped with a "
             + "note), java (single-threaded CSR), jgrapht, gap (the GAP benchmark "
             + "suite, when --gap or " + GapBuild.ENV + " names a build; skipped with a note otherwise) (default: "
             + "${DEFAULT-VALUE})")

@@ -77,9 +77,9 @@ class ComparisonReportTest {
         assertTrue(md.startsWith("# Graph apps: Overlap vs plain Java vs JGraphT (quick smoke run, not a measurement)"
             + "\n\n2026-11-25T10:00:00Z, 2 cores (Test CPU), 8 GiB, Java 17 (Test); load average 0.20 0.10 0.00 at "
             + "the start, 0.50 0.40 0.30 at the end; commit abc123."), md);
-        assertTrue(md.contains("Overlap runs on 2 devices x 1 worker = 2 threads (overlap solo on one worker of one "
-            + "device)"), md);
-        assertTrue(md.contains("java csr, overlap bsp, overlap solo and JGraphT run exactly 20 iterations "
+        assertTrue(md.contains("Overlap runs on 2 devices x 1 worker = 2 threads (overlap solo on the calling "
+            + "thread, overlap coop on one device with all of them)"), md);
+        assertTrue(md.contains("java csr, overlap bsp, solo and coop and JGraphT run exactly 20 iterations "
             + "(--pr-iterations)"), md);
         assertTrue(md.contains("| kron:8 | 256 | 5,000 | 3 | 12 |"), md);
         assertTrue(md.contains("| FAILED |"), md);

@@ -77,18 +77,19 @@ class GraphComparisonTest {
     @Test
     void forkedMeasurementsAreVerifiedRowsOfTheParentsTable() throws IOException {
         final Run run = new Run(c -> { }, tiny("forked", "--fork", "--graphs", "kron:8", "--impls",
-            "bsp,async,solo,java", "--apps", "bfs,pr,sssp"));
+            "bsp,async,solo,coop,java", "--apps", "bfs,pr,sssp"));
         assertEquals(0, run.exit, run.err + run.out);
         final List<Map<String, Object>> rows = rows(dir.resolve("forked").resolve("comparison.json"));
-        assertEquals(12, rows.size(), rows.toString());
+        assertEquals(14, rows.size(), "4 implementations x 3 apps, and coop's bfs and pr: " + rows);
         for (final Map<String, Object> r : rows) {
             assertEquals("passed", r.get("verified"), r.toString());
             assertEquals("kron:8", r.get("graph"), r.toString());
             assertTrue(((Number)r.get("medianMs")).doubleValue() > 0, r.toString());
             if (r.get("implementation").toString().startsWith("overlap")) {
-                // the one-thread path runs on one worker of one device whatever the mesh of the others
-                assertEquals(r.get("implementation").equals("overlap solo") ? "1x1" : "2x1", r.get("threads"),
-                    r.toString());
+                // the one-thread path runs on one device with one worker whatever the mesh of the others
+                final Object impl = r.get("implementation");
+                assertEquals(impl.equals("overlap solo") ? "1x1" : impl.equals("overlap coop") ? "1x2" : "2x1",
+                    r.get("threads"), r.toString());
             }
         }
         for (final String app : new String[] {"bfs", "pr", "sssp"}) {
@@ -97,6 +98,8 @@ class GraphComparisonTest {
         }
         // the child's note reaches the parent's table
         assertTrue(run.out.contains("note: async pr has no iterations"), run.out);
+        assertTrue(run.out.contains("note: coop sssp skipped: the provider does not support it (--mode coop has no "
+            + "SSSP: use auto, solo, bsp or async)"), run.out);
     }
 
     /** The smoke run CI relies on: the real providers, every implementation, tiny graphs, seconds. */
