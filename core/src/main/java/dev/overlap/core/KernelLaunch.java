@@ -108,7 +108,7 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
     private static final long JOIN_SPIN_NANOS = 20_000;
     private static final long JOIN_YIELD_NANOS = 50_000;
     /** Spins of a worker waiting in {@link #syncWorkers} before it starts yielding between checks. */
-    private static final int BARRIER_SPINS = 1 << 12;
+    private static final int BARRIER_SPINS = 1 << 8;
     /** {@link #await} outcomes. */
     private static final int DONE = 0;
     private static final int TIMED_OUT = 1;
@@ -249,9 +249,9 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
      * worker that will never arrive; so does every later call. A kernel must then return from its poll without
      * relying on what the other workers did in that round, and must not call the barrier again expecting a round.
      *
-     * <p><b>Waiting.</b> Spins for a few thousand checks, then yields between checks: a barrier is for rounds of
-     * microseconds; it never parks (the last arrival would have to unpark, which costs more than such a round),
-     * and yielding lets other threads run when the device's workers outnumber the cores.
+     * <p><b>Waiting.</b> Spins for a few hundred checks (microseconds), then yields between checks: a barrier is for
+     * rounds of microseconds; it never parks (the last arrival would have to unpark, which costs more than such a
+     * round), and yielding soon lets a descheduled worker run when the device's workers outnumber the cores.
      *
      * @param ctx the calling worker's context (its launch must be this one)
      * @return {@code true} when every worker arrived, {@code false} when the launch is stopping

@@ -243,9 +243,9 @@ final class ComparisonReport {
             + "no launch, transport, worklist or barriers (BFS a queue over the CSR, PageRank a pull over the reverse "
             + "graph, SSSP delta-stepping buckets); the path `--mode auto` takes below its thresholds (`AutoMode`).\n");
         sb.append("- **overlap coop**: the whole graph on one device with every worker in one persistent launch, "
-            + "levels or iterations separated by the launch's barrier (`syncWorkers`): BFS level-synchronous and "
-            + "direction-optimizing, PageRank the pull of solo with rows claimed in chunks; no SSSP. The parallel "
-            + "mode `--mode auto` takes for BFS and PageRank in one process.\n");
+            + "levels, iterations or buckets separated by the launch's barrier (`syncWorkers`): BFS level-synchronous "
+            + "and direction-optimizing, PageRank the pull of solo with rows claimed in chunks, SSSP delta-stepping "
+            + "with per-worker bins.\n");
         sb.append("- **java csr**: `SequentialBfs`, `Dijkstra` (indexed binary heap) and `PowerIteration` (push) of "
             + "`dev.overlap.graph.ref`: plain array loops over the CSR, no boxing, no allocation per edge. They are the "
             + "references every other answer is checked against.\n");

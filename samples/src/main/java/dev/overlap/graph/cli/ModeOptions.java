@@ -20,7 +20,7 @@ public final class ModeOptions {
     @Option(names = "--mode", paramLabel = "MODE", description = "async (Atos worklist), bsp (bulk-synchronous "
         + "baseline), solo (the calling thread over one device's memory: the one-thread path for graphs too small "
         + "for parallelism to pay), coop (every worker of one device holding the whole graph, rounds separated by "
-        + "an in-kernel barrier; bfs and pr) or auto (solo or a parallel mode, chosen from the graph's size and shape; the run says which and why) "
+        + "an in-kernel barrier) or auto (solo or a parallel mode, chosen from the graph's size and shape; the run says which and why) "
         + "(default: auto for bfs, pr and sssp; bsp for scaling)")
     String mode;
 

@@ -8,13 +8,13 @@ import dev.overlap.graph.partition.DeviceGraph;
 /**
  * The cooperative path ({@code --mode coop}): the whole graph in one device's memory and every worker of that device
  * in one persistent launch, the rounds separated by the launch's barrier: {@link CoopBfs} (level-synchronous,
- * direction-optimizing) and {@link CoopPageRank} (pull, the BSP stopping rule). {@link #oneDevice()} is true, so
+ * direction-optimizing), {@link CoopPageRank} (pull, the BSP stopping rule) and {@link CoopSssp} (delta-stepping).
+ * {@link #oneDevice()} is true, so
  * {@link dev.overlap.graph.app.AppRunner} builds a mesh of one device with all the workers asked for (devices x
  * workers per device). This is the shape of a shared-memory machine: no owner lookups, remote atomics or frontier
  * messages, and a round costs a barrier, not a launch and a join.
  *
- * <p>SSSP has no cooperative form yet: {@link #sssp} throws {@link UnsupportedOperationException} naming the modes
- * that have one. Stateless; one run at a time per placed graph. Runs in one process only (not across ranks).
+ * <p>Stateless; one run at a time per placed graph. Runs in one process only (not across ranks).
  */
 public final class CoopAlgorithms implements GraphAlgorithms {
     /** The {@code --mode} name. */
@@ -37,7 +37,7 @@ public final class CoopAlgorithms implements GraphAlgorithms {
 
     @Override
     public AppResult sssp(final DeviceGraph g, final int source, final AppSettings settings) {
-        throw new UnsupportedOperationException("--mode coop has no SSSP: use auto, solo, bsp or async");
+        return CoopSssp.run(g, source, settings);
     }
 
     @Override
@@ -45,9 +45,9 @@ public final class CoopAlgorithms implements GraphAlgorithms {
         return CoopPageRank.run(in, outDegrees, settings);
     }
 
-    /** @return the BFS state (depths, two frontier queues, two bitmaps); PageRank's lives on the heap */
+    /** @return the larger of BFS's state (depths, queues, bitmaps) and SSSP's (distances); PageRank's is on the heap */
     @Override
     public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices, final int workers) {
-        return CoopBfs.stateBytes(vertices);
+        return Math.max(CoopBfs.stateBytes(vertices), CoopSssp.stateBytes(vertices));
     }
 }

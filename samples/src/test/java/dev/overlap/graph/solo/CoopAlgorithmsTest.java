@@ -1,7 +1,10 @@
 package dev.overlap.graph.solo;
 
 import dev.overlap.core.Mesh;
+import dev.overlap.graph.BuildOptions;
 import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.EdgeList;
+import dev.overlap.graph.GraphBuilder;
 import dev.overlap.graph.Progress;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppRunner;
@@ -11,6 +14,7 @@ import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.gen.GraphSpec;
 import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.partition.Partition;
+import dev.overlap.graph.ref.Dijkstra;
 import dev.overlap.graph.ref.PowerIteration;
 import dev.overlap.graph.ref.SequentialBfs;
 import dev.overlap.graph.ref.Verification;
@@ -140,24 +144,72 @@ class CoopAlgorithmsTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}, {1} numbering")
+    @MethodSource("cases")
+    void ssspEqualsDijkstraForEveryBucketWidth(final String spec, final String kind) {
+        final CsrGraph g = graph(spec);
+        try (DeviceGraph dg = DeviceGraph.place(three, g, partition(g, kind), true)) {
+            for (final int source : sources(g)) {
+                final long[] expected = Dijkstra.distances(g, source);
+                for (final int delta : new int[] {0, 1, 7, 1 << 20}) {
+                    for (int repeat = 0; repeat < 2; repeat++) {
+                        final AppResult r = coop.sssp(dg, source, AppSettings.builder().delta(delta).build());
+                        final Verification v = Verification.distances(expected, r.distances());
+                        assertTrue(v.passed(), spec + " from " + source + ", delta " + delta + ": " + v.detail());
+                        assertTrue(r.counts().visited() >= GraphApp.reached(expected), "every reached vertex");
+                    }
+                }
+            }
+        }
+    }
+
     @Test
-    void theRunnerGivesCoopOneDeviceWithEveryWorkerAndSsspIsRefusedByName() {
+    void ssspWithUnitWeightsAndDeltaOneRelaxesEachVertexOnce() {
+        final CsrGraph g = GraphSpec.parse("grid:25x25").build(3, false, Progress.none());
+        try (DeviceGraph dg = DeviceGraph.place(three, g, Partition.byEdges(g, 1), true)) {
+            final AppResult r = coop.sssp(dg, 0, AppSettings.builder().delta(1).build());
+            final int[] depths = SequentialBfs.depths(g, 0);
+            for (int v = 0; v < depths.length; v++) {
+                assertEquals(depths[v], r.distances()[v], "vertex " + v);
+            }
+            assertTrue(r.counts().visited() >= g.vertexCount(), "each vertex at least once");
+        }
+    }
+
+    @Test
+    void aNegativeWeightIsRefusedNamingItsSlotAndTheDeviceRunsOn() {
+        final EdgeList e = new EdgeList(4, true);
+        e.add(0, 1, 3);
+        e.add(1, 2, -4);
+        e.add(2, 3, 1);
+        final CsrGraph g = GraphBuilder.build(e, 4, BuildOptions.AS_IS, false, Progress.none());
+        try (DeviceGraph dg = DeviceGraph.place(three, g, Partition.byEdges(g, 1), true)) {
+            final IllegalStateException x = assertThrows(IllegalStateException.class,
+                () -> coop.sssp(dg, 0, AppSettings.builder().delta(1).build()));
+            assertEquals("edge slot 1 has negative weight -4: shortest paths need weights >= 0", x.getMessage());
+        }
+        final CsrGraph ok = GraphSpec.parse("grid:8x8").build(1, true, Progress.none());
+        try (DeviceGraph dg = DeviceGraph.place(three, ok, Partition.byEdges(ok, 1), true)) {
+            assertTrue(Verification.distances(Dijkstra.distances(ok, 0), coop.sssp(dg, 0, AppSettings.defaults())
+                .distances()).passed());
+        }
+    }
+
+    @Test
+    void theRunnerGivesCoopOneDeviceWithEveryWorker() {
         assertInstanceOf(CoopAlgorithms.class, Algorithms.forMode("COOP"));
         final CsrGraph g = GraphSpec.parse("kron:9").build(5, true, Progress.none());
         final AppRunner runner = AppRunner.builder().devices(2).threadsPerDevice(2).warmups(1).runs(2).build();
-        for (final GraphApp app : new GraphApp[] {GraphApp.BFS, GraphApp.PAGERANK}) {
+        for (final GraphApp app : GraphApp.values()) {
             final AppSettings s = AppSettings.builder().fixedIterations(5).build();
             final int source = GraphApp.defaultSource(g, 1);
-            final CsrGraph host = g.withoutWeights();
+            final CsrGraph host = app.weighted() ? g : g.withoutWeights();
             final AppRunner.Measurement m = runner.measure(host, app, coop, source, s);
             assertEquals(1, m.devices(), app.toString());
             assertEquals(4, m.threadsPerDevice(), "devices x workers per device: " + app);
             final Verification v = app.expected(host, source, s, null).check(m.result());
             assertTrue(v.passed(), app + ": " + v.detail());
         }
-        final UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
-            () -> runner.measure(g, GraphApp.SSSP, coop, 0, AppSettings.defaults()));
-        assertEquals("--mode coop has no SSSP: use auto, solo, bsp or async", e.getMessage());
     }
 
     @Test

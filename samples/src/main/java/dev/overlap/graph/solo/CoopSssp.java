@@ -1,0 +1,339 @@
+package dev.overlap.graph.solo;
+
+import dev.overlap.core.Device;
+import dev.overlap.core.KernelLaunch;
+import dev.overlap.core.LongArray;
+import dev.overlap.core.WorkerContext;
+import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.WorkCounts;
+import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.partition.RawArrays;
+import dev.overlap.graph.ref.Dijkstra;
+import org.agrona.UnsafeApi;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Delta-stepping SSSP by every worker of one device in one persistent launch ({@code --mode coop}; Meyer and
+ * Sanders, in the shape of the GAP suite's): the vertices of the current bucket (distance width {@code delta},
+ * {@link AppSettings#deltaFor}) are relaxed by all workers, which take chunks of {@value #CHUNK} with one
+ * {@code getAndAdd} each; a relaxation lowers a distance with a compare-and-set loop (so concurrent improvements of
+ * one vertex keep the least) and files the improved vertex in its bucket in the relaxing worker's own bins. Rounds
+ * are separated by the launch's barrier ({@link WorkerContext#syncWorkers()}), two per round:
+ * <ol>
+ *   <li>after relaxing, each worker publishes its lowest non-empty bin; after the barrier every worker takes the least
+ *       of them as the next bucket (the same for all), or stops when every worker's bins are empty;</li>
+ *   <li>each worker hands over its bin for that bucket (the array and its length, replaced by a spare); after the
+ *       barrier every worker sees every handed-over bin, so the next frontier is their concatenation, read where it
+ *       lies (no copy), and taken by chunks over the concatenation.</li>
+ * </ol>
+ * An entry whose vertex has since moved to a lower bucket is skipped (it was relaxed there); a vertex filed twice in
+ * one bucket may be relaxed twice, as in the GAP suite ({@link WorkCounts#visited()} counts relaxations of a
+ * vertex's edges, so it shows that extra work).
+ *
+ * <p>The bins are rings of {@code maxWeight / delta + 2} growable arrays per worker (a relaxation from bucket
+ * {@code b} lands at most that many buckets ahead, so a ring never folds two live buckets onto one slot); the width
+ * is raised when a ring would need more than {@link SoloSssp#MAX_RING} slots. The largest weight is found by the
+ * workers before the first round (which also refuses a negative weight, naming its slot).
+ *
+ * <p>The distances are device memory of the run (freed when the run ends), read and CAS-ed at absolute addresses;
+ * the bins are heap arrays, each written by its worker only and read by the others after the barrier that published
+ * it. Thread-safety: one run at a time per placed graph.
+ */
+final class CoopSssp {
+    /** Frontier entries per claim. */
+    static final int CHUNK = 64;
+    private static final int FIRST_BIN = 64;
+    private static final int PAD = 16;
+    /** Shared slots: the claim counter of a round (three rotating), then per worker its lowest bucket and max. */
+    private static final int CLAIMS = 3;
+
+    private CoopSssp() {
+    }
+
+    /** @return device bytes of a run's state for {@code n} vertices (the distances) */
+    static long stateBytes(final int n) {
+        return 8L * Math.max(1, n) + 64;
+    }
+
+    static AppResult run(final DeviceGraph dg, final int source, final AppSettings settings) {
+        final SoloGraph g = SoloGraph.of(dg);
+        final int n = g.vertices();
+        final int s = g.internalSource(source);
+        final int chosenDelta = settings.deltaFor(dg.host());
+        final Device dev = dg.mesh().device(0);
+        final LongArray distArray = dev.allocateLongs(n);
+        try {
+            final Run run = new Run(g, n, s, chosenDelta, dg.localEdges(0), dev.workerCount(),
+                RawArrays.of(distArray).address(0));
+            final long start = System.nanoTime();
+            final KernelLaunch launch = dev.launchPersistent(ctx -> {
+                run.worker(ctx);
+                ctx.stopLaunch();
+                return 1;
+            });
+            CoopBfs.joinUninterruptibly(launch);
+            final long nanos = System.nanoTime() - start;
+            if (run.negative != null) {
+                throw new IllegalStateException(run.negative);
+            }
+            final long[] dist = new long[n];
+            for (int v = 0; v < n; v++) {
+                dist[v] = distArray.get(v);
+            }
+            long visited = 0;
+            long scanned = 0;
+            for (final Lane lane : run.lanes) {
+                visited += lane.relaxed;
+                scanned += lane.scanned;
+            }
+            return AppResult.sssp(g.toOriginal(dist), nanos, new WorkCounts(run.rounds, visited, visited, scanned,
+                0, 0, 0, 0, 0));
+        } finally {
+            if (!dev.mesh().isClosed()) {
+                dev.free(distArray);
+            }
+        }
+    }
+
+    /** One run's shared state. */
+    static final class Run {
+        final int n;
+        final int source;
+        final int chosenDelta;
+        final long edges;
+        final long off;
+        final long tgt;
+        final long wgt;
+        final long dist;
+        final Lane[] lanes;
+        final AtomicLongArray shared;
+        /** Per worker, written before a barrier and read after it: lowest bucket, then the largest weight seen. */
+        final long[] published;
+        /** Per worker: the bin handed over for the round and its length. */
+        final int[][] handed;
+        final int[] handedLength;
+        /** Rounds run (written by worker 0, read after the join); the first negative weight found, if any. */
+        long rounds;
+        volatile String negative;
+
+        Run(final SoloGraph g, final int n, final int source, final int chosenDelta, final long edges,
+            final int workers, final long dist) {
+            this.n = n;
+            this.source = source;
+            this.chosenDelta = chosenDelta;
+            this.edges = edges;
+            this.off = g.offsetsAt();
+            this.tgt = g.targetsAt();
+            this.wgt = g.weightsAt();
+            this.dist = dist;
+            this.lanes = new Lane[workers];
+            this.shared = new AtomicLongArray(CLAIMS * PAD);
+            this.published = new long[workers];
+            this.handed = new int[workers][];
+            this.handedLength = new int[workers];
+        }
+
+        void worker(final WorkerContext ctx) {
+            final int w = ctx.workerIndex();
+            final int workers = ctx.workerCount();
+            // 1. each worker: its share of the distances, and the largest weight of its share of the edges
+            final long vShare = ((long)n + workers - 1) / workers;
+            final long vFrom = Math.min(n, vShare * w);
+            final long vTo = Math.min(n, vFrom + vShare);
+            for (long v = vFrom; v < vTo; v++) {
+                UnsafeApi.putLong(null, dist + (v << 3), Dijkstra.UNREACHED);
+            }
+            final long eShare = (edges + workers - 1) / workers;
+            final long eFrom = Math.min(edges, eShare * w);
+            published[w] = maxWeight(eFrom, Math.min(edges, eFrom + eShare));
+            if (!ctx.syncWorkers()) {
+                return;
+            }
+            if (negative != null) {
+                return; // a worker found a negative weight (written before its arrival): every worker leaves here
+            }
+            long maxWeight = 0;
+            for (int o = 0; o < workers; o++) {
+                maxWeight = Math.max(maxWeight, published[o]);
+            }
+            final long delta = Math.max(chosenDelta, (maxWeight + SoloSssp.MAX_RING - 3L) / (SoloSssp.MAX_RING - 2));
+            final Lane lane = new Lane(this, (int)(maxWeight / delta + 2), delta);
+            lanes[w] = lane;
+            if (w == 0) {
+                UnsafeApi.putLong(null, dist + ((long)source << 3), 0);
+                lane.file(source, 0);
+            }
+            if (!ctx.syncWorkers()) { // every worker's distances set and lane made before anyone relaxes or reads
+                return;
+            }
+            long bucket = 0;
+            long round = 0;
+            while (true) {
+                // 2. the next bucket: the least of every worker's lowest non-empty bin
+                published[w] = lane.lowest(bucket);
+                if (!ctx.syncWorkers()) {
+                    return;
+                }
+                long next = Long.MAX_VALUE;
+                for (int o = 0; o < workers; o++) {
+                    next = Math.min(next, published[o]);
+                }
+                if (next == Long.MAX_VALUE) {
+                    break;
+                }
+                bucket = next;
+                // 3. hand over this worker's bin of that bucket; reset the claim counter of the round after next
+                lane.handOver(w, bucket);
+                if (w == 0) {
+                    shared.set((int)((round + 1) % CLAIMS) * PAD, 0);
+                }
+                if (!ctx.syncWorkers()) {
+                    return;
+                }
+                // 4. relax the concatenation of the handed-over bins, in chunks
+                long total = 0;
+                for (int o = 0; o < workers; o++) {
+                    total += handedLength[o];
+                }
+                final int claim = (int)(round % CLAIMS) * PAD;
+                long i;
+                while ((i = shared.getAndAdd(claim, CHUNK)) < total) {
+                    lane.relaxRange(i, Math.min(total, i + CHUNK), bucket, workers);
+                }
+                round++;
+                // the next round's first barrier also ends this one: nobody reads a handed-over bin after it
+                lane.takeBack(w);
+            }
+            if (w == 0) {
+                rounds = round;
+            }
+        }
+
+        /** @return the largest weight in slots {@code [from, to)}, or -1 after recording the first negative one */
+        private long maxWeight(final long from, final long to) {
+            int max = 0;
+            for (long e = from; e < to; e++) {
+                final int x = UnsafeApi.getInt(null, wgt + (e << 2));
+                if (x < 0) {
+                    negative = "edge slot " + e + " has negative weight " + x + ": shortest paths need weights >= 0";
+                    return -1;
+                }
+                max = Math.max(max, x);
+            }
+            return max;
+        }
+    }
+
+    /**
+     * One worker's bins and counts. The per-entry and per-edge loops are methods called many times per run (compiled
+     * early), with the addresses in locals. Its bins are written only by its worker; a handed-over bin is read by
+     * every worker between the two barriers that bound its round.
+     */
+    static final class Lane {
+        private final Run run;
+        private final long delta;
+        private final int ring;
+        private final int[][] bins;
+        private final int[] sizes;
+        private int[] spare = new int[FIRST_BIN];
+        private int[] out;
+        long relaxed;
+        long scanned;
+
+        Lane(final Run run, final int ring, final long delta) {
+            this.run = run;
+            this.delta = delta;
+            this.ring = ring;
+            this.bins = new int[ring][];
+            this.sizes = new int[ring];
+        }
+
+        /** Files {@code v} in bucket {@code b}'s bin. */
+        void file(final int v, final long b) {
+            final int slot = (int)(b % ring);
+            int[] bin = bins[slot];
+            final int size = sizes[slot];
+            if (bin == null || size == bin.length) {
+                bin = bins[slot] = bin == null ? new int[FIRST_BIN] : Arrays.copyOf(bin, size * 2);
+            }
+            bin[size] = v;
+            sizes[slot] = size + 1;
+        }
+
+        /** @return the lowest bucket at or after {@code from} with entries in this worker's bins; MAX_VALUE if none */
+        long lowest(final long from) {
+            for (int k = 0; k < ring; k++) {
+                if (sizes[(int)((from + k) % ring)] > 0) {
+                    return from + k;
+                }
+            }
+            return Long.MAX_VALUE;
+        }
+
+        /** Publishes bucket {@code b}'s bin (maybe empty) for the round and gives the slot a spare array. */
+        void handOver(final int w, final long b) {
+            final int slot = (int)(b % ring);
+            out = bins[slot];
+            run.handed[w] = out;
+            run.handedLength[w] = sizes[slot];
+            bins[slot] = spare;
+            sizes[slot] = 0;
+            spare = null;
+        }
+
+        /** Takes back the bin this worker handed over (nobody reads it after the round), as the next spare. */
+        void takeBack(final int w) {
+            spare = out != null ? out : new int[FIRST_BIN];
+            out = null;
+        }
+
+        /** Relaxes entries {@code [from, to)} of the concatenation of the handed-over bins. */
+        void relaxRange(final long from, final long to, final long bucket, final int workers) {
+            final int[][] handed = run.handed;
+            final int[] lengths = run.handedLength;
+            long base = 0;
+            int o = 0;
+            while (base + lengths[o] <= from) {
+                base += lengths[o++];
+            }
+            for (long i = from; i < to; i++) {
+                while (i - base >= lengths[o]) {
+                    base += lengths[o++];
+                }
+                relax(handed[o][(int)(i - base)], bucket);
+            }
+        }
+
+        /** Relaxes the out-edges of {@code u} unless it has moved to a lower bucket since it was filed. */
+        void relax(final int u, final long bucket) {
+            final long dist = run.dist;
+            final long du = UnsafeApi.getLongVolatile(null, dist + ((long)u << 3));
+            if (du / delta < bucket) {
+                return; // relaxed in that lower bucket already
+            }
+            final long off = run.off;
+            final long first = UnsafeApi.getLong(null, off + ((long)u << 3));
+            final int degree = (int)(UnsafeApi.getLong(null, off + ((long)(u + 1) << 3)) - first);
+            final long t = run.tgt + (first << 2);
+            final long wt = run.wgt + (first << 2);
+            for (int e = 0; e < degree; e++) {
+                final int v = UnsafeApi.getInt(null, t + ((long)e << 2));
+                final long nd = du + UnsafeApi.getInt(null, wt + ((long)e << 2));
+                final long at = dist + ((long)v << 3);
+                long old = UnsafeApi.getLongVolatile(null, at);
+                while (nd < old) {
+                    if (UnsafeApi.compareAndSetLong(null, at, old, nd)) {
+                        file(v, nd / delta);
+                        break;
+                    }
+                    old = UnsafeApi.getLongVolatile(null, at);
+                }
+            }
+            relaxed++;
+            scanned += degree;
+        }
+    }
+}
