@@ -19,19 +19,15 @@ import java.util.Objects;
  *   <li>PageRank: {@code coop} from {@value #PR_LOW_DEGREE_EDGES} edges on low-degree graphs (they need many
  *       iterations, which a pull over two workers shares well) and from {@value #PR_HIGH_DEGREE_EDGES} on
  *       high-degree ones;</li>
- *   <li>SSSP: {@code async} (the bucketed worklist) from {@value #SSSP_LOW_DEGREE_EDGES} edges on low-degree
- *       graphs and from {@value #SSSP_HIGH_DEGREE_EDGES} on high-degree ones ({@code bsp}'s Bellman-Ford never
- *       beats one thread there).</li>
+ *   <li>SSSP: {@code coop} (delta-stepping) from {@value #SSSP_LOW_DEGREE_EDGES} edges on low-degree graphs and
+ *       from {@value #SSSP_HIGH_DEGREE_EDGES} on high-degree ones.</li>
  * </ul>
- * The parallel mode of each app is the fastest where parallelism paid: {@code coop} (every worker of one device,
- * rounds separated by an in-kernel barrier) beat {@code bsp} on every BFS and PageRank row it was measured on
- * ({@code bench/results/2026-11-28-coop/}); SSSP has no {@code coop} form. Across processes the mode is the
- * app's multi-device one ({@code bsp}, or {@code async} for SSSP): {@code solo} and {@code coop} run in one. The thresholds sit between the largest size where the solo path won and the smallest where the
- * app's parallel mode did, on 2 workers, in the solo path's sweep {@code bench/results/2026-11-28-solo-path/}
- * ({@code sweep.csv}: solo, {@code bsp}, {@code async}, the plain Java loop and GAP, kron 14-18, grid 100-1000, road
- * 10k-1M), with the larger sizes of {@code bench/results/2026-11-28-gap-sweep/} (kron 20-22, grid 2000, road 4M),
- * where the parallel modes win on every high-degree row. The mean degree is the predictor of shape
- * because it costs nothing (two counts the graph already has) and separates the sweep's families cleanly.
+ * The parallel mode is {@code coop} (every worker of one device, rounds separated by an in-kernel barrier): it beat
+ * {@code bsp} and {@code async} on every row it was measured on. The thresholds sit between the largest graph where
+ * {@code solo} won and the smallest where {@code coop} did, on 2 workers ({@code bench/results/2026-11-28-coop/}:
+ * kron 14-20, grid 200-1000, road 100k-1M). Across processes the mode is the app's multi-device one ({@code bsp},
+ * or {@code async} for SSSP): {@code solo} and {@code coop} run in one. The mean degree is the predictor of shape
+ * because it costs nothing (two counts the graph already has) and separates the families measured cleanly.
  *
  * <p>Stateless; thread-safe. {@link Choice} is an immutable value.
  */
@@ -41,15 +37,15 @@ public final class AutoMode {
     /** Mean out-degree below which a graph counts as low-degree (long-diameter). */
     public static final double LOW_DEGREE = 8;
     /** BFS on a high-degree graph: parallel ({@code coop}) from this many edges. */
-    public static final long BFS_HIGH_DEGREE_EDGES = 4_000_000;
+    public static final long BFS_HIGH_DEGREE_EDGES = 1_000_000;
     /** PageRank on a low-degree graph: parallel ({@code coop}) from this many edges. */
     public static final long PR_LOW_DEGREE_EDGES = 200_000;
     /** PageRank on a high-degree graph: parallel ({@code coop}) from this many edges. */
     public static final long PR_HIGH_DEGREE_EDGES = 1_000_000;
-    /** SSSP on a low-degree graph: parallel ({@code async}) from this many edges. */
-    public static final long SSSP_LOW_DEGREE_EDGES = 1_500_000;
-    /** SSSP on a high-degree graph: parallel ({@code async}) from this many edges. */
-    public static final long SSSP_HIGH_DEGREE_EDGES = 4_000_000;
+    /** SSSP on a low-degree graph: parallel ({@code coop}) from this many edges. */
+    public static final long SSSP_LOW_DEGREE_EDGES = 500_000;
+    /** SSSP on a high-degree graph: parallel ({@code coop}) from this many edges. */
+    public static final long SSSP_HIGH_DEGREE_EDGES = 1_000_000;
 
     private static final String SOLO = "solo";
 
@@ -98,9 +94,9 @@ public final class AutoMode {
             "across processes: solo and coop run in one");
     }
 
-    /** @return the mode {@code app} runs in when parallelism pays in one process: {@code async} for SSSP, else coop */
+    /** @return the mode {@code app} runs in when parallelism pays in one process: {@code coop} */
     static String parallelMode(final GraphApp app) {
-        return app == GraphApp.SSSP ? "async" : "coop";
+        return "coop";
     }
 
     /** @return the edges from which {@code app} goes parallel on a low- or high-degree graph (MAX_VALUE: never) */

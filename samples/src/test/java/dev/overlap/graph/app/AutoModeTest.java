@@ -22,8 +22,8 @@ class AutoModeTest {
             {GraphApp.BFS, false, AutoMode.BFS_HIGH_DEGREE_EDGES, "coop"},
             {GraphApp.PAGERANK, true, AutoMode.PR_LOW_DEGREE_EDGES, "coop"},
             {GraphApp.PAGERANK, false, AutoMode.PR_HIGH_DEGREE_EDGES, "coop"},
-            {GraphApp.SSSP, true, AutoMode.SSSP_LOW_DEGREE_EDGES, "async"},
-            {GraphApp.SSSP, false, AutoMode.SSSP_HIGH_DEGREE_EDGES, "async"},
+            {GraphApp.SSSP, true, AutoMode.SSSP_LOW_DEGREE_EDGES, "coop"},
+            {GraphApp.SSSP, false, AutoMode.SSSP_HIGH_DEGREE_EDGES, "coop"},
         };
         for (final Object[] r : rules) {
             final GraphApp app = (GraphApp)r[0];
@@ -51,8 +51,8 @@ class AutoModeTest {
         final long pr = 500_000;
         assertEquals("coop", AutoMode.choose(GraphApp.PAGERANK, pr / 8 + 1, pr, 2).mode(), "just below 8: low");
         assertEquals("solo", AutoMode.choose(GraphApp.PAGERANK, pr / 8, pr, 2).mode(), "8 is high-degree");
-        final long sssp = 2_000_000;
-        assertEquals("async", AutoMode.choose(GraphApp.SSSP, sssp / 8 + 1, sssp, 2).mode());
+        final long sssp = 700_000;
+        assertEquals("coop", AutoMode.choose(GraphApp.SSSP, sssp / 8 + 1, sssp, 2).mode());
         assertEquals("solo", AutoMode.choose(GraphApp.SSSP, sssp / 8, sssp, 2).mode());
         final long bfs = 10_000_000;
         assertEquals("solo", AutoMode.choose(GraphApp.BFS, bfs / 8 + 1, bfs, 2).mode());
@@ -71,7 +71,7 @@ class AutoModeTest {
         }
     }
 
-    /** The sweeps' graphs (bench/results/2026-11-28-solo-path/ and -gap-sweep/ sweep.csv: vertices, edges) and what auto runs. */
+    /** The measured graphs (bench/results/2026-11-28-coop/ and the earlier sweeps: vertices, edges) and what auto runs. */
     @Test
     void theSweepsGraphsGetTheModesTheResultsFileShowsWinning() {
         final Object[][] rows = {
@@ -81,15 +81,15 @@ class AutoModeTest {
             {"grid:200x200", 40_000L, 159_200L, "solo", "solo", "solo"},
             {"road:100000", 100_000L, 229_998L, "solo", "coop", "solo"},
             {"kron:14", 16_384L, 426_246L, "solo", "solo", "solo"},
-            {"grid:500x500", 250_000L, 998_000L, "solo", "coop", "solo"},
-            {"kron:16", 65_536L, 1_819_184L, "solo", "coop", "solo"},
-            {"road:1000000", 1_000_000L, 2_299_998L, "solo", "coop", "async"},
-            {"grid:1000x1000", 1_000_000L, 3_996_000L, "solo", "coop", "async"},
-            {"kron:18", 262_144L, 7_612_524L, "coop", "coop", "async"},
-            {"road:4000000", 4_000_000L, 9_199_998L, "solo", "coop", "async"},
-            {"grid:2000x2000", 4_000_000L, 15_992_000L, "solo", "coop", "async"},
-            {"kron:20", 1_048_576L, 31_408_236L, "coop", "coop", "async"},
-            {"kron:22", 4_194_304L, 128_314_544L, "coop", "coop", "async"},
+            {"grid:500x500", 250_000L, 998_000L, "solo", "coop", "coop"},
+            {"kron:16", 65_536L, 1_819_184L, "coop", "coop", "coop"},
+            {"road:1000000", 1_000_000L, 2_299_998L, "solo", "coop", "coop"},
+            {"grid:1000x1000", 1_000_000L, 3_996_000L, "solo", "coop", "coop"},
+            {"kron:18", 262_144L, 7_612_524L, "coop", "coop", "coop"},
+            {"road:4000000", 4_000_000L, 9_199_998L, "solo", "coop", "coop"},
+            {"grid:2000x2000", 4_000_000L, 15_992_000L, "solo", "coop", "coop"},
+            {"kron:20", 1_048_576L, 31_408_236L, "coop", "coop", "coop"},
+            {"kron:22", 4_194_304L, 128_314_544L, "coop", "coop", "coop"},
         };
         for (final Object[] r : rows) {
             final long n = (Long)r[1];
@@ -104,9 +104,9 @@ class AutoModeTest {
     void theLineNamesTheSizeTheShapeAndTheThreshold() {
         assertEquals("mode auto -> solo (pr on 39.6k edges, below 200k at mean degree 4.0 < 8)",
             AutoMode.choose(GraphApp.PAGERANK, 10_000, 39_600, 2).line());
-        assertEquals("mode auto -> async (sssp on 2.3M edges, at least 1.5M at mean degree 2.3 < 8)",
+        assertEquals("mode auto -> coop (sssp on 2.3M edges, at least 500k at mean degree 2.3 < 8)",
             AutoMode.choose(GraphApp.SSSP, 1_000_000, 2_299_998, 2).line());
-        assertEquals("mode auto -> coop (bfs on 30M edges, at least 4M at mean degree 30.0 >= 8)",
+        assertEquals("mode auto -> coop (bfs on 30M edges, at least 1M at mean degree 30.0 >= 8)",
             AutoMode.choose(GraphApp.BFS, 1_000_000, 30_000_000, 2).line());
         assertEquals("mode auto -> solo (bfs on 16M edges, mean degree 4.0 < 8: solo at every size)",
             AutoMode.choose(GraphApp.BFS, 4_000_000, 15_992_000, 2).line());
