@@ -82,7 +82,7 @@ class AutoModeTest {
             {"road:100000", 100_000L, 229_998L, "solo", "coop", "solo"},
             {"kron:14", 16_384L, 426_246L, "solo", "solo", "solo"},
             {"grid:500x500", 250_000L, 998_000L, "solo", "coop", "coop"},
-            {"kron:16", 65_536L, 1_819_184L, "coop", "coop", "coop"},
+            {"kron:16", 65_536L, 1_819_184L, "solo", "coop", "coop"},
             {"road:1000000", 1_000_000L, 2_299_998L, "solo", "coop", "coop"},
             {"grid:1000x1000", 1_000_000L, 3_996_000L, "solo", "coop", "coop"},
             {"kron:18", 262_144L, 7_612_524L, "coop", "coop", "coop"},
@@ -106,7 +106,7 @@ class AutoModeTest {
             AutoMode.choose(GraphApp.PAGERANK, 10_000, 39_600, 2).line());
         assertEquals("mode auto -> coop (sssp on 2.3M edges, at least 500k at mean degree 2.3 < 8)",
             AutoMode.choose(GraphApp.SSSP, 1_000_000, 2_299_998, 2).line());
-        assertEquals("mode auto -> coop (bfs on 30M edges, at least 1M at mean degree 30.0 >= 8)",
+        assertEquals("mode auto -> coop (bfs on 30M edges, at least 4M at mean degree 30.0 >= 8)",
             AutoMode.choose(GraphApp.BFS, 1_000_000, 30_000_000, 2).line());
         assertEquals("mode auto -> solo (bfs on 16M edges, mean degree 4.0 < 8: solo at every size)",
             AutoMode.choose(GraphApp.BFS, 4_000_000, 15_992_000, 2).line());
