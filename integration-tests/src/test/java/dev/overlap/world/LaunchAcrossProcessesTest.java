@@ -88,8 +88,8 @@ class LaunchAcrossProcessesTest {
     }
 
     /**
-     * {@code --mode auto}, the default, takes the parallel mode across processes (solo runs in one) and says so in
-     * one line, once (rank 0's).
+     * {@code --mode auto}, the default, takes the multi-device mode across processes (solo and coop run in one) and
+     * says so in one line, once (rank 0's).
      */
     @Test
     void theDefaultModeAcrossProcessesIsTheParallelOneAndSaysSoOnce() throws Exception {
@@ -97,7 +97,7 @@ class LaunchAcrossProcessesTest {
             assertEquals(0, job.awaitExit(BOUND_SECONDS, TimeUnit.SECONDS), job.transcript());
             assertTrue(job.out().contains("mode              async"), job.transcript());
             assertEquals(1, job.err().stream().filter(l -> l.endsWith("overlap sssp: mode auto -> async (across "
-                + "processes: solo runs in one)")).count(), job.transcript());
+                + "processes: solo and coop run in one)")).count(), job.transcript());
         }
         assertNoJobLeft();
     }

@@ -20,8 +20,9 @@ import java.util.function.Supplier;
  * memory for its slice plus the model's state, build the mesh, place the graph, run {@code warmups} untimed runs
  * and {@code runs} timed ones on the placed graph, close everything. The time of a run is the provider's own
  * ({@link AppResult#nanos()}: state initialisation and supersteps; not placement). A model that runs on one worker
- * ({@link GraphAlgorithms#singleWorker()}, {@code solo}) gets a mesh of one device with one worker, whatever the
- * builder was given; {@link Measurement#devices()} and {@link Measurement#threadsPerDevice()} say what ran.
+ * ({@link GraphAlgorithms#singleWorker()}, {@code solo}) gets a mesh of one device with one worker, and one that runs
+ * on one device ({@link GraphAlgorithms#oneDevice()}, {@code coop}) a mesh of one device with devices x workers per
+ * device workers, whatever the builder was given; {@link Measurement#devices()} and {@link Measurement#threadsPerDevice()} say what ran.
  *
  * <p><b>Across processes.</b> With a {@link Builder#world WorldConfig} the mesh spans several processes (ranks) on
  * one host and every rank calls {@link #measure} with the same graph, app and settings (SPMD): each rank builds the

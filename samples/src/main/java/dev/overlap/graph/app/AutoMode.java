@@ -87,7 +87,7 @@ public final class AutoMode {
 
     /**
      * @param app the app
-     * @return the choice for a run across processes: the app's parallel mode (solo runs in one process)
+     * @return the choice for a run across processes: the app's multi-device mode (solo and coop run in one process)
      */
     public static Choice acrossProcesses(final GraphApp app) {
         return new Choice(Objects.requireNonNull(app, "app") == GraphApp.SSSP ? "async" : "bsp",

@@ -166,9 +166,9 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
 
     /**
      * The provider that runs: the one {@code --mode} names, or for {@code auto} the one {@link AutoMode} chooses for
-     * this graph and mesh (across processes the parallel one: solo runs in one), announced in one line on standard
-     * error unless {@code --quiet}; then a note for each async knob given to a mode that ignores it, and for each mesh
-     * option given to the single-worker mode.
+     * this graph and mesh (across processes the multi-device one: solo and coop run in one), announced in one line
+     * on standard error unless {@code --quiet}; then a note for each async knob given to a mode that ignores it, and
+     * for each mesh option given to the single-worker mode.
      *
      * @return the provider, and the auto line (null when the mode was given)
      */
