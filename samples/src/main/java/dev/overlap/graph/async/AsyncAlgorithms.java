@@ -2,6 +2,7 @@ package dev.overlap.graph.async;
 
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.partition.DeviceGraph;
@@ -76,6 +77,6 @@ public final class AsyncAlgorithms implements GraphAlgorithms {
      *         Sanders' choice (as {@code --mode async} uses it)
      */
     public static int ssspDelta(final CsrGraph g, final AppSettings settings) {
-        return AsyncSssp.delta(g, settings);
+        return AsyncSssp.delta(GraphSummary.of(g), settings);
     }
 }

@@ -42,7 +42,7 @@ enum PageRankVariant {
         if (this != AUTO) {
             return this;
         }
-        if (!g.host().isSymmetric() || outDegrees.length == 0) {
+        if (!g.summary().isSymmetric() || outDegrees.length == 0) {
             return PUSH;
         }
         long sum = 0;

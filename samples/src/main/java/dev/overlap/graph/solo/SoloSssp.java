@@ -35,7 +35,7 @@ final class SoloSssp {
         final SoloGraph g = SoloGraph.of(dg);
         final int n = g.vertices();
         final int s = g.internalSource(source);
-        final int chosenDelta = settings.deltaFor(dg.host());
+        final int chosenDelta = settings.deltaFor(dg.summary());
         final long edges = dg.localEdges(0);
         final long[] dist = new long[n];
         final long[] counts = new long[3]; // buckets emptied, expansions, edges scanned
