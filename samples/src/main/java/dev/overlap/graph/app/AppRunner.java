@@ -115,12 +115,13 @@ public final class AppRunner {
      */
     public Measurement measure(final CsrGraph g, final GraphApp app, final GraphAlgorithms algorithms,
         final int source, final AppSettings settings) {
-        return measure(HostGraph.of(Objects.requireNonNull(g, "g")), app, algorithms, source, settings);
+        return measure(HostGraph.of(Objects.requireNonNull(g, "g")), app, algorithms, source, settings, false);
     }
 
     /**
-     * Measures one app on one graph, holding the host graph only until it is placed: partition it, size and build the
-     * mesh, place it, give it to the host graph's last reader, drop it, then run. The runs read the host graph only
+     * Measures one app on one graph, holding the host graph only until it is placed: partition it, give it to the host
+     * graph's last reader, size and build the mesh, place it (across processes the last reader comes here), drop it,
+     * then run. The runs read the host graph only
      * through its {@link GraphSummary} (PageRank's out-degrees, SSSP's weight check, the counts), so once the caller
      * keeps no reference to the graph either, it is garbage during the runs.
      *
@@ -139,6 +140,16 @@ public final class AppRunner {
      */
     public Measurement measure(final HostGraph host, final GraphApp app, final GraphAlgorithms algorithms,
         final int source, final AppSettings settings) {
+        return measure(host, app, algorithms, source, settings, true);
+    }
+
+    /**
+     * @param collect whether to ask for a full collection once the graph is dropped (when the caller has let go of it
+     *                too): G1 keeps a dead CSR's regions until its next collection, and meanwhile grows the heap
+     *                into memory it never touched for the runs' arrays, which raises the peak resident memory
+     */
+    private Measurement measure(final HostGraph host, final GraphApp app, final GraphAlgorithms algorithms,
+        final int source, final AppSettings settings, final boolean collect) {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(app, "app");
         Objects.requireNonNull(algorithms, "algorithms");
@@ -152,6 +163,9 @@ public final class AppRunner {
         final int meshWorkers = solo ? 1 : threadsPerDevice;
         // every reference to the CSR lives in the plan (until placed) and in host (until released), none in a local
         final Plan plan = plan(host.graph(), app, algorithms, source, settings, meshDevices, meshWorkers);
+        if (world == null) {
+            host.readLast(); // its arrays come and go before the devices' memory is allocated
+        }
         final Mesh.Builder mb = Mesh.builder().name("overlap-" + app.id()).devices(meshDevices)
             .threadsPerDevice(meshWorkers).memoryPerDevice(plan.perDevice);
         if (idleStrategy != null) {
@@ -174,6 +188,9 @@ public final class AppRunner {
             try (DeviceGraph dg = plan.place(mesh, app.weighted())) {
                 final double placeMillis = (System.nanoTime() - placeStart) / 1e6;
                 host.release();
+                if (collect) {
+                    System.gc(); // once per measurement, before the warm-up runs: the CSR's memory serves the runs
+                }
                 final GraphSummary graph = plan.graph;
                 for (int r = 0; r < warmups; r++) {
                     app.run(algorithms, dg, graph, source, settings);
@@ -207,7 +224,7 @@ public final class AppRunner {
         app.requireUsable(graph);
         final Partition p = partitioning.of(g, meshDevices);
         final CsrGraph toPlace = app.placed(g, algorithms);
-        final long perDevice = bytesPerDevice(toPlace, p, app, algorithms, settings, meshDevices, meshWorkers);
+        final long perDevice = bytesPerDevice(toPlace, graph, p, app, algorithms, settings, meshDevices, meshWorkers);
         return new Plan(toPlace, p, perDevice, world != null ? g.fingerprint() : 0, graph, toPlace == g);
     }
 
@@ -243,14 +260,15 @@ public final class AppRunner {
         }
     }
 
-    private static long bytesPerDevice(final CsrGraph toPlace, final Partition p, final GraphApp app,
-        final GraphAlgorithms algorithms, final AppSettings settings, final int devices, final int threadsPerDevice) {
+    private static long bytesPerDevice(final CsrGraph toPlace, final GraphSummary graph, final Partition p,
+        final GraphApp app, final GraphAlgorithms algorithms, final AppSettings settings, final int devices,
+        final int threadsPerDevice) {
         int maxOwned = 0;
         for (int d = 0; d < devices; d++) {
             maxOwned = Math.max(maxOwned, p.size(d));
         }
         final long perDevice = DeviceGraph.bytesPerDevice(toPlace, p, app.weighted())
-            + algorithms.stateBytesPerDevice(toPlace.vertexCount(), maxOwned, devices, threadsPerDevice, settings)
+            + algorithms.stateBytesPerDevice(app, graph, maxOwned, devices, threadsPerDevice, settings)
             + SLACK;
         if (perDevice > MAX_DEVICE_BYTES) {
             throw new IllegalStateException("the graph needs " + (perDevice >> 20) + " MiB per device on " + devices

@@ -8,7 +8,8 @@ import java.util.function.Consumer;
 /**
  * A host graph handed over to {@link AppRunner#measure(HostGraph, GraphApp, GraphAlgorithms, int, AppSettings)}
  * for good: the runner reads it to partition and place it, gives it to the {@linkplain #of(CsrGraph, Consumer)
- * last reader} (e.g. the command's reference answer), then drops it before the first run, so that the garbage
+ * last reader} (e.g. the command's reference answer) before it builds the mesh (across processes: once the graph is
+ * placed), then drops it before the first run, so that the garbage
  * collector can take the CSR while the device copy runs (the runs read a {@link dev.overlap.graph.GraphSummary}).
  * That only frees the graph when the caller keeps no reference to it either: a command hands the graph over and
  * forgets it.
@@ -18,6 +19,7 @@ import java.util.function.Consumer;
 public final class HostGraph {
     private CsrGraph graph;
     private final Consumer<CsrGraph> lastReader;
+    private boolean read;
 
     private HostGraph(final CsrGraph graph, final Consumer<CsrGraph> lastReader) {
         this.graph = Objects.requireNonNull(graph, "graph");
@@ -34,8 +36,10 @@ public final class HostGraph {
 
     /**
      * @param graph      the graph (the runner places it and lets go of it)
-     * @param lastReader called with the graph once it is placed, before it is dropped and before the first run, on
-     *                   the runner's thread; it must keep no reference to the graph (only what it computes from it)
+     * @param lastReader called once with the graph, on the runner's thread, before the graph is dropped: before the
+     *                   mesh is built (the devices' memory is not allocated yet), or across processes once the graph
+     *                   is placed (so that a long computation does not hold up the other ranks joining the mesh); it
+     *                   must keep no reference to the graph (only what it computes from it)
      * @return the handle
      */
     public static HostGraph of(final CsrGraph graph, final Consumer<CsrGraph> lastReader) {
@@ -54,12 +58,18 @@ public final class HostGraph {
         return graph;
     }
 
-    /** Gives the graph to the last reader (if any), then drops it. */
-    void release() {
+    /** Gives the graph to the last reader, if there is one and it has not had it yet. */
+    void readLast() {
         final Consumer<CsrGraph> reader = lastReader;
-        if (reader != null) {
+        if (reader != null && !read) {
+            read = true;
             reader.accept(graph());
         }
+    }
+
+    /** Gives the graph to the last reader (unless it had it), then drops it. */
+    void release() {
+        readLast();
         graph = null;
     }
 

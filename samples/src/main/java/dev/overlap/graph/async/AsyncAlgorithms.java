@@ -5,6 +5,7 @@ import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.GraphAlgorithms;
+import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.partition.DeviceGraph;
 
 /**
@@ -69,6 +70,25 @@ public final class AsyncAlgorithms implements GraphAlgorithms {
         final AppSettings settings) {
         final long state = Math.max(Math.max(AsyncBfs.stateBytesPerDevice(maxOwned),
             AsyncSssp.stateBytesPerDevice(maxOwned)), AsyncPageRank.stateBytesPerDevice(vertices, maxOwned, devices));
+        return state + Worklists.bytesPerDevice(maxOwned, devices, workers, settings);
+    }
+
+    @Override
+    public long stateBytesPerDevice(final GraphApp app, final GraphSummary graph, final int maxOwned,
+        final int devices, final int workers, final AppSettings settings) {
+        final long state;
+        switch (app) {
+            case BFS:
+                state = AsyncBfs.stateBytesPerDevice(maxOwned);
+                break;
+            case SSSP:
+                state = AsyncSssp.stateBytesPerDevice(maxOwned);
+                break;
+            default:
+                state = AsyncPageRank.stateBytesPerDevice(PageRankVariant.of(settings.pageRankVariant())
+                    .resolve(graph.isSymmetric(), graph::degree, graph.vertexCount()), graph.vertexCount(), maxOwned,
+                    devices, workers);
+        }
         return state + Worklists.bytesPerDevice(maxOwned, devices, workers, settings);
     }
 

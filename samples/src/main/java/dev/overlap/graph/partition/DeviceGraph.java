@@ -125,6 +125,9 @@ public final class DeviceGraph implements AutoCloseable {
         }
         final DeviceGraph dg = new DeviceGraph(mesh, p, summary, withWeights);
         final KernelLaunch[] launches = new KernelLaunch[p.devices()];
+        // A device keeps its last launch, and so the kernel's closure, until its next one: the kernels reach the
+        // graph through this slot, emptied once they have joined, so the placed graph never keeps the host graph.
+        final CsrGraph[] source = {g};
         try {
             final long[] edges = edgesPerDevice(g, p);
             long maxRows = 0;
@@ -144,7 +147,8 @@ public final class DeviceGraph implements AutoCloseable {
                     dg.weights[d] = wgt.on(d);
                 }
                 if (mesh.world().isLocal(d)) {
-                    launches[d] = fill(mesh.device(d), g, p, d, off.on(d), tgt.on(d), wgt != null ? wgt.on(d) : null);
+                    launches[d] = fill(mesh.device(d), source, p, d, off.on(d), tgt.on(d),
+                        wgt != null ? wgt.on(d) : null);
                 }
             }
             for (final KernelLaunch l : launches) {
@@ -164,6 +168,8 @@ public final class DeviceGraph implements AutoCloseable {
             }
             dg.close();
             throw e;
+        } finally {
+            source[0] = null;
         }
         return dg;
     }
@@ -173,9 +179,10 @@ public final class DeviceGraph implements AutoCloseable {
         return array;
     }
 
-    /** Launches the kernel that writes device {@code d}'s slice into its memory. */
-    private static KernelLaunch fill(final Device dev, final CsrGraph g, final Partition p, final int d,
+    /** Launches the kernel that writes device {@code d}'s slice of the graph in {@code source[0]} into its memory. */
+    private static KernelLaunch fill(final Device dev, final CsrGraph[] source, final Partition p, final int d,
         final LongArray off, final IntArray tgt, final IntArray wgt) {
+        final CsrGraph g = source[0];
         final int lo = p.lo(d);
         final int rows = p.size(d);
         final long[] local = new long[rows + 1];
@@ -184,16 +191,17 @@ public final class DeviceGraph implements AutoCloseable {
         }
         final int blocks = Math.max(1, (rows + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK);
         return dev.launch(blocks, (ctx, block) -> {
+            final CsrGraph graph = source[0]; // set until every block has run (the placement joins them first)
             final int from = block * ROWS_PER_BLOCK;
             final int to = Math.min(rows, from + ROWS_PER_BLOCK);
             for (int i = from; i < to; i++) {
                 off.set(i, local[i]);
                 final int u = p.original(lo + i);
                 int slot = (int)local[i];
-                for (long e = g.edgeStart(u), end = g.edgeEnd(u); e < end; e++, slot++) {
-                    tgt.set(slot, p.internal(g.target(e)));
+                for (long e = graph.edgeStart(u), end = graph.edgeEnd(u); e < end; e++, slot++) {
+                    tgt.set(slot, p.internal(graph.target(e)));
                     if (wgt != null) {
-                        wgt.set(slot, g.weight(e));
+                        wgt.set(slot, graph.weight(e));
                     }
                 }
             }

@@ -1,10 +1,12 @@
 package dev.overlap.graph.app;
 
+import dev.overlap.core.Mesh;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.Progress;
 import dev.overlap.graph.gen.GraphSpec;
 import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.partition.Partition;
 import dev.overlap.graph.ref.Verification;
 import org.junit.jupiter.api.Test;
 
@@ -89,6 +91,27 @@ class HostGraphReleaseTest {
             }
         }
         assertEquals(List.of(), held, "the host graph was still reachable during the runs of these");
+    }
+
+    @Test
+    void aPlacedGraphKeepsNoReferenceToTheHostGraph() {
+        try (Mesh mesh = Mesh.builder().name("release").devices(2).threadsPerDevice(1).memoryPerDevice(4 << 20)
+            .build()) {
+            final List<WeakReference<CsrGraph>> graph = new ArrayList<>();
+            try (DeviceGraph dg = place(mesh, graph)) {
+                // no launch since the placement's: a device's last launch (and its kernel) must not hold the graph
+                assertTrue(collected(graph.get(0)), "the host graph is reachable from the placed graph");
+                assertEquals(GraphSpec.parse("kron:8").build(4, true, Progress.none()).edgeCount(),
+                    dg.summary().edgeCount());
+            }
+        }
+    }
+
+    /** Places a graph made here; {@code ref} gets a weak reference to it. */
+    private static DeviceGraph place(final Mesh mesh, final List<WeakReference<CsrGraph>> ref) {
+        final CsrGraph g = GraphSpec.parse("kron:8").build(4, true, Progress.none());
+        ref.add(new WeakReference<>(g));
+        return DeviceGraph.place(mesh, g, Partition.byEdges(g, 2), true);
     }
 
     /**
