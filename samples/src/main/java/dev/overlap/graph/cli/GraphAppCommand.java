@@ -26,17 +26,18 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The shared flow of {@code overlap bfs|pr|sssp}: validate, open the {@code --output} file, load or generate the
- * graph, choose the mode ({@code --mode auto}, the default: {@link AutoMode}, announced in one line), partition it,
- * size and build the mesh, place the graph, run the app in that mode ({@code --warmups}
- * untimed runs, then {@code --runs} timed ones), verify the last answer against the sequential reference, write the
- * answer, print the report (the median time, and the fastest and slowest run). Exit codes: 0 verified (or not
- * checked), 1 verification failed or a runtime problem (bad file: file:line: reason; the answer is written all the
+ * graph, choose the mode ({@code --mode auto}, the default: {@link AutoMode}, announced in one line), hand the graph
+ * to the {@link AppRunner} (which computes the sequential reference from it, partitions it, sizes and builds the mesh,
+ * places the graph and drops the host copy: the command keeps no reference to it, so one copy of the graph lives
+ * during the runs), run the app in that mode ({@code --warmups} untimed runs, then {@code --runs} timed ones), verify
+ * the last answer against the reference, write the answer, print the report (the median time, and the fastest and
+ * slowest run). Exit codes: 0 verified (or not checked), 1 verification failed or a runtime problem (bad file: file:line: reason; the answer is written all the
  * same), 2 wrong arguments (one line with the reason and a hint, {@link UsageErrors}).
  *
  * <p><b>Across processes</b> (started by {@code overlap launch}, {@link LaunchedWorld}): every rank loads or
  * generates the same graph and runs the app on its own devices of the mesh that spans them ({@code --devices} is the
- * total); rank 0 alone verifies the whole answer, writes {@code --output} and prints the report, every other rank one
- * status line. A rank that fails ends every other's run with one line naming it (exit 1).
+ * total); rank 0 alone verifies the whole answer (its reference computed once the graph is placed, so that the others
+ * do not wait at the mesh's join), writes {@code --output} and prints the report, every other rank one status line. A rank that fails ends every other's run with one line naming it (exit 1).
  */
 abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses {
     /** The {@code --mode} values, as the usage error lists them. */
