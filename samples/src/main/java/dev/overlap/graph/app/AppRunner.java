@@ -144,9 +144,11 @@ public final class AppRunner {
     }
 
     /**
-     * @param collect whether to ask for a full collection once the graph is dropped (when the caller has let go of it
-     *                too): G1 keeps a dead CSR's regions until its next collection, and meanwhile grows the heap
-     *                into memory it never touched for the runs' arrays, which raises the peak resident memory
+     * @param collect whether to ask for a full collection before the mesh is built and again once the graph is
+     *                dropped (when the caller has let go of it too): the first lets a heap that may shrink give back
+     *                what the load left behind before the devices' memory is allocated; without the second, G1 keeps a
+     *                dead CSR's regions until its next collection, and meanwhile grows the heap into memory it never
+     *                touched for the runs' arrays: both raise the peak resident memory
      */
     private Measurement measure(final HostGraph host, final GraphApp app, final GraphAlgorithms algorithms,
         final int source, final AppSettings settings, final boolean collect) {
@@ -165,6 +167,11 @@ public final class AppRunner {
         final Plan plan = plan(host.graph(), app, algorithms, source, settings, meshDevices, meshWorkers);
         if (world == null) {
             host.readLast(); // its arrays come and go before the devices' memory is allocated
+        }
+        if (collect) {
+            // the load's and the reference's garbage, before the devices' zeroed memory joins the heap's: a heap that
+            // may shrink (the launcher's -XX:MaxHeapFreeRatio) gives its unused pages back here
+            System.gc();
         }
         final Mesh.Builder mb = Mesh.builder().name("overlap-" + app.id()).devices(meshDevices)
             .threadsPerDevice(meshWorkers).memoryPerDevice(plan.perDevice);
