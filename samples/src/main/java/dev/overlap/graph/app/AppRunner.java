@@ -18,8 +18,9 @@ import java.util.function.Supplier;
 
 /**
  * Runs a {@link GraphApp} on a fresh mesh the way every command measures it: partition the graph, size each device's
- * memory for its slice plus the model's state, build the mesh, place the graph, run {@code warmups} untimed runs
- * and {@code runs} timed ones on the placed graph, close everything. The time of a run is the provider's own
+ * memory for its slice plus the model's state for this app, build the mesh, place the graph, drop the host graph
+ * ({@link HostGraph}: the runs read its {@link GraphSummary}), run {@code warmups} untimed runs and {@code runs} timed
+ * ones on the placed graph, close everything. The time of a run is the provider's own
  * ({@link AppResult#nanos()}: state initialisation and supersteps; not placement). A model that runs on one worker
  * ({@link GraphAlgorithms#singleWorker()}, {@code solo}) gets a mesh of one device with one worker, whatever the
  * builder was given; {@link Measurement#devices()} and {@link Measurement#threadsPerDevice()} say what ran.
