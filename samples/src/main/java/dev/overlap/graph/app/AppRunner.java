@@ -197,7 +197,7 @@ public final class AppRunner {
                 final double placeMillis = (System.nanoTime() - placeStart) / 1e6;
                 host.release();
                 if (collect) {
-                    System.gc(); // once per measurement, before the warm-up runs: the CSR's memory serves the runs
+                    System.gc(); // before the warm-up runs: the dropped CSR's memory serves the runs' arrays
                 }
                 final GraphSummary graph = plan.graph;
                 for (int r = 0; r < warmups; r++) {
