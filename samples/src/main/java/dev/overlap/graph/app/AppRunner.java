@@ -4,6 +4,7 @@ import dev.overlap.core.Mesh;
 import dev.overlap.core.World;
 import dev.overlap.core.WorldConfig;
 import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.partition.Partition;
 
@@ -17,12 +18,14 @@ import java.util.function.Supplier;
 
 /**
  * Runs a {@link GraphApp} on a fresh mesh the way every command measures it: partition the graph, size each device's
- * memory for its slice plus the model's state, build the mesh, place the graph, run {@code warmups} untimed runs
- * and {@code runs} timed ones on the placed graph, close everything. The time of a run is the provider's own
+ * memory for its slice plus the model's state for this app, build the mesh, place the graph, drop the host graph
+ * ({@link HostGraph}: the runs read its {@link GraphSummary}), run {@code warmups} untimed runs and {@code runs} timed
+ * ones on the placed graph, close everything. The time of a run is the provider's own
  * ({@link AppResult#nanos()}: state initialisation and supersteps; not placement). A model that runs on one worker
  * ({@link GraphAlgorithms#singleWorker()}, {@code solo}) gets a mesh of one device with one worker, and one that runs
  * on one device ({@link GraphAlgorithms#oneDevice()}, {@code coop}) a mesh of one device with devices x workers per
- * device workers, whatever the builder was given; {@link Measurement#devices()} and {@link Measurement#threadsPerDevice()} say what ran.
+ * device workers, whatever the builder was given; {@link Measurement#devices()} and
+ * {@link Measurement#threadsPerDevice()} say what ran.
  *
  * <p><b>Across processes.</b> With a {@link Builder#world WorldConfig} the mesh spans several processes (ranks) on
  * one host and every rank calls {@link #measure} with the same graph, app and settings (SPMD): each rank builds the
@@ -109,32 +112,53 @@ public final class AppRunner {
     }
 
     /**
-     * Measures one app on one graph.
+     * Measures one app on one graph the caller keeps: as {@link #measure(HostGraph, GraphApp, GraphAlgorithms, int,
+     * AppSettings)} with {@link HostGraph#of(CsrGraph) HostGraph.of(g)} (the runner lets go of {@code g} after
+     * placing it, the caller holds it all along: for callers that measure the same graph several times).
+     */
+    public Measurement measure(final CsrGraph g, final GraphApp app, final GraphAlgorithms algorithms,
+        final int source, final AppSettings settings) {
+        return measure(HostGraph.of(Objects.requireNonNull(g, "g")), app, algorithms, source, settings, false);
+    }
+
+    /**
+     * Measures one app on one graph, holding the host graph only until it is placed: partition it, give it to the host
+     * graph's last reader, size and build the mesh, place it (across processes the last reader comes here), drop it,
+     * then run. The runs read the host graph only
+     * through its {@link GraphSummary} (PageRank's out-degrees, SSSP's weight check, the counts), so once the caller
+     * keeps no reference to the graph either, it is garbage during the runs.
      *
-     * @param g          the host graph (weighted for SSSP, or unit weights are placed)
+     * @param host       the host graph (weighted for SSSP, or unit weights are placed); released here
      * @param app        the app
      * @param algorithms the execution model
      * @param source     source vertex of traversals (ignored by PageRank)
      * @param settings   knobs
      * @return the times and the last run's answer
-     * @throws IllegalStateException when a device would need more than 2 GiB (the message says to add devices), or
-     *                               across processes when the ranks' graphs or settings differ
+     * @throws IllegalStateException when a device would need more than 2 GiB (the message says to add devices), for
+     *                               SSSP on a negative weight, across processes when the ranks' graphs or settings
+     *                               differ, or when {@code host} was measured before
      * @throws IllegalArgumentException for a source outside the graph, or a single-worker model
      *                                  ({@link GraphAlgorithms#singleWorker()}) on a mesh across processes
      * @throws dev.overlap.core.PeerFailedException across processes, when another rank fails
      */
-    public Measurement measure(final CsrGraph g, final GraphApp app, final GraphAlgorithms algorithms, final int source,
-        final AppSettings settings) {
-        Objects.requireNonNull(g, "g");
+    public Measurement measure(final HostGraph host, final GraphApp app, final GraphAlgorithms algorithms,
+        final int source, final AppSettings settings) {
+        return measure(host, app, algorithms, source, settings, true);
+    }
+
+    /**
+     * @param collect whether to ask for a full collection before the mesh is built and again once the graph is
+     *                dropped (when the caller has let go of it too): the first lets a heap that may shrink give back
+     *                what the load left behind before the devices' memory is allocated; without the second, G1 keeps a
+     *                dead CSR's regions until its next collection, and meanwhile grows the heap into memory it never
+     *                touched for the runs' arrays: both raise the peak resident memory
+     */
+    private Measurement measure(final HostGraph host, final GraphApp app, final GraphAlgorithms algorithms,
+        final int source, final AppSettings settings, final boolean collect) {
+        Objects.requireNonNull(host, "host");
         Objects.requireNonNull(app, "app");
         Objects.requireNonNull(algorithms, "algorithms");
         Objects.requireNonNull(settings, "settings");
-        if (g.vertexCount() == 0) {
-            throw new IllegalArgumentException("the graph has no vertices");
-        }
-        if (app.hasSource() && (source < 0 || source >= g.vertexCount())) {
-            throw new IllegalArgumentException("source " + source + " is outside 0.." + (g.vertexCount() - 1));
-        }
         final boolean solo = algorithms.singleWorker();
         final boolean oneDevice = algorithms.oneDevice();
         if ((solo || oneDevice) && world != null) {
@@ -143,11 +167,18 @@ public final class AppRunner {
         }
         final int meshDevices = solo || oneDevice ? 1 : devices;
         final int meshWorkers = solo ? 1 : oneDevice ? devices * threadsPerDevice : threadsPerDevice;
-        final Partition p = partitioning.of(g, meshDevices);
-        final CsrGraph toPlace = app.placed(g, algorithms);
-        final long perDevice = bytesPerDevice(toPlace, p, app, algorithms, settings, meshDevices, meshWorkers);
+        // every reference to the CSR lives in the plan (until placed) and in host (until released), none in a local
+        final Plan plan = plan(host.graph(), app, algorithms, source, settings, meshDevices, meshWorkers);
+        if (world == null) {
+            host.readLast(); // its arrays come and go before the devices' memory is allocated
+        }
+        if (collect) {
+            // the load's and the reference's garbage, before the devices' zeroed memory joins the heap's: a heap that
+            // may shrink (the launcher's -XX:MaxHeapFreeRatio) gives its unused pages back here
+            System.gc();
+        }
         final Mesh.Builder mb = Mesh.builder().name("overlap-" + app.id()).devices(meshDevices)
-            .threadsPerDevice(meshWorkers).memoryPerDevice(perDevice);
+            .threadsPerDevice(meshWorkers).memoryPerDevice(plan.perDevice);
         if (idleStrategy != null) {
             mb.idleStrategy(idleStrategy);
         }
@@ -160,20 +191,25 @@ public final class AppRunner {
         try (Mesh mesh = mb.build()) {
             final World w = mesh.world();
             if (w.isDistributed()) {
-                w.checkSame("the graph (a checksum of its vertices, edges and weights)", g.fingerprint());
+                w.checkSame("the graph (a checksum of its vertices, edges and weights)", plan.fingerprint);
                 w.checkSame("the app, mode, source and runs", java.util.Objects.hash(app.id(), algorithms.mode(),
                     source, warmups, runs, partitioning.ordinal(), settings.fingerprint()));
             }
             final long placeStart = System.nanoTime();
-            try (DeviceGraph dg = DeviceGraph.place(mesh, toPlace, p, app.weighted())) {
+            try (DeviceGraph dg = plan.place(mesh, app.weighted())) {
                 final double placeMillis = (System.nanoTime() - placeStart) / 1e6;
+                host.release();
+                if (collect) {
+                    System.gc(); // before the warm-up runs: the dropped CSR's memory serves the runs' arrays
+                }
+                final GraphSummary graph = plan.graph;
                 for (int r = 0; r < warmups; r++) {
-                    app.run(algorithms, dg, g, source, settings);
+                    app.run(algorithms, dg, graph, source, settings);
                 }
                 AppResult result = null;
                 double[] times = new double[runs];
                 for (int r = 0; r < runs; r++) {
-                    result = app.run(algorithms, dg, g, source, settings);
+                    result = app.run(algorithms, dg, graph, source, settings);
                     times[r] = result.nanos() / 1e6;
                     // decided together across processes: any rank's stop ends every rank's runs here
                     if (r + 1 < runs && w.allReduceMax(stopRuns.getAsBoolean() ? 1 : 0) > 0) {
@@ -181,19 +217,69 @@ public final class AppRunner {
                         break;
                     }
                 }
-                return new Measurement(result, times, placeMillis, meshDevices, meshWorkers);
+                return new Measurement(result, times, placeMillis, meshDevices, meshWorkers, graph);
             }
         }
     }
 
-    private static long bytesPerDevice(final CsrGraph toPlace, final Partition p, final GraphApp app,
-        final GraphAlgorithms algorithms, final AppSettings settings, final int devices, final int threadsPerDevice) {
+    /** @return the checked plan of a measurement of {@code g} (the graph to place, its partition, sizes, summary) */
+    private Plan plan(final CsrGraph g, final GraphApp app, final GraphAlgorithms algorithms, final int source,
+        final AppSettings settings, final int meshDevices, final int meshWorkers) {
+        if (g.vertexCount() == 0) {
+            throw new IllegalArgumentException("the graph has no vertices");
+        }
+        if (app.hasSource() && (source < 0 || source >= g.vertexCount())) {
+            throw new IllegalArgumentException("source " + source + " is outside 0.." + (g.vertexCount() - 1));
+        }
+        final GraphSummary graph = GraphSummary.of(g);
+        app.requireUsable(graph);
+        final Partition p = partitioning.of(g, meshDevices);
+        final CsrGraph toPlace = app.placed(g, algorithms);
+        final long perDevice = bytesPerDevice(toPlace, graph, p, app, algorithms, settings, meshDevices, meshWorkers);
+        return new Plan(toPlace, p, perDevice, world != null ? g.fingerprint() : 0, graph, toPlace == g);
+    }
+
+    /**
+     * What a measurement places and how: the graph to place (the app's graph, or its reverse), held only until
+     * {@link #place}, its partition and memory per device, the app's graph's fingerprint (across processes) and
+     * summary (which the placed graph shares when it is the app's graph itself). Not thread-safe; one measurement's.
+     */
+    private static final class Plan {
+        private CsrGraph toPlace;
+        private final Partition partition;
+        private final long perDevice;
+        private final long fingerprint;
+        private final GraphSummary graph;
+        private final boolean placesTheGraph;
+
+        Plan(final CsrGraph toPlace, final Partition partition, final long perDevice, final long fingerprint,
+            final GraphSummary graph, final boolean placesTheGraph) {
+            this.toPlace = toPlace;
+            this.placesTheGraph = placesTheGraph;
+            this.partition = partition;
+            this.perDevice = perDevice;
+            this.fingerprint = fingerprint;
+            this.graph = graph;
+        }
+
+        /** Places the graph and forgets it (the device graph keeps its summary only). */
+        DeviceGraph place(final Mesh mesh, final boolean weighted) {
+            final CsrGraph g = toPlace;
+            toPlace = null;
+            return placesTheGraph ? DeviceGraph.place(mesh, g, graph, partition, weighted)
+                : DeviceGraph.place(mesh, g, partition, weighted);
+        }
+    }
+
+    private static long bytesPerDevice(final CsrGraph toPlace, final GraphSummary graph, final Partition p,
+        final GraphApp app, final GraphAlgorithms algorithms, final AppSettings settings, final int devices,
+        final int threadsPerDevice) {
         int maxOwned = 0;
         for (int d = 0; d < devices; d++) {
             maxOwned = Math.max(maxOwned, p.size(d));
         }
         final long perDevice = DeviceGraph.bytesPerDevice(toPlace, p, app.weighted())
-            + algorithms.stateBytesPerDevice(toPlace.vertexCount(), maxOwned, devices, threadsPerDevice, settings)
+            + algorithms.stateBytesPerDevice(app, graph, maxOwned, devices, threadsPerDevice, settings)
             + SLACK;
         if (perDevice > MAX_DEVICE_BYTES) {
             throw new IllegalStateException("the graph needs " + (perDevice >> 20) + " MiB per device on " + devices
@@ -216,14 +302,21 @@ public final class AppRunner {
         private final double placeMillis;
         private final int devices;
         private final int threadsPerDevice;
+        private final GraphSummary graph;
 
         Measurement(final AppResult result, final double[] runMillis, final double placeMillis, final int devices,
-            final int threadsPerDevice) {
+            final int threadsPerDevice, final GraphSummary graph) {
             this.result = result;
+            this.graph = graph;
             this.runMillis = runMillis;
             this.placeMillis = placeMillis;
             this.devices = devices;
             this.threadsPerDevice = threadsPerDevice;
+        }
+
+        /** @return the summary of the measured graph (the app's graph, not its reverse): counts and out-degrees */
+        public GraphSummary graph() {
+            return graph;
         }
 
         /** @return the last timed run's answer and work counts */

@@ -1,6 +1,6 @@
 package dev.overlap.graph.app;
 
-import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.GraphSummary;
 import dev.overlap.transport.AggregatorConfig;
 
 import java.util.Objects;
@@ -136,12 +136,12 @@ public final class AppSettings {
     /**
      * The delta-stepping bucket width of an SSSP run on {@code g}: {@link #delta()}, or when that is 0 Meyer and
      * Sanders' {@code max weight / mean degree}, with the max weight estimated as twice the mean (uniform weights),
-     * at least 1 and at most 2^24. Reads every weight of {@code g} when it derives the width.
+     * at least 1 and at most 2^24.
      *
-     * @param g the graph (unit weights when it has none)
+     * @param g the summary of the graph (unit weights when it has none)
      * @return the width, at least 1
      */
-    public int deltaFor(final CsrGraph g) {
+    public int deltaFor(final GraphSummary g) {
         if (delta > 0) {
             return delta;
         }
@@ -149,16 +149,8 @@ public final class AppSettings {
         if (m == 0) {
             return 1;
         }
-        long sum = 0;
-        for (long e = 0; e < m; e++) {
-            sum += g.weight(e);
-        }
-        long withEdges = 0;
-        for (int v = 0; v < g.vertexCount(); v++) {
-            withEdges += g.degree(v) > 0 ? 1 : 0;
-        }
-        final double meanWeight = (double)sum / m;
-        final double meanDegree = (double)m / withEdges;
+        final double meanWeight = (double)g.weightSum() / m;
+        final double meanDegree = (double)m / g.verticesWithEdges();
         return (int)Math.max(1, Math.min(1 << 24, Math.round(2 * meanWeight / meanDegree)));
     }
 

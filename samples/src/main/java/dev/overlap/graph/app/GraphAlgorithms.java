@@ -1,5 +1,6 @@
 package dev.overlap.graph.app;
 
+import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.partition.DeviceGraph;
 
 /**
@@ -88,5 +89,18 @@ public interface GraphAlgorithms {
     default long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices, final int workers,
         final AppSettings settings) {
         return stateBytesPerDevice(vertices, maxOwned, devices, workers);
+    }
+
+    /**
+     * As {@link #stateBytesPerDevice(int, int, int, int, AppSettings)} for the runs of {@code app} alone on the graph
+     * {@code graph} summarises: the devices' memory is zeroed, so resident, from the mesh's start, and a BFS need not
+     * carry PageRank's state. By default the state of any app (the method above); a model overrides it when its
+     * apps' states differ.
+     *
+     * @param graph the summary of the app's graph (PageRank: of the graph, not its reverse)
+     */
+    default long stateBytesPerDevice(final GraphApp app, final GraphSummary graph, final int maxOwned,
+        final int devices, final int workers, final AppSettings settings) {
+        return stateBytesPerDevice(graph.vertexCount(), maxOwned, devices, workers, settings);
     }
 }

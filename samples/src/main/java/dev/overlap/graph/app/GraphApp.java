@@ -1,6 +1,7 @@
 package dev.overlap.graph.app;
 
 import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.ref.Dijkstra;
 import dev.overlap.graph.ref.PowerIteration;
@@ -9,6 +10,7 @@ import dev.overlap.graph.ref.Verification;
 
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The graph apps as values: what each needs (weights, a source, the reverse graph), how to run it on a provider,
@@ -77,17 +79,18 @@ public enum GraphApp {
 
     /**
      * Runs the app on a provider. The result's {@code ideal} is set to the vertices reached (BFS, SSSP) so
-     * {@link WorkCounts#normalizedWork()} is Atos' normalized workload whatever the provider filled in.
+     * {@link WorkCounts#normalizedWork()} is Atos' normalized workload whatever the provider filled in. The run reads
+     * the host graph only through {@code graph}, so the host CSR need not be alive.
      *
      * @param algorithms the execution model
-     * @param placed     {@link #placed(CsrGraph) placed(g)} on the mesh (with weights for SSSP)
-     * @param g          the host graph
+     * @param placed     {@link #placed(CsrGraph, GraphAlgorithms) placed(g)} on the mesh (with weights for SSSP)
+     * @param graph      the summary of the host graph {@code g} (PageRank reads its out-degrees)
      * @param source     source vertex (ignored by PageRank)
      * @param settings   knobs
      * @return the answer in original vertex ids
      * @throws IllegalStateException for SSSP on a negative weight
      */
-    public AppResult run(final GraphAlgorithms algorithms, final DeviceGraph placed, final CsrGraph g,
+    public AppResult run(final GraphAlgorithms algorithms, final DeviceGraph placed, final GraphSummary graph,
         final int source, final AppSettings settings) {
         switch (this) {
             case BFS: {
@@ -95,13 +98,29 @@ public enum GraphApp {
                 return AppResult.bfs(r.depths(), r.nanos(), r.counts().withIdeal(reached(r.depths())));
             }
             case SSSP: {
-                requireNonNegativeWeights(g);
+                requireUsable(graph);
                 final AppResult r = algorithms.sssp(placed, source, settings);
                 return AppResult.sssp(r.distances(), r.nanos(), r.counts().withIdeal(reached(r.distances())));
             }
             default:
-                return algorithms.pageRank(placed, outDegrees(g), settings);
+                return algorithms.pageRank(placed, graph.outDegrees(), settings);
         }
+    }
+
+    /**
+     * Checks that the app can run on a graph of this summary: SSSP needs weights {@code >= 0}.
+     *
+     * @throws IllegalStateException naming the first negative weight, for SSSP
+     */
+    public void requireUsable(final GraphSummary graph) {
+        if (this == SSSP && graph.negativeWeightEdge() >= 0) {
+            throw negativeWeight(graph.negativeWeightEdge(), graph.negativeWeight());
+        }
+    }
+
+    private static IllegalStateException negativeWeight(final long edge, final int weight) {
+        return new IllegalStateException("edge " + edge + " has negative weight " + weight
+            + ": shortest paths need weights >= 0");
     }
 
     /**
@@ -123,16 +142,16 @@ public enum GraphApp {
                     levels = Math.max(levels, d + 1);
                 }
                 final long reached = reached(depths);
-                return AppResult.bfs(depths, nanos, new WorkCounts(levels, reached, reached, edgesOfReached(g, depths),
-                    0, 0, 0, 0, 0));
+                return AppResult.bfs(depths, nanos, new WorkCounts(levels, reached, reached,
+                    edgesOfReached(g::degree, depths), 0, 0, 0, 0, 0));
             }
             case SSSP: {
                 requireNonNegativeWeights(g);
                 final long[] dist = Dijkstra.distances(g, source);
                 final long nanos = System.nanoTime() - start;
                 final long reached = reached(dist);
-                return AppResult.sssp(dist, nanos, new WorkCounts(0, reached, reached, edgesOfReached(g, dist), 0, 0, 0,
-                    0, 0));
+                return AppResult.sssp(dist, nanos, new WorkCounts(0, reached, reached, edgesOfReached(g::degree, dist),
+                    0, 0, 0, 0, 0));
             }
             default: {
                 final PowerIteration.Result r = settings.fixedIterations() > 0
@@ -182,11 +201,20 @@ public enum GraphApp {
      *         undirected edge counts once per direction; 0 for PageRank (not a traversal)
      */
     public long edgesTraversed(final CsrGraph g, final AppResult result) {
+        return edgesTraversed(g::degree, result);
+    }
+
+    /** @return {@link #edgesTraversed(CsrGraph, AppResult)} from the graph's summary (its out-degrees) */
+    public long edgesTraversed(final GraphSummary g, final AppResult result) {
+        return edgesTraversed(g::degree, result);
+    }
+
+    private long edgesTraversed(final IntUnaryOperator degree, final AppResult result) {
         switch (this) {
             case BFS:
-                return edgesOfReached(g, result.depths());
+                return edgesOfReached(degree, result.depths());
             case SSSP:
-                return edgesOfReached(g, result.distances());
+                return edgesOfReached(degree, result.distances());
             default:
                 return 0;
         }
@@ -239,21 +267,21 @@ public enum GraphApp {
         return r;
     }
 
-    private static long edgesOfReached(final CsrGraph g, final int[] depths) {
+    private static long edgesOfReached(final IntUnaryOperator degree, final int[] depths) {
         long m = 0;
         for (int v = 0; v < depths.length; v++) {
             if (depths[v] >= 0) {
-                m += g.degree(v);
+                m += degree.applyAsInt(v);
             }
         }
         return m;
     }
 
-    private static long edgesOfReached(final CsrGraph g, final long[] distances) {
+    private static long edgesOfReached(final IntUnaryOperator degree, final long[] distances) {
         long m = 0;
         for (int v = 0; v < distances.length; v++) {
             if (distances[v] != Dijkstra.UNREACHED) {
-                m += g.degree(v);
+                m += degree.applyAsInt(v);
             }
         }
         return m;
@@ -265,8 +293,7 @@ public enum GraphApp {
         }
         for (long e = 0; e < g.edgeCount(); e++) {
             if (g.weight(e) < 0) {
-                throw new IllegalStateException("edge " + e + " has negative weight " + g.weight(e)
-                    + ": shortest paths need weights >= 0");
+                throw negativeWeight(e, g.weight(e));
             }
         }
     }

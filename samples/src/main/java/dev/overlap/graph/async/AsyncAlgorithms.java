@@ -2,8 +2,10 @@ package dev.overlap.graph.async;
 
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.GraphAlgorithms;
+import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.partition.DeviceGraph;
 
 /**
@@ -71,11 +73,30 @@ public final class AsyncAlgorithms implements GraphAlgorithms {
         return state + Worklists.bytesPerDevice(maxOwned, devices, workers, settings);
     }
 
+    @Override
+    public long stateBytesPerDevice(final GraphApp app, final GraphSummary graph, final int maxOwned,
+        final int devices, final int workers, final AppSettings settings) {
+        final long state;
+        switch (app) {
+            case BFS:
+                state = AsyncBfs.stateBytesPerDevice(maxOwned);
+                break;
+            case SSSP:
+                state = AsyncSssp.stateBytesPerDevice(maxOwned);
+                break;
+            default:
+                state = AsyncPageRank.stateBytesPerDevice(PageRankVariant.of(settings.pageRankVariant())
+                    .resolve(graph.isSymmetric(), graph::degree, graph.vertexCount()), graph.vertexCount(), maxOwned,
+                    devices, workers);
+        }
+        return state + Worklists.bytesPerDevice(maxOwned, devices, workers, settings);
+    }
+
     /**
      * @return the priority band width of an SSSP on {@code g}: {@code settings.delta()}, or when 0 Meyer and
      *         Sanders' choice (as {@code --mode async} uses it)
      */
     public static int ssspDelta(final CsrGraph g, final AppSettings settings) {
-        return AsyncSssp.delta(g, settings);
+        return AsyncSssp.delta(GraphSummary.of(g), settings);
     }
 }

@@ -87,7 +87,7 @@ final class AsyncBfs {
 
     /** @return whether a run with {@code settings} on {@code g} is the hybrid (direction-optimizing) one */
     static boolean hybrid(final DeviceGraph g, final AppSettings settings) {
-        return settings.direction() == AppSettings.Direction.OPTIMIZING && g.host().isSymmetric();
+        return settings.direction() == AppSettings.Direction.OPTIMIZING && g.summary().isSymmetric();
     }
 
     static AppResult run(final DeviceGraph g, final int source, final AppSettings settings) {
@@ -113,7 +113,7 @@ final class AsyncBfs {
             final IntArray[] hint = state.ints(Math.max(1, (maxOwned(p) + 3) / 4));
             final RawArrays depths = RawArrays.of(depth);
             final RawArrays hints = RawArrays.of(hint);
-            final DirectionSwitch sw = hybrid ? new DirectionSwitch(devices, workers, n, g.host().edgeCount(),
+            final DirectionSwitch sw = hybrid ? new DirectionSwitch(devices, workers, n, g.summary().edgeCount(),
                 state.words(DirectionSwitch.BYTES)) : null;
             if (hybrid) {
                 bottomUp = new BottomUpSteps(mesh, view, p, depths, hints, counters);

@@ -35,11 +35,27 @@ final class AsyncPageRank {
     /** @return device bytes of either variant's state for a device owning {@code maxOwned} of {@code vertices} */
     static long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices) {
         final long owned = Math.max(1L, maxOwned);
-        final long push = Math.max(AtomicPushKernel.bytesPerDevice(owned),
-            SoloPushKernel.bytesPerDevice(vertices, owned, devices));
-        // alignment of each of the kernel's device arrays, and the residual sums' slots
-        return Math.max(push + 4096L * (devices + 2) + ResidualSums.bytesPerDevice(),
+        return Math.max(pushBytesPerDevice(Math.max(AtomicPushKernel.bytesPerDevice(owned),
+            SoloPushKernel.bytesPerDevice(vertices, owned, devices)), devices),
             AsyncPullPageRank.stateBytesPerDevice(maxOwned));
+    }
+
+    /**
+     * @param variant {@link PageRankVariant#PUSH} or {@link PageRankVariant#PULL}: the one that runs
+     * @param workers workers per device (push runs the one-worker kernel on one, the atomic kernel on more)
+     * @return device bytes of that variant's state for a device owning {@code maxOwned} of {@code vertices}
+     */
+    static long stateBytesPerDevice(final PageRankVariant variant, final int vertices, final int maxOwned,
+        final int devices, final int workers) {
+        final long owned = Math.max(1L, maxOwned);
+        return variant == PageRankVariant.PULL ? AsyncPullPageRank.stateBytesPerDevice(maxOwned)
+            : pushBytesPerDevice(workers == 1 ? SoloPushKernel.bytesPerDevice(vertices, owned, devices)
+                : AtomicPushKernel.bytesPerDevice(owned), devices);
+    }
+
+    /** @return the push kernel's bytes, the alignment of each of its device arrays and the residual sums' slots */
+    private static long pushBytesPerDevice(final long kernel, final int devices) {
+        return kernel + 4096L * (devices + 2) + ResidualSums.bytesPerDevice();
     }
 
     /** Runs the variant {@link AppSettings#pageRankVariant()} names ({@link PageRankVariant#AUTO} by default). */

@@ -110,7 +110,7 @@ final class AsyncPullPageRank {
      */
     static AppResult run(final DeviceGraph g, final int[] outDegrees, final AppSettings settings,
         final double looseness, final int shift) {
-        if (!g.host().isSymmetric()) {
+        if (!g.summary().isSymmetric()) {
             throw new IllegalArgumentException("pull PageRank gathers along the placed edges and needs a symmetric "
                 + "graph (a directed one would need its in-edges placed too): use the push variant");
         }

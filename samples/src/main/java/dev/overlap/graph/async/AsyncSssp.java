@@ -5,7 +5,7 @@ import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.LongArray;
 import dev.overlap.core.Mesh;
 import dev.overlap.core.World;
-import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.WorkerCounters;
@@ -56,7 +56,7 @@ final class AsyncSssp {
     }
 
     /** @return the priority band width for {@code g} ({@link AppSettings#deltaFor}) */
-    static int delta(final CsrGraph g, final AppSettings settings) {
+    static int delta(final GraphSummary g, final AppSettings settings) {
         return settings.deltaFor(g);
     }
 
@@ -79,7 +79,7 @@ final class AsyncSssp {
         DistributedWorklist wl = null;
         final SymmetricState state = new SymmetricState(mesh);
         try {
-            final int delta = priority ? delta(g.host(), settings) : 1;
+            final int delta = priority ? delta(g.summary(), settings) : 1;
             wl = Worklists.build(mesh, settings, maxOwned, delta, delta);
             // symmetric: other devices (in other processes too) lower distances and write hints one-sidedly
             final LongArray[] dist = state.longs(Math.max(1, maxOwned));

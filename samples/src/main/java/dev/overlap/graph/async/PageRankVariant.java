@@ -3,6 +3,8 @@ package dev.overlap.graph.async;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.partition.DeviceGraph;
 
+import java.util.function.IntUnaryOperator;
+
 /**
  * Which async PageRank formulation runs: {@link #PUSH} ({@link PushPageRank}, any graph), {@link #PULL}
  * ({@link AsyncPullPageRank}, symmetric graphs only), or {@link #AUTO}, which picks one from the graph's degrees.
@@ -39,16 +41,27 @@ enum PageRankVariant {
 
     /** @return {@link #PUSH} or {@link #PULL} for {@code g}: this one, or the choice of {@link #AUTO} */
     PageRankVariant resolve(final DeviceGraph g, final int[] outDegrees) {
+        return resolve(g.summary().isSymmetric(), v -> outDegrees[v], outDegrees.length);
+    }
+
+    /**
+     * @param symmetric whether the graph is symmetric
+     * @param degree    the out-degree of a vertex
+     * @param vertices  the vertex count
+     * @return {@link #PUSH} or {@link #PULL} for that graph: this one, or the choice of {@link #AUTO}
+     */
+    PageRankVariant resolve(final boolean symmetric, final IntUnaryOperator degree, final int vertices) {
         if (this != AUTO) {
             return this;
         }
-        if (!g.host().isSymmetric() || outDegrees.length == 0) {
+        if (!symmetric || vertices == 0) {
             return PUSH;
         }
         long sum = 0;
         long connected = 0;
         int max = 0;
-        for (final int k : outDegrees) {
+        for (int v = 0; v < vertices; v++) {
+            final int k = degree.applyAsInt(v);
             sum += k;
             connected += k > 0 ? 1 : 0;
             max = Math.max(max, k);

@@ -39,7 +39,7 @@ final class PushWarmStart {
         if (kernel.startsInScan) {
             return;
         }
-        final boolean gather = g.host().isSymmetric();
+        final boolean gather = g.summary().isSymmetric();
         final KernelLaunch[] launches = new KernelLaunch[devices];
         for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
             final int dev = d;

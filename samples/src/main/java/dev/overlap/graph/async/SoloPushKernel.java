@@ -49,7 +49,7 @@ final class SoloPushKernel extends PushKernel {
     private final int[][] takenBase;
 
     SoloPushKernel(final DeviceGraph g, final WorkerCounters counters, final double damping, final boolean priority) {
-        super(g, counters, damping, 1, priority, g.host().isSymmetric());
+        super(g, counters, damping, 1, priority, g.summary().isSymmetric());
         this.localBuf = new AtomicBuffer[devices];
         this.localBase = new int[devices];
         this.owedBuf = new AtomicBuffer[devices][devices];

@@ -1,8 +1,10 @@
 package dev.overlap.graph.bsp;
 
+import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.GraphAlgorithms;
+import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.partition.DeviceGraph;
 
 /**
@@ -35,5 +37,18 @@ public final class BspAlgorithms implements GraphAlgorithms {
     public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices, final int workers) {
         return Math.max(Math.max(BspBfs.stateBytesPerDevice(maxOwned, devices, workers),
             BspSssp.stateBytesPerDevice(maxOwned, devices, workers)), BspPageRank.stateBytesPerDevice(vertices, maxOwned));
+    }
+
+    @Override
+    public long stateBytesPerDevice(final GraphApp app, final GraphSummary graph, final int maxOwned,
+        final int devices, final int workers, final AppSettings settings) {
+        switch (app) {
+            case BFS:
+                return BspBfs.stateBytesPerDevice(maxOwned, devices, workers);
+            case SSSP:
+                return BspSssp.stateBytesPerDevice(maxOwned, devices, workers);
+            default:
+                return BspPageRank.stateBytesPerDevice(graph.vertexCount(), maxOwned);
+        }
     }
 }

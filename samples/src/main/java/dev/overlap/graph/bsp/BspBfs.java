@@ -72,7 +72,7 @@ final class BspBfs {
         if (source < 0 || source >= n) {
             throw new IllegalArgumentException("source " + source + " is outside 0.." + (n - 1));
         }
-        final boolean optimizing = settings.direction() == AppSettings.Direction.OPTIMIZING && g.host().isSymmetric();
+        final boolean optimizing = settings.direction() == AppSettings.Direction.OPTIMIZING && g.summary().isSymmetric();
         final Owners owners = new Owners(p.bounds());
         final WorkerCounters counters = WorkerCounters.of(mesh);
         final IntArray[] depth = new IntArray[devices];
@@ -116,8 +116,8 @@ final class BspBfs {
             }
             fx.seed(sOwner, s - owners.lo(sOwner));
             world.barrier(); // every rank's depths are initialised before anyone claims one
-            final long totalEdges = g.host().edgeCount();
-            long exploredEdges = g.host().degree(source);
+            final long totalEdges = g.summary().edgeCount();
+            long exploredEdges = g.summary().degree(source);
             long frontierEdges = exploredEdges;
             long frontierSize = 1;
             long previousSize = 0;

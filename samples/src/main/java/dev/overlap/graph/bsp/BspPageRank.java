@@ -158,7 +158,7 @@ final class BspPageRank {
                 }
             }
             final long[] t = counters.totals(world); // also the barrier before anyone frees what the others read
-            final long edges = in.host().edgeCount() * iterations;
+            final long edges = in.summary().edgeCount() * iterations;
             final WorkCounts wc = new WorkCounts(iterations, (long)n * iterations, (long)n * iterations, edges, 0, 0,
                 0, t[WorkerCounters.MESSAGES], t[WorkerCounters.BYTES]);
             return AppResult.pageRank(out, nanos, wc);

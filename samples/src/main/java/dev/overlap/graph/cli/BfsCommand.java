@@ -1,6 +1,5 @@
 package dev.overlap.graph.cli;
 
-import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.answer.Answer;
@@ -51,7 +50,7 @@ public final class BfsCommand extends GraphAppCommand {
     }
 
     @Override
-    void extras(final RunReport.Builder report, final CsrGraph g, final AppResult result) {
+    void extras(final RunReport.Builder report, final AppResult result) {
         int max = 0;
         for (final int d : result.depths()) {
             max = Math.max(max, d);

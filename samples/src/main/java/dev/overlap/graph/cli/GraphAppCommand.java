@@ -4,6 +4,7 @@ import dev.overlap.core.IdleStrategies;
 import dev.overlap.core.counters.CountersFile;
 import dev.overlap.graph.ConsoleProgress;
 import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.answer.Answer;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppRunner;
@@ -12,6 +13,7 @@ import dev.overlap.graph.app.Algorithms;
 import dev.overlap.graph.app.AutoMode;
 import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.app.GraphApp;
+import dev.overlap.graph.app.HostGraph;
 import dev.overlap.graph.ref.Verification;
 import dev.overlap.graph.report.RunReport;
 import dev.overlap.graph.solo.CoopAlgorithms;
@@ -21,20 +23,22 @@ import picocli.CommandLine.Mixin;
 
 import java.io.IOException;
 import java.util.concurrent.Callable;
+import java.util.function.BooleanSupplier;
 
 /**
  * The shared flow of {@code overlap bfs|pr|sssp}: validate, open the {@code --output} file, load or generate the
- * graph, choose the mode ({@code --mode auto}, the default: {@link AutoMode}, announced in one line), partition it,
- * size and build the mesh, place the graph, run the app in that mode ({@code --warmups}
- * untimed runs, then {@code --runs} timed ones), verify the last answer against the sequential reference, write the
- * answer, print the report (the median time, and the fastest and slowest run). Exit codes: 0 verified (or not
- * checked), 1 verification failed or a runtime problem (bad file: file:line: reason; the answer is written all the
+ * graph, choose the mode ({@code --mode auto}, the default: {@link AutoMode}, announced in one line), hand the graph
+ * to the {@link AppRunner} (which computes the sequential reference from it, partitions it, sizes and builds the mesh,
+ * places the graph and drops the host copy: the command keeps no reference to it, so one copy of the graph lives
+ * during the runs), run the app in that mode ({@code --warmups} untimed runs, then {@code --runs} timed ones), verify
+ * the last answer against the reference, write the answer, print the report (the median time, and the fastest and
+ * slowest run). Exit codes: 0 verified (or not checked), 1 verification failed or a runtime problem (bad file: file:line: reason; the answer is written all the
  * same), 2 wrong arguments (one line with the reason and a hint, {@link UsageErrors}).
  *
  * <p><b>Across processes</b> (started by {@code overlap launch}, {@link LaunchedWorld}): every rank loads or
  * generates the same graph and runs the app on its own devices of the mesh that spans them ({@code --devices} is the
- * total); rank 0 alone verifies the whole answer, writes {@code --output} and prints the report, every other rank one
- * status line. A rank that fails ends every other's run with one line naming it (exit 1).
+ * total); rank 0 alone verifies the whole answer (its reference computed once the graph is placed, so that the others
+ * do not wait at the mesh's join), writes {@code --output} and prints the report, every other rank one status line. A rank that fails ends every other's run with one line naming it (exit 1).
  */
 abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses {
     /** The {@code --mode} values, as the usage error lists them. */
@@ -98,7 +102,7 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
     }
 
     /** Adds app-specific report fields. */
-    void extras(final RunReport.Builder report, final CsrGraph g, final AppResult result) {
+    void extras(final RunReport.Builder report, final AppResult result) {
     }
 
     /**
@@ -216,11 +220,10 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
     private int run(final CommandLine cl, final GraphApp app, final AppSettings settings,
         final AnswerDestination destination, final LaunchedWorld world) throws IOException {
         final boolean lead = world == null || world.rank() == 0;
-        final GraphInputOptions.Loaded loaded = loadGraph(lead);
-        final CsrGraph g = loaded.graph;
-        final int src = app.hasSource() ? chooseSource(g, cl) : 0;
-        final Resolved resolved = resolve(cl, app, g, world, lead);
-        final GraphAlgorithms algorithms = resolved.algorithms();
+        final Reference reference = new Reference();
+        // the loaded graph is referenced by the input's HostGraph alone: the runner drops it once placed
+        final Input in = input(cl, app, settings, world, lead, reference);
+        final GraphAlgorithms algorithms = in.resolved().algorithms();
         final AppRunner.Builder rb0 = AppRunner.builder().devices(meshOptions.devices)
             .threadsPerDevice(meshOptions.threads()).partitioning(meshOptions.partitioning()).warmups(warmups).runs(runs);
         if (world != null) {
@@ -236,11 +239,12 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
                 throw new CommandLine.ParameterException(cl, "--idle-strategy: " + e.getMessage());
             }
         }
-        if (untilStdinCloses && lead) { // rank 0 has the launcher's input; its stop ends every rank's runs
-            rb0.stopRunsWhen(StdinWatch.start());
+        final BooleanSupplier stop = stopRuns(lead);
+        if (stop != null) {
+            rb0.stopRunsWhen(stop);
         }
         final AppRunner runner = rb0.build();
-        final AppRunner.Measurement m = runner.measure(g, app, algorithms, src, settings);
+        final AppRunner.Measurement m = runner.measure(in.host(), app, algorithms, in.source(), settings);
         if (!lead) {
             if (!output.quiet) {
                 cl.getErr().println("overlap " + app + ": " + MeshOptions.describeRank(world, meshOptions.devices)
@@ -251,31 +255,70 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
         }
         final AppResult result = m.result();
         final double[] times = m.runMillis();
-        final long refStart = System.nanoTime();
-        final Verification v = output.noVerify ? Verification.skipped()
-            : app.expected(g, src, settings, null).check(result);
-        final double referenceMillis = (System.nanoTime() - refStart) / 1e6;
+        final GraphSummary g = m.graph();
+        final Verification v = output.noVerify ? Verification.skipped() : reference.expected.check(result);
         final RunReport.Builder rb = RunReport.builder().app(app.id()).mode(algorithms.mode())
-            .graph(loaded.name, g.vertexCount(), g.edgeCount())
+            .graph(in.name(), g.vertexCount(), g.edgeCount())
             .mesh(m.devices(), m.threadsPerDevice(), meshOptions.partition.name())
-            .times(loaded.millis, m.placeMillis(), m.medianMillis())
+            .times(in.loadMillis(), m.placeMillis(), m.medianMillis())
             .edgesTraversed(app.edgesTraversed(g, result)).counts(result.counts()).verification(v);
         if (world != null) {
             rb.extra("processes", world.ranks());
         }
-        if (resolved.choice() != null) {
-            rb.extra("modeChoice", resolved.choice().line());
+        if (in.resolved().choice() != null) {
+            rb.extra("modeChoice", in.resolved().choice().line());
         }
         if (app.hasSource()) {
-            rb.extra("source", src);
+            rb.extra("source", in.source());
         }
         if (!output.noVerify) {
-            rb.extra("referenceMs", Math.round(referenceMillis * 1000) / 1000.0);
+            rb.extra("referenceMs", Math.round(reference.millis * 1000) / 1000.0);
         }
         rb.extra("warmups", warmups);
         runTimes(rb, runs, times, m.bestMillis(), m.worstMillis());
-        extras(rb, g, result);
-        return report(cl, rb, destination, answer(result, src), v, "overlap " + app);
+        extras(rb, result);
+        return report(cl, rb, destination, answer(result, in.source()), v, "overlap " + app);
+    }
+
+    /**
+     * Loads or generates the graph, chooses the source and the mode, and hands the graph over: the returned input
+     * holds it in its {@link HostGraph} only, whose last reader computes the reference answer into {@code reference}
+     * (on the lead rank, unless {@code --no-verify}) once the graph is placed. Nothing of this method's frame
+     * outlives it, so the graph is unreachable once the runner drops it.
+     */
+    private Input input(final CommandLine cl, final GraphApp app, final AppSettings settings,
+        final LaunchedWorld world, final boolean lead, final Reference reference) throws IOException {
+        final GraphInputOptions.Loaded loaded = loadGraph(lead);
+        final CsrGraph g = loaded.graph;
+        final int src = app.hasSource() ? chooseSource(g, cl) : 0;
+        final Resolved resolved = resolve(cl, app, g, world, lead);
+        final HostGraph host = lead && !output.noVerify ? HostGraph.of(g, h -> reference.compute(app, h, src, settings))
+            : HostGraph.of(g);
+        return new Input(host, loaded.name, loaded.millis, src, resolved);
+    }
+
+    /**
+     * @return what ends the timed runs early, asked after each but the last ({@code --until-stdin-closes} on the lead
+     *         rank, which has the launcher's input: its stop ends every rank's runs), or null to run them all
+     */
+    BooleanSupplier stopRuns(final boolean lead) {
+        return untilStdinCloses && lead ? StdinWatch.start() : null;
+    }
+
+    /** The graph handed to the runner, what the report says of its loading, the source and the mode. */
+    private record Input(HostGraph host, String name, double loadMillis, int source, Resolved resolved) {
+    }
+
+    /** The reference answer, computed from the host graph before the runner drops it, and its time. */
+    private static final class Reference {
+        GraphApp.Expected expected;
+        double millis;
+
+        void compute(final GraphApp app, final CsrGraph g, final int source, final AppSettings settings) {
+            final long start = System.nanoTime();
+            expected = app.expected(g, source, settings, null);
+            millis = (System.nanoTime() - start) / 1e6;
+        }
     }
 
     /** A rank's run, given where the answer goes (null: this rank writes none). */

@@ -91,7 +91,7 @@ public final class NodePageRankCommand extends PageRankCommand {
             final RunReport.Builder rb = RunReport.builder();
             final Verification v = verifyAcrossHosts(rb, "bsp", loaded, 0, settings, result, ranks, devices,
                 placeMillis, times);
-            extras(rb, g, result);
+            extras(rb, result);
             return report(cl, rb, destination, answer(result, 0), v, "overlap node pr");
         }
     }

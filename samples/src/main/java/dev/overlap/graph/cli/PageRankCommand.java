@@ -1,6 +1,5 @@
 package dev.overlap.graph.cli;
 
-import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.answer.Answer;
@@ -86,7 +85,7 @@ public class PageRankCommand extends GraphAppCommand {
     }
 
     @Override
-    void extras(final RunReport.Builder report, final CsrGraph g, final AppResult result) {
+    void extras(final RunReport.Builder report, final AppResult result) {
         double max = 0;
         int arg = 0;
         final double[] r = result.ranks();

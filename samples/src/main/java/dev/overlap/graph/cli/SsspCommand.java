@@ -1,6 +1,5 @@
 package dev.overlap.graph.cli;
 
-import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.answer.Answer;
@@ -50,7 +49,7 @@ public final class SsspCommand extends GraphAppCommand {
     }
 
     @Override
-    void extras(final RunReport.Builder report, final CsrGraph g, final AppResult result) {
+    void extras(final RunReport.Builder report, final AppResult result) {
         report.extra("reached", result.counts().ideal()).extra("maxDistance", maxDistance(result.distances()));
     }
 

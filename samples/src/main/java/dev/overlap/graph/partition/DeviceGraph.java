@@ -7,6 +7,7 @@ import dev.overlap.core.LongArray;
 import dev.overlap.core.Mesh;
 import dev.overlap.core.SymmetricArray;
 import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.GraphSummary;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -27,13 +28,17 @@ import java.util.List;
  * happen-before any later launch; across processes, other ranks' slices are complete once the ranks have met at a
  * barrier after placing). Kernels on any device may read any slice. {@link #close()} frees the memory; call it only
  * when no kernel uses the graph.
+ *
+ * <p><b>No host copy.</b> The placed graph keeps a {@link GraphSummary} of the host graph (counts, symmetry,
+ * out-degrees, weight facts: what the apps read besides the slices), never the {@link CsrGraph} itself, so a caller
+ * that lets go of the host graph after {@link #place} lets the garbage collector take it while the graph runs.
  */
 public final class DeviceGraph implements AutoCloseable {
     private static final int ROWS_PER_BLOCK = 4096;
 
     private final Mesh mesh;
     private final Partition partition;
-    private final CsrGraph host;
+    private final GraphSummary summary;
     private final LongArray[] offsets;
     private final IntArray[] targets;
     private final IntArray[] weights;
@@ -42,11 +47,12 @@ public final class DeviceGraph implements AutoCloseable {
     private final List<SymmetricArray<?>> storage = new ArrayList<>(3);
     private boolean closed;
 
-    private DeviceGraph(final Mesh mesh, final Partition partition, final CsrGraph host, final boolean withWeights) {
+    private DeviceGraph(final Mesh mesh, final Partition partition, final GraphSummary summary,
+        final boolean withWeights) {
         final int devices = partition.devices();
         this.mesh = mesh;
         this.partition = partition;
-        this.host = host;
+        this.summary = summary;
         this.offsets = new LongArray[devices];
         this.targets = new IntArray[devices];
         this.weights = withWeights ? new IntArray[devices] : null;
@@ -87,13 +93,28 @@ public final class DeviceGraph implements AutoCloseable {
      * rank places the same graph with the same partition).
      *
      * @param mesh        the mesh; its device count must equal the partition's
-     * @param g           the graph (kept as the host copy for verification)
+     * @param g           the graph (read here; only its {@link GraphSummary} is kept)
      * @param p           who owns what
      * @param withWeights whether to place the weights (unit weights if the graph has none)
      * @return the placed graph
      * @throws IllegalStateException if a device has no room (the message names free and needed bytes)
      */
     public static DeviceGraph place(final Mesh mesh, final CsrGraph g, final Partition p, final boolean withWeights) {
+        return place(mesh, g, GraphSummary.of(g), p, withWeights);
+    }
+
+    /**
+     * As {@link #place(Mesh, CsrGraph, Partition, boolean)}, keeping a summary of {@code g} the caller already made
+     * (one degree array instead of two).
+     *
+     * @param summary {@link GraphSummary#of GraphSummary.of(g)}
+     * @throws IllegalArgumentException when the summary's counts are not {@code g}'s
+     */
+    public static DeviceGraph place(final Mesh mesh, final CsrGraph g, final GraphSummary summary, final Partition p,
+        final boolean withWeights) {
+        if (summary.vertexCount() != g.vertexCount() || summary.edgeCount() != g.edgeCount()) {
+            throw new IllegalArgumentException(summary + " is not a summary of " + g);
+        }
         if (mesh.deviceCount() != p.devices()) {
             throw new IllegalArgumentException("partition is for " + p.devices() + " devices, mesh has "
                 + mesh.deviceCount());
@@ -102,8 +123,11 @@ public final class DeviceGraph implements AutoCloseable {
             throw new IllegalArgumentException("partition is for " + p.vertexCount() + " vertices, graph has "
                 + g.vertexCount());
         }
-        final DeviceGraph dg = new DeviceGraph(mesh, p, g, withWeights);
+        final DeviceGraph dg = new DeviceGraph(mesh, p, summary, withWeights);
         final KernelLaunch[] launches = new KernelLaunch[p.devices()];
+        // A device keeps its last launch, and so the kernel's closure, until its next one: the kernels reach the
+        // graph through this slot, emptied once they have joined, so the placed graph never keeps the host graph.
+        final CsrGraph[] source = {g};
         try {
             final long[] edges = edgesPerDevice(g, p);
             long maxRows = 0;
@@ -123,7 +147,8 @@ public final class DeviceGraph implements AutoCloseable {
                     dg.weights[d] = wgt.on(d);
                 }
                 if (mesh.world().isLocal(d)) {
-                    launches[d] = fill(mesh.device(d), g, p, d, off.on(d), tgt.on(d), wgt != null ? wgt.on(d) : null);
+                    launches[d] = fill(mesh.device(d), source, p, d, off.on(d), tgt.on(d),
+                        wgt != null ? wgt.on(d) : null);
                 }
             }
             for (final KernelLaunch l : launches) {
@@ -143,6 +168,8 @@ public final class DeviceGraph implements AutoCloseable {
             }
             dg.close();
             throw e;
+        } finally {
+            source[0] = null;
         }
         return dg;
     }
@@ -152,9 +179,10 @@ public final class DeviceGraph implements AutoCloseable {
         return array;
     }
 
-    /** Launches the kernel that writes device {@code d}'s slice into its memory. */
-    private static KernelLaunch fill(final Device dev, final CsrGraph g, final Partition p, final int d,
+    /** Launches the kernel that writes device {@code d}'s slice of the graph in {@code source[0]} into its memory. */
+    private static KernelLaunch fill(final Device dev, final CsrGraph[] source, final Partition p, final int d,
         final LongArray off, final IntArray tgt, final IntArray wgt) {
+        final CsrGraph g = source[0];
         final int lo = p.lo(d);
         final int rows = p.size(d);
         final long[] local = new long[rows + 1];
@@ -163,16 +191,17 @@ public final class DeviceGraph implements AutoCloseable {
         }
         final int blocks = Math.max(1, (rows + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK);
         return dev.launch(blocks, (ctx, block) -> {
+            final CsrGraph graph = source[0]; // set until every block has run (the placement joins them first)
             final int from = block * ROWS_PER_BLOCK;
             final int to = Math.min(rows, from + ROWS_PER_BLOCK);
             for (int i = from; i < to; i++) {
                 off.set(i, local[i]);
                 final int u = p.original(lo + i);
                 int slot = (int)local[i];
-                for (long e = g.edgeStart(u), end = g.edgeEnd(u); e < end; e++, slot++) {
-                    tgt.set(slot, p.internal(g.target(e)));
+                for (long e = graph.edgeStart(u), end = graph.edgeEnd(u); e < end; e++, slot++) {
+                    tgt.set(slot, p.internal(graph.target(e)));
                     if (wgt != null) {
-                        wgt.set(slot, g.weight(e));
+                        wgt.set(slot, graph.weight(e));
                     }
                 }
             }
@@ -192,9 +221,9 @@ public final class DeviceGraph implements AutoCloseable {
         return partition;
     }
 
-    /** @return the host graph this was placed from */
-    public CsrGraph host() {
-        return host;
+    /** @return the summary of the host graph this was placed from (its counts, symmetry, degrees, weight facts) */
+    public GraphSummary summary() {
+        return summary;
     }
 
     /** @return number of devices */

@@ -2,7 +2,9 @@ package dev.overlap.graph.solo;
 
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.app.GraphAlgorithms;
+import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.partition.DeviceGraph;
 
 /**
@@ -49,5 +51,19 @@ public final class CoopAlgorithms implements GraphAlgorithms {
     @Override
     public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices, final int workers) {
         return Math.max(CoopBfs.stateBytes(vertices), CoopSssp.stateBytes(vertices));
+    }
+
+    /** @return the state of {@code app} alone: BFS's depths, queues and bitmaps, SSSP's distances, none for PageRank */
+    @Override
+    public long stateBytesPerDevice(final GraphApp app, final GraphSummary graph, final int maxOwned,
+        final int devices, final int workers, final AppSettings settings) {
+        switch (app) {
+            case BFS:
+                return CoopBfs.stateBytes(graph.vertexCount());
+            case SSSP:
+                return CoopSssp.stateBytes(graph.vertexCount());
+            default:
+                return 0;
+        }
     }
 }

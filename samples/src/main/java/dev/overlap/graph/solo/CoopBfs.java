@@ -90,7 +90,7 @@ final class CoopBfs {
         final int n = g.vertices();
         final int s = g.internalSource(source);
         final boolean optimizing = settings.direction() == AppSettings.Direction.OPTIMIZING
-            && dg.host().isSymmetric();
+            && dg.summary().isSymmetric();
         final Device dev = dg.mesh().device(0);
         IntArray depthArray = null;
         IntArray queue0 = null;

@@ -113,6 +113,6 @@ final class CoopPageRank {
         final long nanos = System.nanoTime() - start;
         final long it = iterationsDone[0];
         return AppResult.pageRank(g.toOriginal(rank), nanos, new WorkCounts(it, n * it, n * it,
-            in.host().edgeCount() * it, 0, 0, 0, 0, 0));
+            in.summary().edgeCount() * it, 0, 0, 0, 0, 0));
     }
 }

@@ -62,7 +62,7 @@ final class CoopSssp {
         final SoloGraph g = SoloGraph.of(dg);
         final int n = g.vertices();
         final int s = g.internalSource(source);
-        final int chosenDelta = settings.deltaFor(dg.host());
+        final int chosenDelta = settings.deltaFor(dg.summary());
         final Device dev = dg.mesh().device(0);
         final LongArray distArray = dev.allocateLongs(n);
         try {

@@ -65,7 +65,7 @@ final class SoloPageRank {
         final long nanos = System.nanoTime() - start;
         final long it = iterations;
         return AppResult.pageRank(g.toOriginal(rank), nanos, new WorkCounts(it, n * it, n * it,
-            in.host().edgeCount() * it, 0, 0, 0, 0, 0));
+            in.summary().edgeCount() * it, 0, 0, 0, 0, 0));
     }
 
     /** One iteration over every row: {@link #rows} over {@code [0, n)}. */

@@ -36,7 +36,7 @@ final class SoloSssp {
         final SoloGraph g = SoloGraph.of(dg);
         final int n = g.vertices();
         final int s = g.internalSource(source);
-        final int chosenDelta = settings.deltaFor(dg.host());
+        final int chosenDelta = settings.deltaFor(dg.summary());
         final long edges = dg.localEdges(0);
         final long[] dist = new long[n];
         final long off = g.offsetsAt();

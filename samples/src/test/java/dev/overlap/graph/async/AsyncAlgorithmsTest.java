@@ -4,6 +4,7 @@ import dev.overlap.core.Mesh;
 import dev.overlap.graph.BuildOptions;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.EdgeList;
+import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.GraphBuilder;
 import dev.overlap.graph.Progress;
 import dev.overlap.graph.app.AppResult;
@@ -368,8 +369,8 @@ class AsyncAlgorithmsTest {
                 assertTrue(v.passed(), "delta " + delta + ": " + v.detail());
             }
         }
-        assertEquals(8, AsyncSssp.delta(g(5, 5), AppSettings.defaults()), "2 x 5 / (4 edges / 3 vertices)");
-        assertEquals(3, AsyncSssp.delta(g(5, 5), AppSettings.builder().delta(3).build()));
+        assertEquals(8, AsyncSssp.delta(GraphSummary.of(g(5, 5)), AppSettings.defaults()), "2 x 5 / (4 edges / 3 vertices)");
+        assertEquals(3, AsyncSssp.delta(GraphSummary.of(g(5, 5)), AppSettings.builder().delta(3).build()));
     }
 
     @Test
