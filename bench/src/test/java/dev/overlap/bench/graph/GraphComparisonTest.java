@@ -259,7 +259,7 @@ class GraphComparisonTest {
         };
         final String[] reasons = {
             "--threads 3 is not a multiple of --devices 2", "--impls: unknown implementation 'networkx': expected bsp, "
-                + "async, solo, java, jgrapht or gap", "--apps: unknown app 'dfs': expected bfs, pr or sssp", "--graphs: unknown "
+                + "async, solo, coop, java, jgrapht or gap", "--apps: unknown app 'dfs': expected bfs, pr or sssp", "--graphs: unknown "
                 + "generator 'ring'", "--runs must be in 1..1000, was 0", "--warmups must be in 0..100, was -1",
             "--pr-iterations must be in 1..10000, was 0", "--devices must be in 1..64, was 0",
             "exists and is not a directory", "Unknown option: '--bogus'",
