@@ -1,5 +1,7 @@
 package dev.overlap.graph.bsp;
 
+import dev.overlap.core.InterruptedWaitException;
+import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.Mesh;
 import dev.overlap.graph.BuildOptions;
 import dev.overlap.graph.CsrGraph;
@@ -23,10 +25,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 class BspAlgorithmsTest {
     private static Mesh one;
@@ -106,6 +111,41 @@ class BspAlgorithmsTest {
                 }
             }
         }
+    }
+
+    /**
+     * The kernels use raw addresses into the run's state, which the run frees once a step's join returns: an
+     * interrupted host thread must still wait until every launch has ended, then throw with its status set. The
+     * kernel spins until the host thread is seen parked in the join (or has returned, the bug): without the wait,
+     * the join returns while the kernel still runs.
+     */
+    @org.junit.jupiter.api.Test
+    void joinAllWaitsForEveryLaunchWhenInterrupted() throws InterruptedException {
+        final Thread host = Thread.currentThread();
+        final AtomicBoolean returned = new AtomicBoolean();
+        final AtomicBoolean ended = new AtomicBoolean();
+        final KernelLaunch[] launches = {null, two.device(0).launch(2, (ctx, b) -> {
+            Thread.State s = host.getState();
+            while (!returned.get() && s != Thread.State.WAITING && s != Thread.State.TIMED_WAITING) {
+                Thread.onSpinWait();
+                s = host.getState();
+            }
+            ended.set(true);
+        })};
+        host.interrupt();
+        boolean endedAtReturn = false;
+        try {
+            BspBfs.joinAll(launches);
+            fail("an interrupted join must throw");
+        } catch (final InterruptedWaitException expected) {
+            endedAtReturn = ended.get();
+        } finally {
+            returned.set(true);
+        }
+        assertTrue(Thread.interrupted(), "the interrupt status is set again");
+        assertTrue(endedAtReturn, "joinAll returned while a launch was still running");
+        assertNull(launches[1]);
+        two.device(0).synchronize();
     }
 
     @org.junit.jupiter.api.Test
