@@ -182,7 +182,7 @@ final class BspPageRank {
             return null;
         }
         final int lo = in.partition().lo(d);
-        final PullRows rows = new PullRows(in.offsets(d), in.targets(d), rank, 0, outDeg, owned);
+        final PullRows rows = PullRows.of(in, d, rank, 0, outDeg);
         return in.mesh().device(d).launch(rows.blocks(),
             (ctx, block) -> rows.block(block, c, next, lo, partials, part, base, damping));
     }
