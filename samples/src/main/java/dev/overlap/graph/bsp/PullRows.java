@@ -1,5 +1,6 @@
 package dev.overlap.graph.bsp;
 
+import dev.overlap.core.DeviceArray;
 import dev.overlap.core.DoubleArray;
 import dev.overlap.core.IntArray;
 import dev.overlap.core.LongArray;
@@ -28,6 +29,19 @@ import org.agrona.UnsafeApi;
  * {@link #block} checks that {@code c} covers those ids and {@code next} the rows, before its loop. Device memory is
  * always off the heap, so every array has an address ({@link RawArrays#addressOf} refuses heap memory).
  *
+ * <p><b>Contributions in {@code float} or {@code double}.</b> The contribution vectors are either
+ * {@link DoubleArray}s or {@link IntArray}s whose elements hold {@code float} bits ({@link #setContribution}); the
+ * ranks, the sums and the partials are {@code double} either way. The gather reads one contribution per edge at an
+ * effectively random id, so on graphs whose vector outgrows the caches its cost is the vector's footprint, which
+ * {@code float} halves (the GAP suite keeps its scores in {@code float} too); that is why a run to a tolerance uses
+ * it when it can. The price is rounding: each contribution is off by at most 2<sup>-24</sup> of itself, so one
+ * iteration moves the ranks by at most {@code d} 2<sup>-24</sup> in L1 (each rank is passed on through its out-edges
+ * once), and with the iteration's contraction by {@code d} the distance to the exact ranks is at most
+ * {@code d / (1 - d) (delta + 2^-24)} instead of {@code d / (1 - d) delta}. A run to a tolerance therefore adds
+ * {@link #FLOAT_ROUNDING} (2<sup>-23</sup>, with room for the sum of the ranks being slightly above 1) to the change
+ * it compares, and uses {@code float} only when that term is at most a sixteenth of the tolerance
+ * ({@link #floatFits}); fixed iterations keep {@code double}, the same iterates as the power iteration.
+ *
  * <p>Immutable; thread-safe (blocks of one iteration run concurrently). The arrays are the caller's: they must stay
  * allocated while a block may run (freed by the caller after joining the last launch), as the addresses held here
  * point into them with no lifetime check of their own.
@@ -35,6 +49,12 @@ import org.agrona.UnsafeApi;
 public final class PullRows {
     /** Rows per block of the kernel (and per partial sum). */
     public static final int ROWS_PER_BLOCK = 1024;
+    /**
+     * What a run with {@code float} contributions adds to the change of an iteration before its stopping test
+     * ({@code (delta + FLOAT_ROUNDING) d / (1 - d) < tolerance}): a bound of the L1 rounding of one iteration over
+     * {@code d} (see the class comment).
+     */
+    public static final double FLOAT_ROUNDING = 0x1p-23;
 
     private final long offsetsAt;
     private final long targetsAt;
@@ -95,6 +115,31 @@ public final class PullRows {
             in.partition().vertexCount());
     }
 
+    /**
+     * @param damping   {@code d}
+     * @param tolerance the L1 tolerance a run stops at
+     * @return whether {@code float} contributions suit a run to {@code tolerance}: their rounding term
+     *         {@code d / (1 - d) FLOAT_ROUNDING} is at most a sixteenth of it
+     */
+    public static boolean floatFits(final double damping, final double tolerance) {
+        return 16 * FLOAT_ROUNDING * damping / (1 - damping) <= tolerance;
+    }
+
+    /**
+     * Sets contribution {@code i} of a vector of either precision (host or kernel code that fills a vector).
+     *
+     * @param c     a contribution vector: {@link IntArray} ({@code float} bits) or {@link DoubleArray}
+     * @param i     the element
+     * @param value the contribution (rounded to {@code float} in an {@link IntArray})
+     */
+    public static void setContribution(final DeviceArray c, final int i, final double value) {
+        if (c instanceof IntArray) {
+            ((IntArray)c).set(i, Float.floatToRawIntBits((float)value));
+        } else {
+            ((DoubleArray)c).set(i, value);
+        }
+    }
+
     /** @return one more than the largest target of the rows' in-edges (0 without edges), after checking the slice */
     private static int idLimit(final LongArray offsets, final IntArray targets, final int owned) {
         if (owned < 0 || offsets.length() < owned + 1L) {
@@ -134,25 +179,33 @@ public final class PullRows {
      * Runs one block of one iteration (called by the kernel's workers, one call per block).
      *
      * @param block    the block
-     * @param c        this iteration's contribution vector (read)
-     * @param next     the next iteration's contribution vector (this device's rows written)
+     * @param c        this iteration's contribution vector (read): an {@link IntArray} of {@code float} bits or a
+     *                 {@link DoubleArray}
+     * @param next     the next iteration's contribution vector, the same type (this device's rows written)
      * @param nextAt   index in {@code next} of row 0
      * @param partials where the block leaves its change and dangling rank
      * @param part     index in {@code partials} of this iteration's first partial
      * @param base     {@code (1 - d) / n + d * dangling / n} of this iteration
      * @param damping  {@code d}
-     * @throws IllegalArgumentException if {@code c} is shorter than the largest target id or {@code next} than the
+     * @throws IllegalArgumentException if the vectors are not both {@code IntArray} or both {@code DoubleArray},
+     *                                  or {@code c} is shorter than the largest target id or {@code next} than the
      *                                  rows (nothing is read or written then)
      */
-    public void block(final int block, final DoubleArray c, final DoubleArray next, final int nextAt,
+    public void block(final int block, final DeviceArray c, final DeviceArray next, final int nextAt,
         final DoubleArray partials, final int part, final double base, final double damping) {
+        final boolean single = c instanceof IntArray;
+        if (!single && !(c instanceof DoubleArray) || c.getClass() != next.getClass()) {
+            throw new IllegalArgumentException("contribution vectors are both IntArray (float bits) or both "
+                + "DoubleArray: " + c + ", " + next);
+        }
         if (c.length() < idLimit || nextAt < 0 || next.length() < (long)nextAt + owned) {
             throw new IllegalArgumentException("the vectors do not fit the rows: contributions " + c + " for ids below "
                 + idLimit + ", next " + next + " for " + owned + " rows from " + nextAt);
         }
         // Locals, not fields: the loop reads them on every edge.
         final long cAt = RawArrays.addressOf(c);
-        final long nAt = RawArrays.addressOf(next) + ((long)nextAt << 3);
+        final int shift = single ? 2 : 3;
+        final long nAt = RawArrays.addressOf(next) + ((long)nextAt << shift);
         final long offsetsAt = this.offsetsAt;
         final long targetsAt = this.targetsAt;
         final long ranksAt = this.ranksAt;
@@ -166,7 +219,8 @@ public final class PullRows {
             final long end = UnsafeApi.getLong(null, offsetsAt + ((long)(v + 1) << 3));
             double sum = 0;
             for (long at = targetsAt + (begin << 2), stop = targetsAt + (end << 2); at < stop; at += 4) {
-                sum += UnsafeApi.getDouble(null, cAt + ((long)UnsafeApi.getInt(null, at) << 3));
+                final long ci = cAt + ((long)UnsafeApi.getInt(null, at) << shift);
+                sum += single ? UnsafeApi.getFloat(null, ci) : UnsafeApi.getDouble(null, ci);
             }
             begin = end;
             final double r = base + damping * sum;
@@ -176,9 +230,13 @@ public final class PullRows {
             final int k = UnsafeApi.getInt(null, outDegreesAt + ((long)v << 2));
             if (k == 0) {
                 dangling += r;
-                UnsafeApi.putDouble(null, nAt + ((long)v << 3), 0);
+            }
+            final double x = k == 0 ? 0 : r / k;
+            final long ni = nAt + ((long)v << shift);
+            if (single) {
+                UnsafeApi.putFloat(null, ni, (float)x);
             } else {
-                UnsafeApi.putDouble(null, nAt + ((long)v << 3), r / k);
+                UnsafeApi.putDouble(null, ni, x);
             }
         }
         partials.set(part + 2 * block, delta);

@@ -103,4 +103,37 @@ class PullRowsTest {
         rows.block(0, eight, eight, 5, partials, 0, 0.1, 0.5);
         assertEquals(0.1, ranks.get(2));
     }
+
+    /** Float contributions: the same rows from float bits, the next contributions rounded to float. */
+    @Test
+    void floatContributionsGatherAndStoreFloats() {
+        final DoubleArray ranks = dev.allocateDoubles(3);
+        final PullRows rows = new PullRows(offsets(), targets(1, 2, 0), ranks, 0, targets(3, 0, 2), 3);
+        final IntArray c = dev.allocateInts(3);
+        PullRows.setContribution(c, 0, 0.5);
+        PullRows.setContribution(c, 1, 0.25);
+        PullRows.setContribution(c, 2, 0.1);
+        assertEquals(0.1f, Float.intBitsToFloat(c.get(2)));
+        final IntArray next = dev.allocateInts(3);
+        final DoubleArray partials = dev.allocateDoubles(2);
+        rows.block(0, c, next, 0, partials, 0, 0.1, 0.5);
+        assertEquals(0.1 + 0.5 * (0.25 + (double)0.1f), ranks.get(0));
+        assertEquals((float)(ranks.get(0) / 3), Float.intBitsToFloat(next.get(0)));
+        assertEquals(0f, Float.intBitsToFloat(next.get(1)));
+        assertEquals(ranks.get(1), partials.get(1));
+        assertThrows(IllegalArgumentException.class, () -> rows.block(0, c, dev.allocateDoubles(3), 0, partials, 0,
+            0.1, 0.5), "mixed precisions");
+        assertThrows(IllegalArgumentException.class, () -> rows.block(0, dev.allocateLongs(3), dev.allocateLongs(3),
+            0, partials, 0, 0.1, 0.5), "longs are no contributions");
+    }
+
+    /** Float is chosen only when its rounding term is at most a sixteenth of the tolerance. */
+    @Test
+    void floatFitsOnlyTolerancesWellAboveTheRounding() {
+        final double term = PullRows.FLOAT_ROUNDING * 0.85 / 0.15;
+        assertTrue(PullRows.floatFits(0.85, 16 * term));
+        assertTrue(!PullRows.floatFits(0.85, 15 * term));
+        assertTrue(PullRows.floatFits(0.85, 1e-4));
+        assertTrue(!PullRows.floatFits(0.85, 1e-6));
+    }
 }
