@@ -111,6 +111,31 @@ final class SoloGraph {
     }
 
     /**
+     * The absolute address of the offsets' element 0, for loops that read with {@code org.agrona.UnsafeApi} and no
+     * bounds check at all (an {@link AtomicBuffer} still checks each access unless Agrona's bounds checks are
+     * disabled, which the library does not rely on). Valid while the graph is placed; the slots were validated then.
+     *
+     * @return the address of vertex 0's first edge slot (a {@code long}; vertex {@code v}'s at 8v past it)
+     */
+    long offsetsAt() {
+        return RawArrays.addressOf(graph.offsets(0));
+    }
+
+    /** @return the absolute address of the targets' slot 0 (an {@code int} per slot), as {@link #offsetsAt()} */
+    long targetsAt() {
+        return RawArrays.addressOf(graph.targets(0));
+    }
+
+    /**
+     * @return the absolute address of the weights' slot 0 (an {@code int} per slot), as {@link #offsetsAt()}
+     * @throws IllegalArgumentException when the graph was placed without weights
+     */
+    long weightsAt() {
+        weights();
+        return RawArrays.addressOf(graph.weights(0));
+    }
+
+    /**
      * @param source a vertex, original id
      * @return its internal id
      * @throws IllegalArgumentException when it is outside the graph

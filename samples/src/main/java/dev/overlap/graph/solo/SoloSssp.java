@@ -5,7 +5,7 @@ import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.ref.Dijkstra;
-import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.UnsafeApi;
 
 import java.util.Arrays;
 
@@ -20,7 +20,8 @@ import java.util.Arrays;
  * <p>The buckets are a ring of {@code maxWeight / delta + 2} growable int arrays: a relaxation from bucket
  * {@code b} lands at most that many buckets ahead, so the ring never folds two live buckets onto one slot. The width
  * is raised when the ring would need more than {@value #MAX_RING} slots. Distances, buckets and flags are the
- * worker's own (heap) arrays; the bucket arrays grow by doubling (no allocation per vertex).
+ * worker's own (heap) arrays; the bucket arrays grow by doubling (no allocation per vertex). The CSR slice is read at
+ * raw addresses ({@link SoloGraph#offsetsAt}): no bounds check per edge, the slots validated at placement.
  *
  * <p>Thread-safety: one run at a time per placed graph; the arrays are confined to the worker until the join.
  */
@@ -39,19 +40,17 @@ final class SoloSssp {
         final long edges = dg.localEdges(0);
         final long[] dist = new long[n];
         final long[] counts = new long[3]; // buckets emptied, expansions, edges scanned
-        final AtomicBuffer off = g.offsets();
-        final int offBase = g.offsetsBase();
-        final AtomicBuffer tgt = g.targets();
-        final int tgtBase = g.targetsBase();
-        final AtomicBuffer wgt = g.weights();
-        final int wgtBase = g.weightsBase();
+        // raw addresses (SoloGraph#offsetsAt): the loop runs inside the joined launch, while the graph is placed
+        final long offsetsAt = g.offsetsAt();
+        final long targetsAt = g.targetsAt();
+        final long weightsAt = g.weightsAt();
         final long start = System.nanoTime();
         g.runOnOneWorker((ctx, block) -> {
             int maxWeight = 0;
-            for (int at = wgtBase, end = (int)(wgtBase + edges * 4); at < end; at += 4) {
-                final int w = wgt.getInt(at);
+            for (long at = weightsAt, end = weightsAt + edges * 4; at < end; at += 4) {
+                final int w = UnsafeApi.getInt(null, at);
                 if (w < 0) {
-                    throw new IllegalStateException("edge slot " + (at - wgtBase) / 4 + " has negative weight " + w
+                    throw new IllegalStateException("edge slot " + (at - weightsAt) / 4 + " has negative weight " + w
                         + ": shortest paths need weights >= 0");
                 }
                 maxWeight = Math.max(maxWeight, w);
@@ -83,10 +82,12 @@ final class SoloSssp {
                         }
                         expanded[u] = true;
                         expansions++;
-                        final int from = (int)off.getLong(offBase + (u << 3));
-                        final int to = (int)off.getLong(offBase + ((u + 1) << 3));
+                        final long ui = offsetsAt + ((long)u << 3);
+                        final long from = UnsafeApi.getLong(null, ui);
+                        final long to = UnsafeApi.getLong(null, ui + 8);
                         scanned += to - from;
-                        expand(du, from, to, delta, tgt, tgtBase, wgt, wgtBase, dist, expanded, buckets);
+                        expand(du, targetsAt + (from << 2), targetsAt + (to << 2), weightsAt - targetsAt, delta, dist,
+                            expanded, buckets);
                     }
                     buckets.giveBack(items);
                 }
@@ -102,17 +103,17 @@ final class SoloSssp {
     }
 
     /**
-     * Relaxes the out-edges in slots {@code [from, to)} of a vertex at distance {@code du}: each target it brings
-     * closer gets the new distance, loses its expanded mark and is filed in its bucket. A method of its own, called
-     * once per expansion, so the JIT compiles it within the first run rather than only on-stack inside the one-shot
-     * kernel body.
+     * Relaxes the out-edges of a vertex at distance {@code du}, whose targets are the ints at the raw addresses
+     * {@code [from, stop)} (each weight {@code weights} bytes past its target): each target it brings closer gets the
+     * new distance, loses its expanded mark and is filed in its bucket. A method of its own, called once per
+     * expansion, so the JIT compiles it within the first run rather than only on-stack inside the one-shot kernel
+     * body.
      */
-    private static void expand(final long du, final int from, final int to, final long delta, final AtomicBuffer tgt,
-        final int tgtBase, final AtomicBuffer wgt, final int wgtBase, final long[] dist, final boolean[] expanded,
-        final Buckets buckets) {
-        for (int e = from; e < to; e++) {
-            final int v = tgt.getInt(tgtBase + (e << 2));
-            final long nd = du + wgt.getInt(wgtBase + (e << 2));
+    private static void expand(final long du, final long from, final long stop, final long weights, final long delta,
+        final long[] dist, final boolean[] expanded, final Buckets buckets) {
+        for (long at = from; at < stop; at += 4) {
+            final int v = UnsafeApi.getInt(null, at);
+            final long nd = du + UnsafeApi.getInt(null, at + weights);
             if (nd < dist[v]) {
                 dist[v] = nd;
                 expanded[v] = false;
