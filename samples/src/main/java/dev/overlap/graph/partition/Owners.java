@@ -2,9 +2,9 @@ package dev.overlap.graph.partition;
 
 /**
  * Owner lookup of internal vertex ids from partition bounds, for kernels (the BSP baselines and the async apps). For
- * two devices it is a subtraction and a shift; for up to 8 it counts the bounds at or below the id without branching (a neighbour's owner is effectively
- * random, so a comparison loop would mispredict about every other edge); beyond, binary search. Immutable;
- * thread-safe.
+ * two devices it is a subtraction and a shift; for up to 8 it counts the bounds at or below the id without branching
+ * (a neighbour's owner is effectively random, so a comparison loop would mispredict about every other edge); beyond,
+ * binary search. Immutable; thread-safe.
  */
 public final class Owners {
     private final int[] bounds;
