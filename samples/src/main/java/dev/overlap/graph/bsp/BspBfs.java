@@ -3,6 +3,7 @@ package dev.overlap.graph.bsp;
 import dev.overlap.core.Device;
 import dev.overlap.core.DeviceArray;
 import dev.overlap.core.IntArray;
+import dev.overlap.core.InterruptedWaitException;
 import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.LongArray;
 import dev.overlap.core.Mesh;
@@ -13,9 +14,11 @@ import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.app.WorkerCounters;
 import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.partition.GraphView;
 import dev.overlap.graph.partition.Owners;
 import dev.overlap.graph.partition.Partition;
-import org.agrona.concurrent.AtomicBuffer;
+import dev.overlap.graph.partition.RawArrays;
+import org.agrona.UnsafeApi;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +50,23 @@ import java.util.List;
  * Every rank gathers the whole answer from every device's memory after the last superstep, and the work counters are
  * summed over the ranks. In one process the barriers cost nothing.
  *
- * <p>Thread-safety: one run at a time per mesh; the object is used by the calling host thread only.
+ * <p><b>Raw addresses.</b> The kernels read and write device memory at raw addresses kept in locals (see
+ * {@link RawArrays}): the CSR slices, the frontier lists, the bitmaps, and the depths, internal id {@code v}'s at
+ * {@code depthOf[o] + 4 v} for its owner {@code o = Owners.of(bounds, v)} on a local copy of the bounds. So an edge
+ * costs no index check and no load of a per-device object. The claim stays atomic: a compare-and-set on the depth's
+ * absolute address ({@code UnsafeApi.compareAndSetInt}), which for a device of another process is in that device's
+ * memory mapped into this one. Device memory is always off the heap (direct or mapped), so every device's arrays
+ * have addresses; {@link RawArrays#address} refuses heap memory. The addresses are valid only while the run's state
+ * and the placed graph are alive: the run owns its state from its allocation to its {@code finally}, and each step
+ * is joined by {@link #joinAll}, which returns only once every launch has ended (also on an interrupt), so no kernel
+ * runs when the state is freed; the graph must stay placed while the run lasts ({@link DeviceGraph#close()} is for
+ * when no kernel uses it). Every index the kernels derive is in bounds: the slices were validated at placement,
+ * targets are internal ids below the vertex count, frontiers hold local indices their device owns.
+ *
+ * <p>Thread-safety: one run at a time per mesh; the object is used by the calling host thread only. Memory
+ * ordering: plain reads and writes within a step, except the claims (volatile compare-and-set) and the bitmap words
+ * built from a frontier list (volatile compare-and-set, several blocks may set bits of one word); a step's writes
+ * reach the next step through the joins and the superstep's barrier.
  */
 final class BspBfs {
     static final int INF = Integer.MAX_VALUE;
@@ -98,6 +117,7 @@ final class BspBfs {
                     bits[1][d] = bits1.on(d);
                 }
             }
+            final Addresses raw = new Addresses(new GraphView(g), p.bounds(), depth, bits, optimizing);
             final long start = System.nanoTime();
             for (int d = world.firstLocalDevice(), end = d + world.localDeviceCount(); d < end; d++) {
                 final IntArray dep = depth[d];
@@ -137,15 +157,14 @@ final class BspBfs {
                 counters.clear(WorkerCounters.DISCOVERED_EDGES);
                 if (bottomUp && !bitsCurrent) {
                     for (int d = world.firstLocalDevice(), end = d + world.localDeviceCount(); d < end; d++) {
-                        launches[d] = frontierToBits(g, d, fx, bits[curBits][d]);
+                        launches[d] = frontierToBits(g, d, fx, raw, curBits, bits[curBits][d]);
                     }
                     joinAll(launches);
                     world.barrier(); // the bottom-up step reads every device's bitmap
                 }
                 for (int d = world.firstLocalDevice(), end = d + world.localDeviceCount(); d < end; d++) {
-                    launches[d] = bottomUp
-                        ? bottomUpStep(g, d, depth, owners, fx, level, counters, bits[curBits], bits[curBits ^ 1][d])
-                        : topDownStep(g, d, depth, owners, fx, level, counters);
+                    launches[d] = bottomUp ? bottomUpStep(g, d, raw, fx, level, counters, curBits)
+                        : topDownStep(g, d, raw, fx, level, counters);
                 }
                 joinAll(launches);
                 if (bottomUp) {
@@ -196,37 +215,88 @@ final class BspBfs {
         }
     }
 
+    /**
+     * Joins every launch of a step (null entries are skipped, every entry is set to null). It returns only when every
+     * launch has ended, also when the calling thread is interrupted: the kernels use raw addresses into the run's
+     * state, which the run frees once this returns or throws, so it waits the step's bounded work out (clearing the
+     * interrupt to wait), then sets the interrupt status again and throws.
+     *
+     * @throws dev.overlap.core.KernelFailedException     the first failure of a launch, once every launch ended
+     * @throws InterruptedWaitException                  if the thread was interrupted while waiting (and no launch
+     *                                                   failed before)
+     */
     static void joinAll(final KernelLaunch[] launches) {
         RuntimeException failure = null;
+        boolean interrupted = false;
         for (int i = 0; i < launches.length; i++) {
-            if (launches[i] != null) {
+            while (launches[i] != null) {
                 try {
                     launches[i].join();
+                    launches[i] = null;
+                } catch (final InterruptedWaitException e) {
+                    Thread.interrupted(); // wait again: the launch goes on and uses what the caller will free
+                    interrupted = true;
+                    if (failure == null) {
+                        failure = e;
+                    }
                 } catch (final RuntimeException e) {
+                    launches[i] = null;
                     if (failure == null) {
                         failure = e;
                     }
                 }
-                launches[i] = null;
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
         if (failure != null) {
             throw failure;
         }
     }
 
-    private static KernelLaunch topDownStep(final DeviceGraph g, final int d, final IntArray[] depth,
-        final Owners owners, final FrontierExchange fx, final int level, final WorkerCounters c) {
+    /**
+     * The raw addresses a run's kernels use (see {@link RawArrays}): the partition bounds, each device's CSR slice,
+     * the depths and the two bitmaps. Valid while the run's arrays and the placed graph are alive: the run builds
+     * this after allocating its state and stops using it before its {@code finally} frees the state.
+     */
+    private static final class Addresses {
+        final int[] bounds;
+        /** Per device, element 0 of its offsets and targets. */
+        final long[] offsetsAt;
+        final long[] targetsAt;
+        /** Per owner {@code o}: offsets and depth of internal id {@code v} at {@code of[o] + (v << shift)}. */
+        final long[] offsetsOf;
+        final long[] depthOf;
+        final RawArrays depths;
+        /** The two frontier bitmaps (by local index), or null when the run is top-down only. */
+        final RawArrays[] bits;
+
+        Addresses(final GraphView view, final int[] bounds, final IntArray[] depth, final LongArray[][] bits,
+            final boolean optimizing) {
+            this.bounds = bounds;
+            this.offsetsAt = view.offsets().addresses();
+            this.targetsAt = view.targets().addresses();
+            this.offsetsOf = view.offsets().globalAddresses(bounds, 3);
+            this.depths = RawArrays.of(depth);
+            this.depthOf = depths.globalAddresses(bounds, 2);
+            this.bits = !optimizing ? null : new RawArrays[] {RawArrays.of(bits[0]), RawArrays.of(bits[1])};
+        }
+    }
+
+    private static KernelLaunch topDownStep(final DeviceGraph g, final int d, final Addresses a,
+        final FrontierExchange fx, final int level, final WorkerCounters c) {
         final int size = fx.size(d);
         if (size == 0) {
             return null;
         }
         final Device dev = g.mesh().device(d);
-        final IntArray frontier = fx.current(d);
-        final LongArray off = g.offsets(d);
-        // Targets are read through the device buffer at precomputed byte offsets (validated at placement).
-        final AtomicBuffer tBuf = g.targets(d).memory().buffer();
-        final int tBase = (int)g.targets(d).offset();
+        final long frontierAt = fx.currentAddress(d);
+        final long offsetsAt = a.offsetsAt[d];
+        final long targetsAt = a.targetsAt[d];
+        final int[] bounds = a.bounds;
+        final long[] depthOf = a.depthOf;
+        final long[] offsetsOf = a.offsetsOf;
         final int next = level + 1;
         return dev.launch((size + FRONTIER_PER_BLOCK - 1) / FRONTIER_PER_BLOCK, (ctx, block) -> {
             final int w = ctx.workerIndex();
@@ -237,22 +307,23 @@ final class BspBfs {
             final int from = block * FRONTIER_PER_BLOCK;
             final int to = Math.min(size, from + FRONTIER_PER_BLOCK);
             for (int i = from; i < to; i++) {
-                final int u = frontier.get(i);
-                final int begin = (int)off.get(u);
-                final int end = (int)off.get(u + 1);
-                for (int e = begin; e < end; e++) {
-                    final int v = tBuf.getInt(tBase + (e << 2));
-                    final int o = owners.of(v);
-                    final int lv = v - owners.lo(o);
-                    final IntArray dep = depth[o];
-                    if (dep.get(lv) == INF) {
+                final int u = UnsafeApi.getInt(null, frontierAt + ((long)i << 2));
+                final long ui = offsetsAt + ((long)u << 3);
+                final long begin = UnsafeApi.getLong(null, ui);
+                final long end = UnsafeApi.getLong(null, ui + 8);
+                for (long at = targetsAt + (begin << 2), stop = targetsAt + (end << 2); at < stop; at += 4) {
+                    final int v = UnsafeApi.getInt(null, at);
+                    final int o = Owners.of(bounds, v);
+                    final long vi = depthOf[o] + ((long)v << 2);
+                    if (UnsafeApi.getInt(null, vi) == INF) {
                         if (o != d) {
                             atomics++;
                         }
-                        if (dep.compareAndSet(lv, INF, next)) {
-                            final LongArray ooff = g.offsets(o);
-                            discoveredEdges += ooff.get(lv + 1) - ooff.get(lv);
-                            fx.push(d, w, o, lv, c);
+                        // a remote atomic when o is another device (in another process: its mapped memory)
+                        if (UnsafeApi.compareAndSetInt(null, vi, INF, next)) {
+                            final long vo = offsetsOf[o] + ((long)v << 3);
+                            discoveredEdges += UnsafeApi.getLong(null, vo + 8) - UnsafeApi.getLong(null, vo);
+                            fx.push(d, w, o, v - bounds[o], c);
                             claimed++;
                         }
                     }
@@ -267,9 +338,9 @@ final class BspBfs {
         });
     }
 
-    /** Builds device {@code d}'s frontier bitmap (by local index) from its frontier list. */
+    /** Builds device {@code d}'s frontier bitmap {@code cur} (by local index) from its frontier list. */
     private static KernelLaunch frontierToBits(final DeviceGraph g, final int d, final FrontierExchange fx,
-        final LongArray bitmap) {
+        final Addresses a, final int cur, final LongArray bitmap) {
         final int owned = g.partition().size(d);
         if (owned == 0) {
             return null;
@@ -279,82 +350,76 @@ final class BspBfs {
         if (size == 0) {
             return null;
         }
-        final IntArray frontier = fx.current(d);
+        final long frontierAt = fx.currentAddress(d);
+        final long bitsAt = a.bits[cur].address(d);
         return g.mesh().device(d).launch((size + SCAN_PER_BLOCK - 1) / SCAN_PER_BLOCK, (ctx, block) -> {
             for (int i = block * SCAN_PER_BLOCK, end = Math.min(size, i + SCAN_PER_BLOCK); i < end; i++) {
-                final int lv = frontier.get(i);
+                final int lv = UnsafeApi.getInt(null, frontierAt + ((long)i << 2));
                 final long bit = 1L << lv;
-                long word = bitmap.getVolatile(lv >>> 6);
-                while ((word & bit) == 0 && !bitmap.compareAndSet(lv >>> 6, word, word | bit)) {
-                    word = bitmap.getVolatile(lv >>> 6);
+                final long at = bitsAt + ((long)(lv >>> 6) << 3);
+                long word = UnsafeApi.getLongVolatile(null, at);
+                while ((word & bit) == 0 && !UnsafeApi.compareAndSetLong(null, at, word, word | bit)) {
+                    word = UnsafeApi.getLongVolatile(null, at);
                 }
             }
         });
     }
 
-    private static KernelLaunch bottomUpStep(final DeviceGraph g, final int d, final IntArray[] depth,
-        final Owners owners, final FrontierExchange fx, final int level, final WorkerCounters c,
-        final LongArray[] frontierBits, final LongArray nextBits) {
+    private static KernelLaunch bottomUpStep(final DeviceGraph g, final int d, final Addresses a,
+        final FrontierExchange fx, final int level, final WorkerCounters c, final int cur) {
         final int owned = g.partition().size(d);
         if (owned == 0) {
             return null;
         }
         final Device dev = g.mesh().device(d);
-        final LongArray off = g.offsets(d);
-        final AtomicBuffer tBuf = g.targets(d).memory().buffer();
-        final int tBase = (int)g.targets(d).offset();
-        final IntArray mine = depth[d];
+        final long offsetsAt = a.offsetsAt[d];
+        final long targetsAt = a.targetsAt[d];
+        final long depthAt = a.depths.address(d);
+        final long nextAt = a.bits[cur ^ 1].address(d);
+        final long[] frontierAt = a.bits[cur].addresses();
+        final int[] bounds = a.bounds;
         final int next = level + 1;
-        final int words = nextBits.length();
-        // Blocks cover SCAN_PER_BLOCK (a multiple of 64) local vertices, so each owns whole words of nextBits.
+        // Blocks cover SCAN_PER_BLOCK (a multiple of 64) local vertices, so each owns whole words of the next bitmap
+        // and writes every one of them (zero or not).
         return dev.launch((owned + SCAN_PER_BLOCK - 1) / SCAN_PER_BLOCK, (ctx, block) -> {
-            final int w = ctx.workerIndex();
+            final int worker = ctx.workerIndex();
             long edges = 0;
             long found = 0;
             long discoveredEdges = 0;
             final int from = block * SCAN_PER_BLOCK;
             final int to = Math.min(owned, from + SCAN_PER_BLOCK);
-            for (int k = from >>> 6, end = Math.min(words, (to + 63) >>> 6); k < end; k++) {
-                nextBits.set(k, 0L);
-            }
-            long word = 0;
-            int wordIndex = from >>> 6;
-            for (int lv = from; lv < to; lv++) {
-                if ((lv >>> 6) != wordIndex) {
-                    if (word != 0) {
-                        nextBits.set(wordIndex, word);
+            for (int w = from; w < to; w += 64) {
+                long word = 0;
+                for (int lv = w, end = Math.min(to, w + 64); lv < end; lv++) {
+                    final long vi = depthAt + ((long)lv << 2);
+                    if (UnsafeApi.getInt(null, vi) != INF) {
+                        continue;
                     }
-                    wordIndex = lv >>> 6;
-                    word = 0;
-                }
-                if (mine.get(lv) != INF) {
-                    continue;
-                }
-                final int start = (int)off.get(lv);
-                final int stop = (int)off.get(lv + 1);
-                int e = start;
-                while (e < stop) {
-                    final int u = tBuf.getInt(tBase + (e++ << 2));
-                    final int o = owners.of(u);
-                    final int lu = u - owners.lo(o);
-                    if ((frontierBits[o].get(lu >>> 6) & (1L << lu)) != 0) {
-                        mine.set(lv, next);
-                        word |= 1L << lv;
-                        fx.push(d, w, d, lv, c);
-                        found++;
-                        discoveredEdges += stop - start;
-                        break;
+                    final long oi = offsetsAt + ((long)lv << 3);
+                    final long start = UnsafeApi.getLong(null, oi);
+                    final long stop = UnsafeApi.getLong(null, oi + 8);
+                    long e = start;
+                    while (e < stop) {
+                        final int u = UnsafeApi.getInt(null, targetsAt + (e++ << 2));
+                        final int o = Owners.of(bounds, u);
+                        final int lu = u - bounds[o];
+                        if ((UnsafeApi.getLong(null, frontierAt[o] + ((long)(lu >>> 6) << 3)) & (1L << lu)) != 0) {
+                            UnsafeApi.putInt(null, vi, next);
+                            word |= 1L << lv;
+                            fx.push(d, worker, d, lv, c);
+                            found++;
+                            discoveredEdges += stop - start;
+                            break;
+                        }
                     }
+                    edges += e - start;
                 }
-                edges += e - start;
+                UnsafeApi.putLong(null, nextAt + ((long)(w >>> 6) << 3), word);
             }
-            if (word != 0) {
-                nextBits.set(wordIndex, word);
-            }
-            fx.flush(d, w, c);
-            c.add(d, w, WorkerCounters.VISITED, found);
-            c.add(d, w, WorkerCounters.EDGES, edges);
-            c.add(d, w, WorkerCounters.DISCOVERED_EDGES, discoveredEdges);
+            fx.flush(d, worker, c);
+            c.add(d, worker, WorkerCounters.VISITED, found);
+            c.add(d, worker, WorkerCounters.EDGES, edges);
+            c.add(d, worker, WorkerCounters.DISCOVERED_EDGES, discoveredEdges);
         });
     }
 }

@@ -1,5 +1,6 @@
 package dev.overlap.graph.bsp;
 
+import dev.overlap.core.DeviceArray;
 import dev.overlap.core.DoubleArray;
 import dev.overlap.core.IntArray;
 import dev.overlap.core.KernelLaunch;
@@ -21,13 +22,16 @@ import java.util.List;
  * {@link dev.overlap.graph.ref.PowerIteration} (dangling rank spread evenly; ranks sum to 1).
  *
  * <p>Every device holds a full replica of the contribution vector {@code c[u] = x[u] / outdeg(u)} (double-buffered:
- * an iteration reads one buffer and writes the other). Iteration: a kernel on each device computes, for each
- * vertex it owns ({@link PullRows}), {@code x'[v] = (1-d)/n + d * (sum of c[u] over in-neighbours u + dangling/n)} from its own
- * replica, writes {@code c'[v]} into its replica, and leaves per-block partial sums of the change and of the
- * dangling rank; a second, stream-ordered kernel copies the device's slice of {@code c'} to every peer's replica
- * (bulk one-sided puts). The host barrier then sums the partials (in block order: deterministic), and stops when
- * {@code delta * d / (1 - d)} (the L1 error bound, see {@code PowerIteration}) is below the tolerance, or after
- * the fixed number of iterations.
+ * an iteration reads one buffer and writes the other; in {@code float} for a run to a tolerance that leaves room for
+ * the rounding, whose bound the stopping test then adds to the change, else in {@code double}: see {@link PullRows}).
+ * Iteration: a kernel on each device computes, for each vertex it owns ({@link PullRows}),
+ * {@code x'[v] = (1-d)/n + d * (sum of c[u] over in-neighbours u + dangling/n)} from its own replica, writes
+ * {@code c'[v]} into its replica, and leaves per-block partial sums of the change and of the dangling rank; a
+ * second, stream-ordered kernel copies the device's slice of {@code c'} to every peer's replica (bulk one-sided
+ * puts). The host barrier then sums the partials (in block order: deterministic), and stops when
+ * {@code delta * d / (1 - d)} (the L1 error bound, see {@code PowerIteration}; with {@code float} contributions
+ * {@code (delta + PullRows.FLOAT_ROUNDING) * d / (1 - d)}) is below the tolerance, or after the fixed number of
+ * iterations.
  *
  * <p><b>Across processes</b> (SPMD): each rank launches its own devices; the replicas, the ranks and the partial sums
  * are symmetric allocations, so the copy kernels put slices straight into the other processes' replicas and every
@@ -68,8 +72,12 @@ final class BspPageRank {
         final KernelLaunch[] launches = new KernelLaunch[devices];
         final KernelLaunch[] copies = new KernelLaunch[devices];
         final List<SymmetricArray<?>> state = new ArrayList<>(4);
+        // float contributions when the tolerance leaves room for their rounding (see PullRows); the stopping test
+        // then adds the rounding bound to the change
+        final boolean single = fixed == 0 && PullRows.floatFits(damping, settings.tolerance());
+        final double rounding = single ? PullRows.FLOAT_ROUNDING : 0;
         @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array: Java has no other way to make one
-        final SymmetricArray<DoubleArray>[] contrib = new SymmetricArray[2];
+        final SymmetricArray<? extends DeviceArray>[] contrib = new SymmetricArray[2];
         try {
             int maxOwned = 1;
             int maxBlocks = 1;
@@ -78,8 +86,10 @@ final class BspPageRank {
                 maxOwned = Math.max(maxOwned, p.size(d));
                 maxBlocks = Math.max(maxBlocks, blocks[d]);
             }
-            contrib[0] = BspBfs.keep(state, mesh.allocateDoubles(Math.max(1, n)));
-            contrib[1] = BspBfs.keep(state, mesh.allocateDoubles(Math.max(1, n)));
+            for (int k = 0; k < 2; k++) {
+                contrib[k] = single ? BspBfs.keep(state, mesh.allocateInts(Math.max(1, n)))
+                    : BspBfs.keep(state, mesh.allocateDoubles(Math.max(1, n)));
+            }
             // Symmetric, so every rank can read them: the ranks (the answer) and the per-block partial sums, two
             // sets of partials used in turn (a rank may write the next iteration's while another still reads these)
             final SymmetricArray<DoubleArray> ranks = BspBfs.keep(state, mesh.allocateDoubles(maxOwned));
@@ -95,7 +105,7 @@ final class BspPageRank {
             final long start = System.nanoTime();
             final double initial = 1.0 / n;
             for (int d = world.firstLocalDevice(), end = d + world.localDeviceCount(); d < end; d++) {
-                final DoubleArray c0 = contrib[0].on(d);
+                final DeviceArray c0 = contrib[0].on(d);
                 final DoubleArray x = rank[d];
                 final IntArray deg = outDeg[d];
                 final int lo = p.lo(d);
@@ -103,7 +113,7 @@ final class BspPageRank {
                 launches[d] = mesh.device(d).launch(Math.max(1, (n + 65535) >> 16), (ctx, b) -> {
                     for (int i = b << 16, stop = Math.min(n, (b + 1) << 16); i < stop; i++) {
                         final int k = outDegrees[p.original(i)];
-                        c0.set(i, k == 0 ? 0 : initial / k);
+                        PullRows.setContribution(c0, i, k == 0 ? 0 : initial / k);
                         if (i >= lo && i < lo + owned) {
                             x.set(i - lo, initial);
                             deg.set(i - lo, k);
@@ -122,7 +132,7 @@ final class BspPageRank {
             int iterations = 0;
             int cur = 0;
             double delta = Double.POSITIVE_INFINITY;
-            while (iterations < maxIterations && (fixed > 0 || !(delta * bound < settings.tolerance()))) {
+            while (iterations < maxIterations && (fixed > 0 || !((delta + rounding) * bound < settings.tolerance()))) {
                 final double base = (1 - damping) / n + damping * dangling / n;
                 final int at = (iterations & 1) * half;
                 for (int d = world.firstLocalDevice(), end = d + world.localDeviceCount(); d < end; d++) {
@@ -174,7 +184,7 @@ final class BspPageRank {
         }
     }
 
-    private static KernelLaunch iterate(final DeviceGraph in, final int d, final DoubleArray c, final DoubleArray next,
+    private static KernelLaunch iterate(final DeviceGraph in, final int d, final DeviceArray c, final DeviceArray next,
         final DoubleArray rank, final IntArray outDeg, final DoubleArray partials, final int part, final double base,
         final double damping) {
         final int owned = in.partition().size(d);
@@ -182,12 +192,13 @@ final class BspPageRank {
             return null;
         }
         final int lo = in.partition().lo(d);
-        final PullRows rows = new PullRows(in.offsets(d), in.targets(d), rank, 0, outDeg, owned);
+        final PullRows rows = PullRows.of(in, d, rank, 0, outDeg);
         return in.mesh().device(d).launch(rows.blocks(),
             (ctx, block) -> rows.block(block, c, next, lo, partials, part, base, damping));
     }
 
-    private static KernelLaunch exchange(final DeviceGraph in, final int d, final SymmetricArray<DoubleArray> next,
+    private static KernelLaunch exchange(final DeviceGraph in, final int d,
+        final SymmetricArray<? extends DeviceArray> next,
         final WorkerCounters c) {
         final int owned = in.partition().size(d);
         final int devices = in.devices();
@@ -196,7 +207,8 @@ final class BspPageRank {
         }
         final int lo = in.partition().lo(d);
         final Mesh mesh = in.mesh();
-        final DoubleArray src = next.on(d);
+        final DeviceArray src = next.on(d);
+        final int size = src.elementBytes();
         return mesh.device(d).launch((owned + COPY_PER_BLOCK - 1) / COPY_PER_BLOCK, (ctx, block) -> {
             final int from = lo + block * COPY_PER_BLOCK;
             final int count = Math.min(lo + owned, from + COPY_PER_BLOCK) - from;
@@ -206,7 +218,7 @@ final class BspPageRank {
                 }
             }
             c.add(d, ctx.workerIndex(), WorkerCounters.MESSAGES, devices - 1);
-            c.add(d, ctx.workerIndex(), WorkerCounters.BYTES, (devices - 1) * count * 8L);
+            c.add(d, ctx.workerIndex(), WorkerCounters.BYTES, (devices - 1) * count * (long)size);
         });
     }
 }

@@ -14,7 +14,8 @@ import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.partition.GraphView;
 import dev.overlap.graph.partition.Owners;
 import dev.overlap.graph.partition.Partition;
-import org.agrona.concurrent.AtomicBuffer;
+import dev.overlap.graph.partition.RawArrays;
+import org.agrona.UnsafeApi;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +35,16 @@ import java.util.List;
  * frontiers are symmetric allocations, so relaxations reach the devices of other processes with the same atomics;
  * each round ends at the exchange's barrier, where every rank learns every next frontier's size.
  *
- * <p>Thread-safety: one run at a time per mesh, driven by the calling host thread.
+ * <p><b>Raw addresses</b>, as in {@link BspBfs}: the relaxation reads the CSR slice, the frontier and the distances
+ * and updates distances and tags at raw addresses held in locals (internal id {@code v}'s distance at
+ * {@code distOf[o] + 8 v} for its owner {@code o}); the minimum is a compare-and-set loop and the tag an atomic
+ * exchange on the absolute address, in another process's mapped memory for its devices. The addresses are valid
+ * while the run's state and the placed graph are alive; every round is joined before the run's {@code finally}
+ * frees the state ({@link BspBfs#joinAll} waits every launch out, also on an interrupt).
+ *
+ * <p>Thread-safety: one run at a time per mesh, driven by the calling host thread. Memory ordering: a frontier
+ * vertex's own distance is a volatile read; the minimum and the tag are volatile read-modify-writes; a round's
+ * writes reach the next round through the joins and the exchange's barrier.
  */
 final class BspSssp {
     static final long INF = Long.MAX_VALUE;
@@ -77,6 +87,11 @@ final class BspSssp {
                 dist[d] = dists.on(d);
                 tag[d] = tags.on(d);
             }
+            // raw addresses (see RawArrays and BspBfs): valid until the finally frees the state; every round is
+            // joined by BspBfs.joinAll, which returns only once every launch has ended
+            final int[] bounds = p.bounds();
+            final long[] distOf = RawArrays.of(dist).globalAddresses(bounds, 3);
+            final long[] tagOf = RawArrays.of(tag).globalAddresses(bounds, 2);
             final long start = System.nanoTime();
             for (int d = world.firstLocalDevice(), end = d + world.localDeviceCount(); d < end; d++) {
                 final LongArray dd = dist[d];
@@ -99,7 +114,7 @@ final class BspSssp {
             while (fx.totalSize() > 0) {
                 final int nextTag = (int)(rounds + 1);
                 for (int d = world.firstLocalDevice(), end = d + world.localDeviceCount(); d < end; d++) {
-                    launches[d] = relax(g, view, d, dist, tag, fx, nextTag, counters);
+                    launches[d] = relax(g, view, d, bounds, distOf, tagOf, fx, nextTag, counters);
                 }
                 BspBfs.joinAll(launches);
                 fx.advance(); // the round's barrier: every rank knows every next frontier's size
@@ -123,21 +138,19 @@ final class BspSssp {
         }
     }
 
-    private static KernelLaunch relax(final DeviceGraph g, final GraphView view, final int d, final LongArray[] dist,
-        final IntArray[] tag, final FrontierExchange fx, final int nextTag, final WorkerCounters c) {
+    private static KernelLaunch relax(final DeviceGraph g, final GraphView view, final int d, final int[] bounds,
+        final long[] distOf, final long[] tagOf, final FrontierExchange fx, final int nextTag, final WorkerCounters c) {
         final int size = fx.size(d);
         if (size == 0) {
             return null;
         }
         final Device dev = g.mesh().device(d);
-        final IntArray frontier = fx.current(d);
-        final Owners owners = view.owners();
-        // Offsets, targets and weights are read through the raw view: validated at placement, no per-access checks.
-        final AtomicBuffer tBuf = view.targets().buffer(d);
-        final int tBase = view.targets().base(d);
-        final AtomicBuffer wBuf = view.weights().buffer(d);
-        final int wBase = view.weights().base(d);
-        final LongArray mine = dist[d];
+        final long frontierAt = fx.currentAddress(d);
+        final long offsetsAt = view.offsets().address(d);
+        final long targetsAt = view.targets().address(d);
+        // weights sit at the same edge slot as the targets: one offset from a target's address to its weight's
+        final long weights = view.weights().address(d) - targetsAt;
+        final long mineAt = distOf[d] + ((long)bounds[d] << 3);
         return dev.launch((size + FRONTIER_PER_BLOCK - 1) / FRONTIER_PER_BLOCK, (ctx, block) -> {
             final int w = ctx.workerIndex();
             long edges = 0;
@@ -145,25 +158,30 @@ final class BspSssp {
             final int from = block * FRONTIER_PER_BLOCK;
             final int to = Math.min(size, from + FRONTIER_PER_BLOCK);
             for (int i = from; i < to; i++) {
-                final int u = frontier.get(i);
-                final long du = mine.getVolatile(u);
-                final int begin = view.edgeBegin(d, u);
-                final int end = view.edgeEnd(d, u);
-                for (int e = begin; e < end; e++) {
-                    final int v = tBuf.getInt(tBase + (e << 2));
-                    final long nd = du + wBuf.getInt(wBase + (e << 2));
-                    final int o = owners.of(v);
-                    final int lv = v - view.lo(o);
-                    final LongArray dv = dist[o];
-                    if (nd < dv.get(lv)) {
+                final int u = UnsafeApi.getInt(null, frontierAt + ((long)i << 2));
+                final long du = UnsafeApi.getLongVolatile(null, mineAt + ((long)u << 3));
+                final long ui = offsetsAt + ((long)u << 3);
+                final long begin = UnsafeApi.getLong(null, ui);
+                final long end = UnsafeApi.getLong(null, ui + 8);
+                for (long at = targetsAt + (begin << 2), stop = targetsAt + (end << 2); at < stop; at += 4) {
+                    final int v = UnsafeApi.getInt(null, at);
+                    final long nd = du + UnsafeApi.getInt(null, at + weights);
+                    final int o = Owners.of(bounds, v);
+                    final long vi = distOf[o] + ((long)v << 3);
+                    long cur = UnsafeApi.getLong(null, vi);
+                    if (nd < cur) {
                         if (o != d) {
                             atomics++;
                         }
-                        if (nd < dv.getAndMin(lv, nd) && tag[o].getAndSet(lv, nextTag) != nextTag) {
+                        // the atomic minimum: a remote atomic when o is another device
+                        while (nd < cur && !UnsafeApi.compareAndSetLong(null, vi, cur, nd)) {
+                            cur = UnsafeApi.getLongVolatile(null, vi);
+                        }
+                        if (nd < cur && UnsafeApi.getAndSetInt(null, tagOf[o] + ((long)v << 2), nextTag) != nextTag) {
                             if (o != d) {
                                 atomics++;
                             }
-                            fx.push(d, w, o, lv, c);
+                            fx.push(d, w, o, v - bounds[o], c);
                         }
                     }
                 }

@@ -7,6 +7,7 @@ import dev.overlap.core.SymmetricArray;
 import dev.overlap.core.World;
 import dev.overlap.graph.app.WorkerCounters;
 import dev.overlap.graph.partition.Partition;
+import dev.overlap.graph.partition.RawArrays;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -56,6 +57,8 @@ final class FrontierExchange implements AutoCloseable {
     private final int[] lo;
     private final List<SymmetricArray<IntArray>> storage = new ArrayList<>(3);
     private final IntArray[][] frontiers;
+    /** {@link #frontiers} as raw views, for kernels that read the current frontier by address. */
+    private final RawArrays[] rawFrontiers = new RawArrays[2];
     private final IntArray[] counters;
     private final IntArray[][][] staging;
     private final int[][][] staged;
@@ -111,6 +114,8 @@ final class FrontierExchange implements AutoCloseable {
                     }
                 }
             }
+            rawFrontiers[0] = RawArrays.of(frontiers[0]);
+            rawFrontiers[1] = RawArrays.of(frontiers[1]);
         } catch (final RuntimeException | Error e) {
             close();
             throw e;
@@ -130,6 +135,14 @@ final class FrontierExchange implements AutoCloseable {
     /** @return the current frontier of device {@code d} (local indices; valid up to {@link #size(int)}) */
     IntArray current(final int d) {
         return frontiers[current][d];
+    }
+
+    /**
+     * @return the raw address of entry 0 of device {@code d}'s current frontier (see {@link RawArrays}; valid until
+     *         the exchange is closed, the entries up to {@link #size(int)} until the next {@link #advance})
+     */
+    long currentAddress(final int d) {
+        return rawFrontiers[current].address(d);
     }
 
     /** @return entries in device {@code d}'s current frontier */

@@ -2,9 +2,9 @@ package dev.overlap.graph.partition;
 
 /**
  * Owner lookup of internal vertex ids from partition bounds, for kernels (the BSP baselines and the async apps). For
- * up to 8 devices it counts the bounds at or below the id without branching (a neighbour's owner is effectively
- * random, so a comparison loop would mispredict about every other edge); beyond, binary search. Immutable;
- * thread-safe.
+ * two devices it is a subtraction and a shift; for up to 8 it counts the bounds at or below the id without branching
+ * (a neighbour's owner is effectively random, so a comparison loop would mispredict about every other edge); beyond,
+ * binary search. Immutable; thread-safe.
  */
 public final class Owners {
     private final int[] bounds;
@@ -28,6 +28,9 @@ public final class Owners {
      */
     public static int of(final int[] bounds, final int v) {
         final int devices = bounds.length - 1;
+        if (devices == 2) { // the common mesh: no loop on the path to a neighbour's address
+            return (bounds[1] - 1 - v) >>> 31;
+        }
         if (devices <= 8) {
             int o = 0;
             for (int i = 1; i < devices; i++) {

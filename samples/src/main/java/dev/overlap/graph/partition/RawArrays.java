@@ -53,6 +53,22 @@ public final class RawArrays {
         return new RawArrays(buffers, bases);
     }
 
+    /**
+     * The raw address of one array's element 0, for a kernel that works on a single array (see the class comment
+     * for who owns its bounds and lifetime).
+     *
+     * @param a an array in device memory
+     * @return the absolute address of its element 0
+     * @throws IllegalStateException if the array is not in off-heap memory
+     */
+    public static long addressOf(final DeviceArray a) {
+        final AtomicBuffer b = a.memory().buffer();
+        if (b.byteArray() != null) {
+            throw new IllegalStateException(a + " is on the heap: it has no raw address");
+        }
+        return b.addressOffset() + a.offset();
+    }
+
     /** @return device {@code d}'s buffer */
     public AtomicBuffer buffer(final int d) {
         return buffers[d];

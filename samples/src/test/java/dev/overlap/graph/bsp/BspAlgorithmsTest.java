@@ -1,5 +1,7 @@
 package dev.overlap.graph.bsp;
 
+import dev.overlap.core.InterruptedWaitException;
+import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.Mesh;
 import dev.overlap.graph.BuildOptions;
 import dev.overlap.graph.CsrGraph;
@@ -23,10 +25,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 class BspAlgorithmsTest {
     private static Mesh one;
@@ -108,6 +113,41 @@ class BspAlgorithmsTest {
         }
     }
 
+    /**
+     * The kernels use raw addresses into the run's state, which the run frees once a step's join returns: an
+     * interrupted host thread must still wait until every launch has ended, then throw with its status set. The
+     * kernel spins until the host thread is seen parked in the join (or has returned, the bug): without the wait,
+     * the join returns while the kernel still runs.
+     */
+    @org.junit.jupiter.api.Test
+    void joinAllWaitsForEveryLaunchWhenInterrupted() throws InterruptedException {
+        final Thread host = Thread.currentThread();
+        final AtomicBoolean returned = new AtomicBoolean();
+        final AtomicBoolean ended = new AtomicBoolean();
+        final KernelLaunch[] launches = {null, two.device(0).launch(2, (ctx, b) -> {
+            Thread.State s = host.getState();
+            while (!returned.get() && s != Thread.State.WAITING && s != Thread.State.TIMED_WAITING) {
+                Thread.onSpinWait();
+                s = host.getState();
+            }
+            ended.set(true);
+        })};
+        host.interrupt();
+        boolean endedAtReturn = false;
+        try {
+            BspBfs.joinAll(launches);
+            fail("an interrupted join must throw");
+        } catch (final InterruptedWaitException expected) {
+            endedAtReturn = ended.get();
+        } finally {
+            returned.set(true);
+        }
+        assertTrue(Thread.interrupted(), "the interrupt status is set again");
+        assertTrue(endedAtReturn, "joinAll returned while a launch was still running");
+        assertNull(launches[1]);
+        two.device(0).synchronize();
+    }
+
     @org.junit.jupiter.api.Test
     void directionOptimizingScansFewerEdgesOnScaleFreeGraphs() {
         final CsrGraph g = GraphSpec.parse("kron:12").build(1, false, Progress.none());
@@ -157,6 +197,13 @@ class BspAlgorithmsTest {
                 sum += x;
             }
             assertEquals(1.0, sum, 1e-9);
+            // float contributions (see PullRows): still within the tolerance, the stopping test allowing for them
+            for (final double coarse : new double[] {1e-4, 2e-5}) {
+                assertTrue(PullRows.floatFits(0.85, coarse));
+                final AppResult f = bsp.pageRank(dg, outDeg, AppSettings.builder().tolerance(coarse).build());
+                final Verification vc = Verification.ranks(ref.ranks(), f.ranks(), coarse + tol / 100);
+                assertTrue(vc.passed(), spec + " at " + coarse + ": " + vc.detail());
+            }
             final AppResult fixed = bsp.pageRank(dg, outDeg, AppSettings.builder().fixedIterations(5).build());
             assertEquals(5, fixed.counts().iterations());
             final Verification vf = Verification.ranks(PowerIteration.fixed(g, 0.85, 5).ranks(), fixed.ranks(), 1e-12);
