@@ -127,8 +127,14 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
     private final Device device;
     private final long sequence;
     private final int gridSize;
-    private final Kernel kernel;
-    private final PersistentKernel persistent;
+    /**
+     * The bodies, dropped when the launch completes: a device keeps its last launch (the stream's tail) until the
+     * next one, and the body's captured variables (a kernel's arrays, a whole graph) must not stay reachable that
+     * long. Plain fields: a worker reads them before its claim or its arrival, which happen-before the completion.
+     */
+    private Kernel kernel;
+    private PersistentKernel persistent;
+    private final boolean persistentLaunch;
     private final boolean poison;
 
     volatile KernelLaunch next;
@@ -148,6 +154,7 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
         this.gridSize = gridSize;
         this.kernel = kernel;
         this.persistent = persistent;
+        this.persistentLaunch = persistent != null;
         this.poison = poison;
     }
 
@@ -191,7 +198,7 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
 
     /** @return true for a persistent launch */
     public boolean isPersistent() {
-        return persistent != null;
+        return persistentLaunch;
     }
 
     /** @return true once the launch has completed, successfully or not */
@@ -227,7 +234,7 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
      * discrete launch. Idempotent.
      */
     public void stop() {
-        if (persistent != null && !stopRequested) {
+        if (persistentLaunch && !stopRequested) {
             stopRequested = true;
             device.wakeWorkers();
         }
@@ -258,7 +265,7 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
      * @throws IllegalStateException when this is not a persistent launch, or {@code ctx} is not a worker running it
      */
     public boolean syncWorkers(final WorkerContext ctx) {
-        if (persistent == null) {
+        if (!persistentLaunch) {
             throw new IllegalStateException(this + " is not persistent: only a persistent launch's workers are all "
                 + "resident, so only they may wait for each other");
         }
@@ -483,7 +490,7 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
     /** Runs this launch's share on the calling worker. */
     void execute(final WorkerContext ctx, final IdleStrategy idle) {
         ctx.launch = this;
-        if (persistent != null) {
+        if (persistentLaunch) {
             runPersistent(ctx, idle);
         } else if (kernel != null) {
             runBlocks(ctx);
@@ -543,6 +550,8 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
     }
 
     void complete() {
+        kernel = null;
+        persistent = null;
         if (failure != null) {
             device.failed(this);
         }
@@ -576,7 +585,7 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
 
     @Override
     public String toString() {
-        return "KernelLaunch{dev" + device.id() + " #" + sequence + (persistent != null ? " persistent" : " grid=" + gridSize)
+        return "KernelLaunch{dev" + device.id() + " #" + sequence + (persistentLaunch ? " persistent" : " grid=" + gridSize)
             + ", " + (state == RUNNING ? "running" : state == COMPLETED ? "completed" : "failed") + "}";
     }
 }

@@ -184,4 +184,35 @@ class KernelLaunchTest {
         }
         assertEquals(4 * 200 * 8, blocks.get());
     }
+
+    /**
+     * A device keeps its last launch until the next one: what the kernels captured must still become garbage once the
+     * launch is done (a placed graph's fill kernels captured the whole host graph).
+     */
+    @Test
+    void aCompletedLaunchKeepsNothingItsKernelCaptured() {
+        final java.lang.ref.WeakReference<long[]> discrete = captureAndJoin(false);
+        final java.lang.ref.WeakReference<long[]> persistent = captureAndJoin(true);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while ((discrete.get() != null || persistent.get() != null) && System.nanoTime() < deadline) {
+            System.gc(); // a full collection on the JDK's collectors; weak references are cleared by it
+        }
+        assertTrue(discrete.get() == null, "a discrete launch's captured array stayed reachable");
+        assertTrue(persistent.get() == null, "a persistent launch's captured array stayed reachable");
+    }
+
+    private java.lang.ref.WeakReference<long[]> captureAndJoin(final boolean persistent) {
+        final long[] payload = new long[1 << 16];
+        final KernelLaunch launch = persistent
+            ? mesh.device(1).launchPersistent(ctx -> {
+                payload[ctx.workerIndex()]++;
+                ctx.stopLaunch();
+                return 1;
+            })
+            : mesh.device(1).launch(4, (ctx, block) -> payload[block]++);
+        launch.join();
+        assertTrue(launch.isDone());
+        assertEquals(persistent, launch.isPersistent(), "still says what it was");
+        return new java.lang.ref.WeakReference<>(payload);
+    }
 }
