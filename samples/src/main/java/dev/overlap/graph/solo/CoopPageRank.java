@@ -6,7 +6,6 @@ import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.partition.DeviceGraph;
-import dev.overlap.graph.partition.Partition;
 
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -37,35 +36,23 @@ final class CoopPageRank {
     static AppResult run(final DeviceGraph in, final int[] outDegrees, final AppSettings settings) {
         final SoloGraph g = SoloGraph.of(in);
         final int n = g.vertices();
-        if (outDegrees.length != n) {
-            throw new IllegalArgumentException(outDegrees.length + " out-degrees for a graph of " + n + " vertices");
-        }
-        final Partition p = g.partition();
         final double damping = settings.damping();
         final double bound = damping / (1 - damping);
         final double tolerance = settings.tolerance();
         final int fixed = settings.fixedIterations();
         final int maxIterations = fixed > 0 ? fixed : settings.maxIterations();
         final int workers = in.mesh().device(0).workerCount();
-        final double[] rank = new double[n];
-        final int[] degree = new int[n];
-        final double[][] contrib = {new double[n], new double[n]};
         final double[] partials = new double[2 * workers * 2];
         final AtomicLongArray claims = new AtomicLongArray(3 * PAD);
         final int[] iterationsDone = new int[1];
         final long off = g.offsetsAt();
         final long tgt = g.targetsAt();
         final long start = System.nanoTime();
-        final double initial = 1.0 / n;
-        double dangling0 = 0;
-        for (int i = 0; i < n; i++) {
-            final int k = outDegrees[p.original(i)];
-            degree[i] = k;
-            rank[i] = initial;
-            contrib[0][i] = k == 0 ? 0 : initial / k;
-            dangling0 += k == 0 ? initial : 0;
-        }
-        final double firstDangling = dangling0;
+        final SoloPageRank.PullState state = SoloPageRank.PullState.initial(g, outDegrees);
+        final double[] rank = state.rank;
+        final int[] degree = state.degree;
+        final double[][] contrib = state.contrib;
+        final double firstDangling = state.dangling;
         final KernelLaunch launch = in.mesh().device(0).launchPersistent(ctx -> {
             final int w = ctx.workerIndex();
             final double[] sums = new double[2];

@@ -25,29 +25,17 @@ final class SoloPageRank {
     static AppResult run(final DeviceGraph in, final int[] outDegrees, final AppSettings settings) {
         final SoloGraph g = SoloGraph.of(in);
         final int n = g.vertices();
-        if (outDegrees.length != n) {
-            throw new IllegalArgumentException(outDegrees.length + " out-degrees for a graph of " + n + " vertices");
-        }
-        final Partition p = g.partition();
         final double damping = settings.damping();
         final double bound = damping / (1 - damping);
         final double tolerance = settings.tolerance();
         final int fixed = settings.fixedIterations();
         final int maxIterations = fixed > 0 ? fixed : settings.maxIterations();
-        final double[] rank = new double[n];
-        final int[] degree = new int[n];
-        final double[][] contrib = {new double[n], new double[n]};
         final long start = System.nanoTime();
-        final double initial = 1.0 / n;
-        double dangling = 0;
-        final double[] c0 = contrib[0];
-        for (int i = 0; i < n; i++) {
-            final int k = outDegrees[p.original(i)];
-            degree[i] = k;
-            rank[i] = initial;
-            c0[i] = k == 0 ? 0 : initial / k;
-            dangling += k == 0 ? initial : 0;
-        }
+        final PullState state = PullState.initial(g, outDegrees);
+        final double[] rank = state.rank;
+        final int[] degree = state.degree;
+        final double[][] contrib = state.contrib;
+        double dangling = state.dangling;
         final long off = g.offsetsAt();
         final long tgt = g.targetsAt();
         int iterations = 0;
@@ -115,5 +103,49 @@ final class SoloPageRank {
             sum += c[UnsafeApi.getInt(null, at + ((long)i << 2))];
         }
         return sum;
+    }
+
+    /**
+     * The state of a pull run before its first iteration, in internal ids: every rank {@code 1/n}, the contributions
+     * {@code rank / outdeg} (0 for a dangling row) in {@code contrib[0]}, the out-degrees, and the dangling rows' rank.
+     * Shared by {@link SoloPageRank} and {@link CoopPageRank}; heap arrays, confined to the run.
+     */
+    static final class PullState {
+        final double[] rank;
+        final int[] degree;
+        final double[][] contrib;
+        final double dangling;
+
+        private PullState(final double[] rank, final int[] degree, final double[][] contrib, final double dangling) {
+            this.rank = rank;
+            this.degree = degree;
+            this.contrib = contrib;
+            this.dangling = dangling;
+        }
+
+        /**
+         * @throws IllegalArgumentException when {@code outDegrees} (original ids) does not cover the graph
+         */
+        static PullState initial(final SoloGraph g, final int[] outDegrees) {
+            final int n = g.vertices();
+            if (outDegrees.length != n) {
+                throw new IllegalArgumentException(outDegrees.length + " out-degrees for a graph of " + n
+                    + " vertices");
+            }
+            final Partition p = g.partition();
+            final double[] rank = new double[n];
+            final int[] degree = new int[n];
+            final double[] c0 = new double[n];
+            final double initial = 1.0 / n;
+            double dangling = 0;
+            for (int i = 0; i < n; i++) {
+                final int k = outDegrees[p.original(i)];
+                degree[i] = k;
+                rank[i] = initial;
+                c0[i] = k == 0 ? 0 : initial / k;
+                dangling += k == 0 ? initial : 0;
+            }
+            return new PullState(rank, degree, new double[][] {c0, new double[n]}, dangling);
+        }
     }
 }
