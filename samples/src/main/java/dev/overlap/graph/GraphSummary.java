@@ -4,8 +4,8 @@ import java.util.Objects;
 
 /**
  * What the graph apps' runs need from a host graph once it sits in device memory: its counts, whether it is
- * symmetric or weighted, every vertex's out-degree, and two facts about its weights (their sum, and the first
- * negative one). It is a few small arrays next to the {@link CsrGraph} it summarises (the out-degrees: {@code n}
+ * symmetric or weighted, every vertex's out-degree, and three facts about its weights (their sum, the largest, and
+ * the first negative one). It is a few small arrays next to the {@link CsrGraph} it summarises (the out-degrees: {@code n}
  * ints, where the CSR holds {@code n + 1} longs and {@code m} ints of targets, and as many weights), so a run can
  * hold it and let the CSR go: {@link dev.overlap.graph.partition.DeviceGraph} keeps a summary of the graph it
  * placed, not the graph.
@@ -21,6 +21,7 @@ public final class GraphSummary {
     private final int[] degrees;
     private final int verticesWithEdges;
     private final long weightSum;
+    private final int maxWeight;
     private final long negativeEdge;
     private final int negativeWeight;
 
@@ -37,17 +38,20 @@ public final class GraphSummary {
         }
         this.verticesWithEdges = withEdges;
         long sum = 0;
+        int max = 0;
         long negative = -1;
         int negativeW = 0;
         for (long e = 0; e < edges; e++) {
             final int w = g.weight(e);
             sum += w;
+            max = Math.max(max, w);
             if (w < 0 && negative < 0) {
                 negative = e;
                 negativeW = w;
             }
         }
         this.weightSum = sum;
+        this.maxWeight = max;
         this.negativeEdge = negative;
         this.negativeWeight = negativeW;
     }
@@ -98,6 +102,11 @@ public final class GraphSummary {
     /** @return the sum of every edge's weight ({@link #edgeCount()} for an unweighted graph: its weights are 1) */
     public long weightSum() {
         return weightSum;
+    }
+
+    /** @return the largest edge weight (1 for an unweighted graph with edges; 0 without edges or positive weights) */
+    public int maxWeight() {
+        return maxWeight;
     }
 
     /** @return the index of the first edge with a negative weight, or -1 when there is none */

@@ -5,7 +5,9 @@ import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.LongArray;
 import dev.overlap.core.WorkerContext;
 import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.partition.RawArrays;
@@ -29,25 +31,40 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *       barrier every worker sees every handed-over bin, so the next frontier is their concatenation, read where it
  *       lies (no copy), and taken by chunks over the concatenation.</li>
  * </ol>
- * An entry whose vertex has since moved to a lower bucket is skipped (it was relaxed there); a vertex filed twice in
- * one bucket may be relaxed twice, as in the GAP suite ({@link WorkCounts#visited()} counts relaxations of a
- * vertex's edges, so it shows that extra work).
+ * After relaxing its share, a worker relaxes at once, alone, what it filed in the current bucket while that stays
+ * below {@value #FUSE} entries (the GAP suite's bin fusion: the tail of a bucket would otherwise cost a round of two
+ * barriers for a handful of vertices).
  *
- * <p>The bins are rings of {@code maxWeight / delta + 2} growable arrays per worker (a relaxation from bucket
- * {@code b} lands at most that many buckets ahead, so a ring never folds two live buckets onto one slot); the width
- * is raised when a ring would need more than {@link SoloSssp#MAX_RING} slots. The largest weight is found by the
- * workers before the first round (which also refuses a negative weight, naming its slot).
+ * <p><b>Each vertex is relaxed once per distance.</b> A vertex's word holds its distance shifted left by one and, in
+ * bit 0, whether its edges have been relaxed at that distance. A relaxation of {@code u} first sets that bit with a
+ * compare-and-set from the word it read; it skips {@code u} when the bit is already set (relaxed at this distance, by
+ * this or another worker: a vertex improved twice within one bucket is filed twice), when the CAS fails (a worker
+ * lowered the distance meanwhile and filed it again), or when the distance has moved to a lower bucket (relaxed
+ * there). An improvement writes the new distance with the bit clear. So {@link WorkCounts#visited()} counts one
+ * relaxation per distance a vertex had when taken (the GAP suite relaxes a vertex filed twice twice). The first read
+ * of a target's word is plain: a stale word only overstates the distance (distances only fall), and the CAS that
+ * would act on it re-reads.
  *
- * <p>The distances are device memory of the run (freed when the run ends), read and CAS-ed at absolute addresses;
- * the bins are heap arrays, each written by its worker only and read by the others after the barrier that published
- * it. Thread-safety: one run at a time per placed graph.
+ * <p>The bins are rings of at least {@code maxWeight / delta + 2} growable arrays per worker, a power of two (a
+ * relaxation from bucket {@code b} lands at most {@code maxWeight / delta + 1} buckets ahead, so a ring never folds
+ * two live buckets onto one slot); the width is raised when a ring would need more than
+ * {@link SoloSssp#MAX_RING} slots. The largest weight comes from the graph's summary, which also refuses a negative
+ * weight before the run, naming the edge.
+ *
+ * <p>The distance words are device memory of the run (freed when the run ends), read and CAS-ed at absolute
+ * addresses; the bins are heap arrays, each written by its worker only and read by the others after the barrier that
+ * published it. Thread-safety: one run at a time per placed graph.
  */
 final class CoopSssp {
     /** Frontier entries per claim. */
     static final int CHUNK = 64;
     private static final int FIRST_BIN = 64;
+    /** An unreached vertex's word: the largest even long (an unreachable distance, bit 0 clear). */
+    static final long FAR = Long.MAX_VALUE - 1;
+    /** A worker relaxes its own bin of the current bucket without a round while it holds fewer entries. */
+    static final int FUSE = 1000;
     private static final int PAD = 16;
-    /** Shared slots: the claim counter of a round (three rotating), then per worker its lowest bucket and max. */
+    /** Shared slots: the claim counter of a round, three rotating. */
     private static final int CLAIMS = 3;
 
     private CoopSssp() {
@@ -62,12 +79,14 @@ final class CoopSssp {
         final SoloGraph g = SoloGraph.of(dg);
         final int n = g.vertices();
         final int s = g.internalSource(source);
-        final int chosenDelta = settings.deltaFor(dg.summary());
+        final GraphSummary summary = dg.summary();
+        GraphApp.SSSP.requireUsable(summary);
+        final long delta = SoloSssp.delta(settings.deltaFor(summary), summary.maxWeight());
+        final int ring = Integer.highestOneBit(SoloSssp.ring(summary.maxWeight(), delta) * 2 - 1); // a power of two
         final Device dev = dg.mesh().device(0);
         final LongArray distArray = dev.allocateLongs(n);
         try {
-            final Run run = new Run(g, n, s, chosenDelta, dg.localEdges(0), dev.workerCount(),
-                RawArrays.of(distArray).address(0));
+            final Run run = new Run(g, n, s, delta, ring, dev.workerCount(), RawArrays.of(distArray).address(0));
             final long start = System.nanoTime();
             final KernelLaunch launch = dev.launchPersistent(ctx -> {
                 run.worker(ctx);
@@ -76,12 +95,10 @@ final class CoopSssp {
             });
             CoopBfs.joinUninterruptibly(launch);
             final long nanos = System.nanoTime() - start;
-            if (run.negative != null) {
-                throw new IllegalStateException(run.negative);
-            }
             final long[] dist = new long[n];
             for (int v = 0; v < n; v++) {
-                dist[v] = distArray.get(v);
+                final long x = distArray.get(v);
+                dist[v] = x == FAR ? Dijkstra.UNREACHED : x >>> 1;
             }
             long visited = 0;
             long scanned = 0;
@@ -102,29 +119,28 @@ final class CoopSssp {
     static final class Run {
         final int n;
         final int source;
-        final int chosenDelta;
-        final long edges;
+        final long delta;
+        final int ring;
         final long off;
         final long tgt;
         final long wgt;
         final long dist;
         final Lane[] lanes;
         final AtomicLongArray shared;
-        /** Per worker, written before a barrier and read after it: lowest bucket, then the largest weight seen. */
+        /** Per worker, written before a barrier and read after it: its lowest non-empty bucket. */
         final long[] published;
         /** Per worker: the bin handed over for the round and its length. */
         final int[][] handed;
         final int[] handedLength;
-        /** Rounds run (written by worker 0, read after the join); the first negative weight found, if any. */
+        /** Rounds run; written by worker 0, read after the join. */
         long rounds;
-        volatile String negative;
 
-        Run(final SoloGraph g, final int n, final int source, final int chosenDelta, final long edges,
-            final int workers, final long dist) {
+        Run(final SoloGraph g, final int n, final int source, final long delta, final int ring, final int workers,
+            final long dist) {
             this.n = n;
             this.source = source;
-            this.chosenDelta = chosenDelta;
-            this.edges = edges;
+            this.delta = delta;
+            this.ring = ring;
             this.off = g.offsetsAt();
             this.tgt = g.targetsAt();
             this.wgt = g.weightsAt();
@@ -139,35 +155,21 @@ final class CoopSssp {
         void worker(final WorkerContext ctx) {
             final int w = ctx.workerIndex();
             final int workers = ctx.workerCount();
-            // 1. each worker: its share of the distances, and the largest weight of its share of the edges
+            // 1. each worker: its share of the distances
             final long vShare = ((long)n + workers - 1) / workers;
             final long vFrom = Math.min(n, vShare * w);
             final long vTo = Math.min(n, vFrom + vShare);
             for (long v = vFrom; v < vTo; v++) {
-                UnsafeApi.putLong(null, dist + (v << 3), Dijkstra.UNREACHED);
+                UnsafeApi.putLong(null, dist + (v << 3), FAR);
             }
-            final long eShare = (edges + workers - 1) / workers;
-            final long eFrom = Math.min(edges, eShare * w);
-            published[w] = maxWeight(eFrom, Math.min(edges, eFrom + eShare));
-            if (!ctx.syncWorkers()) {
+            final Lane lane = new Lane(this, ring, delta);
+            lanes[w] = lane;
+            if (!ctx.syncWorkers()) { // every distance set before the source's
                 return;
             }
-            if (negative != null) {
-                return; // a worker found a negative weight (written before its arrival): every worker leaves here
-            }
-            long maxWeight = 0;
-            for (int o = 0; o < workers; o++) {
-                maxWeight = Math.max(maxWeight, published[o]);
-            }
-            final long delta = Math.max(chosenDelta, (maxWeight + SoloSssp.MAX_RING - 3L) / (SoloSssp.MAX_RING - 2));
-            final Lane lane = new Lane(this, (int)(maxWeight / delta + 2), delta);
-            lanes[w] = lane;
             if (w == 0) {
                 UnsafeApi.putLong(null, dist + ((long)source << 3), 0);
-                lane.file(source, 0);
-            }
-            if (!ctx.syncWorkers()) { // every worker's distances set and lane made before anyone relaxes or reads
-                return;
+                lane.file(source, 0); // read by the others only after the first round's barriers
             }
             long bucket = 0;
             long round = 0;
@@ -203,6 +205,9 @@ final class CoopSssp {
                 while ((i = shared.getAndAdd(claim, CHUNK)) < total) {
                     lane.relaxRange(i, Math.min(total, i + CHUNK), bucket, workers);
                 }
+                // 5. bin fusion (as the GAP suite's): entries this worker filed in the current bucket while
+                //    relaxing are relaxed by it at once while the bin stays small, saving two barriers a round
+                lane.fuse(bucket);
                 round++;
                 // the next round's first barrier also ends this one: nobody reads a handed-over bin after it
                 lane.takeBack(w);
@@ -210,20 +215,6 @@ final class CoopSssp {
             if (w == 0) {
                 rounds = round;
             }
-        }
-
-        /** @return the largest weight in slots {@code [from, to)}, or -1 after recording the first negative one */
-        private long maxWeight(final long from, final long to) {
-            int max = 0;
-            for (long e = from; e < to; e++) {
-                final int x = UnsafeApi.getInt(null, wgt + (e << 2));
-                if (x < 0) {
-                    negative = "edge slot " + e + " has negative weight " + x + ": shortest paths need weights >= 0";
-                    return -1;
-                }
-                max = Math.max(max, x);
-            }
-            return max;
         }
     }
 
@@ -235,10 +226,13 @@ final class CoopSssp {
     static final class Lane {
         private final Run run;
         private final long delta;
+        private final int mask;
         private final int ring;
         private final int[][] bins;
         private final int[] sizes;
         private int[] spare = new int[FIRST_BIN];
+        /** The array that replaces the current bucket's bin while {@link #fuse} relaxes its entries. */
+        private int[] fuseSpare = new int[FIRST_BIN];
         private int[] out;
         long relaxed;
         long scanned;
@@ -247,13 +241,14 @@ final class CoopSssp {
             this.run = run;
             this.delta = delta;
             this.ring = ring;
+            this.mask = ring - 1;
             this.bins = new int[ring][];
             this.sizes = new int[ring];
         }
 
         /** Files {@code v} in bucket {@code b}'s bin. */
         void file(final int v, final long b) {
-            final int slot = (int)(b % ring);
+            final int slot = (int)b & mask;
             int[] bin = bins[slot];
             final int size = sizes[slot];
             if (bin == null || size == bin.length) {
@@ -266,7 +261,7 @@ final class CoopSssp {
         /** @return the lowest bucket at or after {@code from} with entries in this worker's bins; MAX_VALUE if none */
         long lowest(final long from) {
             for (int k = 0; k < ring; k++) {
-                if (sizes[(int)((from + k) % ring)] > 0) {
+                if (sizes[(int)(from + k) & mask] > 0) {
                     return from + k;
                 }
             }
@@ -275,7 +270,7 @@ final class CoopSssp {
 
         /** Publishes bucket {@code b}'s bin (maybe empty) for the round and gives the slot a spare array. */
         void handOver(final int w, final long b) {
-            final int slot = (int)(b % ring);
+            final int slot = (int)b & mask;
             out = bins[slot];
             run.handed[w] = out;
             run.handedLength[w] = sizes[slot];
@@ -288,6 +283,26 @@ final class CoopSssp {
         void takeBack(final int w) {
             spare = out != null ? out : new int[FIRST_BIN];
             out = null;
+        }
+
+        /**
+         * Relaxes, on this worker alone, the entries it has filed in bucket {@code bucket} since the round's
+         * hand-over, again and again while there are some and fewer than {@value #FUSE}: in the shrinking tail of a
+         * bucket, another round of two barriers would cost more than the relaxations it shares. Larger bins wait for
+         * the next round, where every worker shares them.
+         */
+        void fuse(final long bucket) {
+            final int slot = (int)bucket & mask;
+            int count;
+            while ((count = sizes[slot]) > 0 && count < FUSE) {
+                final int[] items = bins[slot];
+                bins[slot] = fuseSpare;
+                sizes[slot] = 0;
+                for (int i = 0; i < count; i++) {
+                    relax(items[i], bucket);
+                }
+                fuseSpare = items;
+            }
         }
 
         /** Relaxes entries {@code [from, to)} of the concatenation of the handed-over bins. */
@@ -307,12 +322,18 @@ final class CoopSssp {
             }
         }
 
-        /** Relaxes the out-edges of {@code u} unless it has moved to a lower bucket since it was filed. */
+        /**
+         * Relaxes the out-edges of {@code u} once for its current distance: unless they were relaxed at that distance
+         * already (bit 0 of its word) or it has moved to a lower bucket since it was filed; claims the relaxation by
+         * setting bit 0 with a CAS, so two workers holding an entry of {@code u} never both relax it.
+         */
         void relax(final int u, final long bucket) {
             final long dist = run.dist;
-            final long du = UnsafeApi.getLongVolatile(null, dist + ((long)u << 3));
-            if (du / delta < bucket) {
-                return; // relaxed in that lower bucket already
+            final long at0 = dist + ((long)u << 3);
+            final long word = UnsafeApi.getLongVolatile(null, at0);
+            final long du = word >>> 1;
+            if ((word & 1) != 0 || du / delta < bucket || !UnsafeApi.compareAndSetLong(null, at0, word, word | 1)) {
+                return; // relaxed at this distance already (or by another worker now), or moved to a lower bucket
             }
             final long off = run.off;
             final long first = UnsafeApi.getLong(null, off + ((long)u << 3));
@@ -323,9 +344,9 @@ final class CoopSssp {
                 final int v = UnsafeApi.getInt(null, t + ((long)e << 2));
                 final long nd = du + UnsafeApi.getInt(null, wt + ((long)e << 2));
                 final long at = dist + ((long)v << 3);
-                long old = UnsafeApi.getLongVolatile(null, at);
-                while (nd < old) {
-                    if (UnsafeApi.compareAndSetLong(null, at, old, nd)) {
+                long old = UnsafeApi.getLong(null, at);
+                while (nd < old >>> 1) {
+                    if (UnsafeApi.compareAndSetLong(null, at, old, nd << 1)) {
                         file(v, nd / delta);
                         break;
                     }

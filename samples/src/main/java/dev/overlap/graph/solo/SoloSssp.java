@@ -1,7 +1,9 @@
 package dev.overlap.graph.solo;
 
 import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.ref.Dijkstra;
@@ -19,7 +21,8 @@ import java.util.Arrays;
  *
  * <p>The buckets are a ring of {@code maxWeight / delta + 2} growable int arrays: a relaxation from bucket
  * {@code b} lands at most that many buckets ahead, so the ring never folds two live buckets onto one slot. The width
- * is raised when the ring would need more than {@value #MAX_RING} slots. The edges and weights are read from device
+ * is raised when the ring would need more than {@value #MAX_RING} slots. A negative weight is refused before the run
+ * (by the graph's summary, naming the edge). The edges and weights are read from device
  * memory without per-access checks ({@link SoloGraph}); distances, buckets and flags are heap arrays; the bucket
  * arrays grow by doubling (no allocation per vertex).
  *
@@ -36,16 +39,16 @@ final class SoloSssp {
         final SoloGraph g = SoloGraph.of(dg);
         final int n = g.vertices();
         final int s = g.internalSource(source);
-        final int chosenDelta = settings.deltaFor(dg.summary());
-        final long edges = dg.localEdges(0);
+        final GraphSummary summary = dg.summary();
+        GraphApp.SSSP.requireUsable(summary);
+        final int chosenDelta = settings.deltaFor(summary);
         final long[] dist = new long[n];
         final long off = g.offsetsAt();
         final long tgt = g.targetsAt();
         final long wgt = g.weightsAt();
         final long start = System.nanoTime();
-        final int maxWeight = maxWeight(wgt, edges);
-        final long delta = Math.max(chosenDelta, (maxWeight + MAX_RING - 3L) / (MAX_RING - 2));
-        final Buckets buckets = new Buckets((int)(maxWeight / delta + 2));
+        final long delta = delta(chosenDelta, summary.maxWeight());
+        final Buckets buckets = new Buckets(ring(summary.maxWeight(), delta));
         final boolean[] expanded = new boolean[n];
         Arrays.fill(dist, Dijkstra.UNREACHED);
         dist[s] = 0;
@@ -86,20 +89,19 @@ final class SoloSssp {
     }
 
     /**
-     * @return the largest of the first {@code edges} weights at absolute address {@code wgt}
-     * @throws IllegalStateException naming the slot of a negative weight
+     * @return the bucket width: {@code chosen}, or wider when a ring of buckets for weights up to {@code maxWeight}
+     *         would need more than {@value #MAX_RING} slots
      */
-    private static int maxWeight(final long wgt, final long edges) {
-        int max = 0;
-        for (long e = 0; e < edges; e++) {
-            final int w = UnsafeApi.getInt(null, wgt + (e << 2));
-            if (w < 0) {
-                throw new IllegalStateException("edge slot " + e + " has negative weight " + w
-                    + ": shortest paths need weights >= 0");
-            }
-            max = Math.max(max, w);
-        }
-        return max;
+    static long delta(final int chosen, final int maxWeight) {
+        return Math.max(chosen, (maxWeight + MAX_RING - 3L) / (MAX_RING - 2));
+    }
+
+    /**
+     * @return the slots of a ring of buckets of width {@code delta} for weights up to {@code maxWeight}: a relaxation
+     *         from bucket {@code b} lands at most {@code maxWeight / delta + 1} buckets ahead
+     */
+    static int ring(final int maxWeight, final long delta) {
+        return (int)(maxWeight / delta + 2);
     }
 
     /**

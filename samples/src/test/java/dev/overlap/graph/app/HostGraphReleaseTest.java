@@ -152,10 +152,14 @@ class HostGraphReleaseTest {
         assertEquals(g.isSymmetric(), s.isSymmetric());
         assertTrue(s.isWeighted());
         long sum = 0;
+        int max = 0;
         for (long e = 0; e < g.edgeCount(); e++) {
             sum += g.weight(e);
+            max = Math.max(max, g.weight(e));
         }
         assertEquals(sum, s.weightSum());
+        assertEquals(max, s.maxWeight());
+        assertEquals(1, GraphSummary.of(g.withoutWeights()).maxWeight(), "unit weights");
         int withEdges = 0;
         final int[] out = s.outDegrees();
         for (int v = 0; v < g.vertexCount(); v++) {
@@ -176,6 +180,7 @@ class HostGraphReleaseTest {
         final GraphSummary s = GraphSummary.of(g);
         assertEquals(1, s.negativeWeightEdge());
         assertEquals(-3, s.negativeWeight());
+        assertEquals(4, s.maxWeight());
         final IllegalStateException e = assertThrows(IllegalStateException.class, () -> AppRunner.builder().build()
             .measure(g, GraphApp.SSSP, Algorithms.forMode("bsp"), 0, AppSettings.defaults()));
         assertEquals("edge 1 has negative weight -3: shortest paths need weights >= 0", e.getMessage());
