@@ -16,8 +16,9 @@ import picocli.CommandLine.Command;
     description = "Single-source shortest paths across the devices; verified against Dijkstra. Generated graphs get "
         + "random weights (1..255 kron/urand, 1..100 grid); unweighted files use weight 1.")
 public final class SsspCommand extends GraphAppCommand {
-    @CommandLine.Option(names = "--delta", paramLabel = "D", defaultValue = "0", description = "async priority "
-        + "worklist: distance bucket width (delta-stepping); 0 = 2 x mean weight / mean degree (default: ${DEFAULT-VALUE})")
+    @CommandLine.Option(names = "--delta", paramLabel = "D", defaultValue = "0", description = "distance bucket "
+        + "width of delta-stepping (async's priority worklist; solo and coop round it down to a power of two); "
+        + "0 = 2 x mean weight / mean degree (default: ${DEFAULT-VALUE})")
     int delta;
 
     @Override

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * Delta-stepping SSSP by every worker of one device in one persistent launch ({@code --mode coop}; Meyer and
  * Sanders, in the shape of the GAP suite's): the vertices of the current bucket (distance width {@code delta},
- * {@link AppSettings#deltaFor}) are relaxed by all workers, which take chunks of {@value #CHUNK} with one
+ * {@link AppSettings#deltaFor}, rounded down to a power of two as in {@link SoloSssp#widthShift}) are relaxed by all workers, which take chunks of {@value #CHUNK} with one
  * {@code getAndAdd} each; a relaxation lowers a distance with a compare-and-set loop (so concurrent improvements of
  * one vertex keep the least) and files the improved vertex in its bucket in the relaxing worker's own bins. Rounds
  * are separated by the launch's barrier ({@link WorkerContext#syncWorkers()}), two per round:
@@ -45,8 +45,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * of a target's word is plain: a stale word only overstates the distance (distances only fall), and the CAS that
  * would act on it re-reads.
  *
- * <p>The bins are rings of at least {@code maxWeight / delta + 2} growable arrays per worker, a power of two (a
- * relaxation from bucket {@code b} lands at most {@code maxWeight / delta + 1} buckets ahead, so a ring never folds
+ * <p>The bins are rings of at least {@code maxWeight / width + 2} growable arrays per worker, a power of two (a
+ * relaxation from bucket {@code b} lands at most {@code maxWeight / width + 1} buckets ahead, so a ring never folds
  * two live buckets onto one slot); the width is raised when a ring would need more than
  * {@link SoloSssp#MAX_RING} slots. The largest weight comes from the graph's summary, which also refuses a negative
  * weight before the run, naming the edge.
@@ -81,12 +81,12 @@ final class CoopSssp {
         final int s = g.internalSource(source);
         final GraphSummary summary = dg.summary();
         GraphApp.SSSP.requireUsable(summary);
-        final long delta = SoloSssp.delta(settings.deltaFor(summary), summary.maxWeight());
-        final int ring = Integer.highestOneBit(SoloSssp.ring(summary.maxWeight(), delta) * 2 - 1); // a power of two
+        final int shift = SoloSssp.widthShift(settings.deltaFor(summary), summary.maxWeight());
+        final int ring = SoloSssp.ring(summary.maxWeight(), shift);
         final Device dev = dg.mesh().device(0);
         final LongArray distArray = dev.allocateLongs(n);
         try {
-            final Run run = new Run(g, n, s, delta, ring, dev.workerCount(), RawArrays.of(distArray).address(0));
+            final Run run = new Run(g, n, s, shift, ring, dev.workerCount(), RawArrays.of(distArray).address(0));
             final long start = System.nanoTime();
             final KernelLaunch launch = dev.launchPersistent(ctx -> {
                 run.worker(ctx);
@@ -119,7 +119,7 @@ final class CoopSssp {
     static final class Run {
         final int n;
         final int source;
-        final long delta;
+        final int shift;
         final int ring;
         final long off;
         final long tgt;
@@ -135,11 +135,11 @@ final class CoopSssp {
         /** Rounds run; written by worker 0, read after the join. */
         long rounds;
 
-        Run(final SoloGraph g, final int n, final int source, final long delta, final int ring, final int workers,
+        Run(final SoloGraph g, final int n, final int source, final int shift, final int ring, final int workers,
             final long dist) {
             this.n = n;
             this.source = source;
-            this.delta = delta;
+            this.shift = shift;
             this.ring = ring;
             this.off = g.offsetsAt();
             this.tgt = g.targetsAt();
@@ -162,7 +162,7 @@ final class CoopSssp {
             for (long v = vFrom; v < vTo; v++) {
                 UnsafeApi.putLong(null, dist + (v << 3), FAR);
             }
-            final Lane lane = new Lane(this, ring, delta);
+            final Lane lane = new Lane(this, ring, shift);
             lanes[w] = lane;
             if (!ctx.syncWorkers()) { // every distance set before the source's
                 return;
@@ -225,7 +225,7 @@ final class CoopSssp {
      */
     static final class Lane {
         private final Run run;
-        private final long delta;
+        private final int shift;
         private final int mask;
         private final int ring;
         private final int[][] bins;
@@ -237,9 +237,9 @@ final class CoopSssp {
         long relaxed;
         long scanned;
 
-        Lane(final Run run, final int ring, final long delta) {
+        Lane(final Run run, final int ring, final int shift) {
             this.run = run;
-            this.delta = delta;
+            this.shift = shift;
             this.ring = ring;
             this.mask = ring - 1;
             this.bins = new int[ring][];
@@ -332,7 +332,7 @@ final class CoopSssp {
             final long at0 = dist + ((long)u << 3);
             final long word = UnsafeApi.getLongVolatile(null, at0);
             final long du = word >>> 1;
-            if ((word & 1) != 0 || du / delta < bucket || !UnsafeApi.compareAndSetLong(null, at0, word, word | 1)) {
+            if ((word & 1) != 0 || du >> shift < bucket || !UnsafeApi.compareAndSetLong(null, at0, word, word | 1)) {
                 return; // relaxed at this distance already (or by another worker now), or moved to a lower bucket
             }
             final long off = run.off;
@@ -347,7 +347,7 @@ final class CoopSssp {
                 long old = UnsafeApi.getLong(null, at);
                 while (nd < old >>> 1) {
                     if (UnsafeApi.compareAndSetLong(null, at, old, nd << 1)) {
-                        file(v, nd / delta);
+                        file(v, nd >> shift);
                         break;
                     }
                     old = UnsafeApi.getLongVolatile(null, at);
