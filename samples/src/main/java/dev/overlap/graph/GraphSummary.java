@@ -5,9 +5,9 @@ import java.util.Objects;
 /**
  * What the graph apps' runs need from a host graph once it sits in device memory: its counts, whether it is
  * symmetric or weighted, every vertex's out-degree, and three facts about its weights (their sum, the largest, and
- * the first negative one). It is a few small arrays next to the {@link CsrGraph} it summarises (the out-degrees: {@code n}
- * ints, where the CSR holds {@code n + 1} longs and {@code m} ints of targets, and as many weights), so a run can
- * hold it and let the CSR go: {@link dev.overlap.graph.partition.DeviceGraph} keeps a summary of the graph it
+ * the first negative one). It is a few small arrays next to the {@link CsrGraph} it summarises (the out-degrees:
+ * {@code n} ints, where the CSR holds {@code n + 1} longs and {@code m} ints of targets, and as many weights), so a
+ * run can hold it and let the CSR go: {@link dev.overlap.graph.partition.DeviceGraph} keeps a summary of the graph it
  * placed, not the graph.
  *
  * <p>Thread-safety: immutable (the degree array is never exposed); safe to share once published (all fields are

@@ -20,10 +20,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * Delta-stepping SSSP by every worker of one device in one persistent launch ({@code --mode coop}; Meyer and
  * Sanders, in the shape of the GAP suite's): the vertices of the current bucket (distance width {@code delta},
- * {@link AppSettings#deltaFor}, rounded down to a power of two as in {@link SoloSssp#widthShift}) are relaxed by all workers, which take chunks of {@value #CHUNK} with one
- * {@code getAndAdd} each; a relaxation lowers a distance with a compare-and-set loop (so concurrent improvements of
- * one vertex keep the least) and files the improved vertex in its bucket in the relaxing worker's own bins. Rounds
- * are separated by the launch's barrier ({@link WorkerContext#syncWorkers()}), two per round:
+ * {@link AppSettings#deltaFor}, rounded down to a power of two as in {@link SoloSssp#widthShift}) are relaxed by all
+ * workers, which take chunks of {@value #CHUNK} with one {@code getAndAdd} each; a relaxation lowers a distance with
+ * a compare-and-set loop (so concurrent improvements of one vertex keep the least) and files the improved vertex in
+ * its bucket in the relaxing worker's own bins. Rounds are separated by the launch's barrier
+ * ({@link WorkerContext#syncWorkers()}), two per round:
  * <ol>
  *   <li>after relaxing, each worker publishes its lowest non-empty bin; after the barrier every worker takes the least
  *       of them as the next bucket (the same for all), or stops when every worker's bins are empty;</li>

@@ -1,7 +1,7 @@
 package dev.overlap.graph.solo;
 
-import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.GraphSummary;
+import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.app.WorkCounts;
@@ -12,18 +12,18 @@ import org.agrona.UnsafeApi;
 import java.util.Arrays;
 
 /**
- * Delta-stepping SSSP on the calling thread over the device's weighted CSR (Meyer and Sanders, sequential): vertices wait in
- * buckets of distance width {@code delta} ({@link AppSettings#deltaFor}); the lowest non-empty bucket is emptied,
+ * Delta-stepping SSSP on the calling thread over the device's weighted CSR (Meyer and Sanders, sequential): vertices
+ * wait in buckets of distance width {@code delta} ({@link AppSettings#deltaFor}); the lowest non-empty bucket is emptied,
  * its vertices expanded (an expansion relaxes every out-edge and files each improved target in its bucket, the
  * current one included), until no bucket holds a vertex. A vertex filed several times is expanded once per distance
  * it had when taken, and an entry whose vertex has since moved to a lower distance is skipped, so
  * {@link WorkCounts#visited()} counts real expansions (Dijkstra's ideal is each reached vertex once).
  *
  * <p>The bucket width is a power of two, {@code delta} rounded down ({@link #widthShift}), so a distance's bucket is a
- * shift, not a 64-bit division (two per improvement cost about a tenth of a grid run). The buckets are a ring of
- * growable int arrays, a power of two of at least {@code maxWeight / width + 2} slots: a relaxation from bucket
- * {@code b} lands at most {@code maxWeight / width + 1} buckets ahead, so the ring never folds two live buckets onto
- * one slot. The width is raised when the ring would need more than {@value #MAX_RING} slots. A negative weight is refused before the run
+ * shift, not a 64-bit division per improvement and per entry taken. The buckets are a ring of growable int arrays, a
+ * power of two of at least {@code maxWeight / width + 2} slots: a relaxation from bucket {@code b} lands at most
+ * {@code maxWeight / width + 1} buckets ahead, so the ring never folds two live buckets onto one slot. The width is
+ * raised when the ring would need more than {@value #MAX_RING} slots. A negative weight is refused before the run
  * (by the graph's summary, naming the edge). The edges and weights are read from device
  * memory without per-access checks ({@link SoloGraph}); distances, buckets and flags are heap arrays; the bucket
  * arrays grow by doubling (no allocation per vertex).
@@ -98,8 +98,7 @@ final class SoloSssp {
     static int widthShift(final int chosen, final int maxWeight) {
         final long least = ((long)maxWeight + MAX_RING - 3) / (MAX_RING - 2); // ring(maxWeight, width) <= MAX_RING
         final long down = Long.highestOneBit(Math.max(1, chosen));
-        final long width = down >= least ? down : Long.highestOneBit(least) == least ? least : Long.highestOneBit(least) << 1;
-        return Long.numberOfTrailingZeros(width);
+        return Long.numberOfTrailingZeros(down >= least ? down : powerOfTwoAtLeast(least));
     }
 
     /**
@@ -108,8 +107,12 @@ final class SoloSssp {
      *         lands at most {@code (maxWeight >> shift) + 1} buckets ahead)
      */
     static int ring(final int maxWeight, final int shift) {
-        final long least = ((long)maxWeight >> shift) + 2;
-        return (int)(Long.highestOneBit(least) == least ? least : Long.highestOneBit(least) << 1);
+        return (int)powerOfTwoAtLeast(((long)maxWeight >> shift) + 2);
+    }
+
+    /** @return the least power of two {@code >= x}, for {@code 1 <= x <= 2^62} */
+    private static long powerOfTwoAtLeast(final long x) {
+        return Long.highestOneBit(x) == x ? x : Long.highestOneBit(x) << 1;
     }
 
     /**
