@@ -37,12 +37,12 @@ public final class AsyncAlgorithms implements GraphAlgorithms {
 
     @Override
     public AppResult bfs(final DeviceGraph g, final int source, final AppSettings settings) {
-        return AsyncBfs.run(g, source, settings);
+        return g.leased(() -> AsyncBfs.run(g, source, settings)); // the graph cannot be closed under the run
     }
 
     @Override
     public AppResult sssp(final DeviceGraph g, final int source, final AppSettings settings) {
-        return AsyncSssp.run(g, source, settings);
+        return g.leased(() -> AsyncSssp.run(g, source, settings)); // the graph cannot be closed under the run
     }
 
     /** Push PageRank scatters along out-edges. */
@@ -57,7 +57,7 @@ public final class AsyncAlgorithms implements GraphAlgorithms {
      */
     @Override
     public AppResult pageRank(final DeviceGraph g, final int[] outDegrees, final AppSettings settings) {
-        return AsyncPageRank.run(g, outDegrees, settings);
+        return g.leased(() -> AsyncPageRank.run(g, outDegrees, settings)); // the graph cannot be closed under the run
     }
 
     @Override

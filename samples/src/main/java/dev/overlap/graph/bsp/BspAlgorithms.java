@@ -20,17 +20,17 @@ public final class BspAlgorithms implements GraphAlgorithms {
 
     @Override
     public AppResult bfs(final DeviceGraph g, final int source, final AppSettings settings) {
-        return BspBfs.run(g, source, settings);
+        return g.leased(() -> BspBfs.run(g, source, settings)); // the graph cannot be closed under the run
     }
 
     @Override
     public AppResult sssp(final DeviceGraph g, final int source, final AppSettings settings) {
-        return BspSssp.run(g, source);
+        return g.leased(() -> BspSssp.run(g, source)); // the graph cannot be closed under the run
     }
 
     @Override
     public AppResult pageRank(final DeviceGraph in, final int[] outDegrees, final AppSettings settings) {
-        return BspPageRank.run(in, outDegrees, settings);
+        return in.leased(() -> BspPageRank.run(in, outDegrees, settings)); // the graph cannot be closed under the run
     }
 
     @Override

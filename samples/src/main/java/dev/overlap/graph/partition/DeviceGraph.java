@@ -11,6 +11,8 @@ import dev.overlap.graph.GraphSummary;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * A {@link CsrGraph} placed in device memory, one CSR slice per device: device {@code d} holds the out-edges of
@@ -26,8 +28,12 @@ import java.util.List;
  *
  * <p>Thread-safety: immutable once {@link #place} returns (it joins the filling kernels, so the contents
  * happen-before any later launch; across processes, other ranks' slices are complete once the ranks have met at a
- * barrier after placing). Kernels on any device may read any slice. {@link #close()} frees the memory; call it only
- * when no kernel uses the graph.
+ * barrier after placing). Kernels on any device may read any slice. {@link #close()} frees the memory.
+ *
+ * <p><b>Lifetime.</b> A run holds a {@link Lease} ({@link #lease()}) while it uses the graph (every built-in
+ * {@link dev.overlap.graph.app.GraphAlgorithms} runs under {@link #leased}), and kernels read the slices at raw addresses, so
+ * freeing them under a run could crash the JVM: {@link #close()} refuses with an {@link IllegalStateException} while
+ * a lease is held, and frees nothing; a lease is refused once the graph is closed.
  *
  * <p><b>No host copy.</b> The placed graph keeps a {@link GraphSummary} of the host graph (counts, symmetry,
  * out-degrees, weight facts: what the apps read besides the slices), never the {@link CsrGraph} itself, so a caller
@@ -45,7 +51,9 @@ public final class DeviceGraph implements AutoCloseable {
     private final long[] localEdges;
     /** The symmetric allocations behind the views above (null until allocated). */
     private final List<SymmetricArray<?>> storage = new ArrayList<>(3);
-    private boolean closed;
+    /** Leases held (runs in flight), or {@link #CLOSED}. */
+    private final AtomicInteger users = new AtomicInteger();
+    private static final int CLOSED = -1;
 
     private DeviceGraph(final Mesh mesh, final Partition partition, final GraphSummary summary,
         final boolean withWeights) {
@@ -256,18 +264,93 @@ public final class DeviceGraph implements AutoCloseable {
         return localEdges[d];
     }
 
-    /** Frees the slices; idempotent. Across processes collective, as the placement was. */
+    /**
+     * Takes a lease for a run: the graph cannot be closed until the lease is closed. One compare-and-set; a run takes
+     * one, not one per kernel or item.
+     *
+     * @return the lease, to close when the run no longer uses the graph (try-with-resources)
+     * @throws IllegalStateException if the graph is closed
+     */
+    public Lease lease() {
+        while (true) {
+            final int held = users.get();
+            if (held == CLOSED) {
+                throw new IllegalStateException(this + " is closed: place the graph again to run on it");
+            }
+            if (users.compareAndSet(held, held + 1)) {
+                return new Lease();
+            }
+        }
+    }
+
+    /**
+     * Runs {@code body} under a {@link #lease()}, released however it ends.
+     *
+     * @param body a run on this graph
+     * @param <T>  its result
+     * @return what {@code body} returned
+     * @throws IllegalStateException if the graph is closed
+     */
+    public <T> T leased(final Supplier<T> body) {
+        final Lease lease = lease();
+        try {
+            return body.get();
+        } finally {
+            lease.close();
+        }
+    }
+
+    /** @return the leases held now (runs in flight); 0 once closed */
+    public int runsInFlight() {
+        return Math.max(0, users.get());
+    }
+
+    /**
+     * Frees the slices; idempotent. Across processes collective, as the placement was.
+     *
+     * @throws IllegalStateException if a run holds a {@link Lease}: nothing is freed, the graph stays usable, and
+     *                               closing it again once the runs have returned frees it
+     */
     @Override
     public synchronized void close() {
-        if (closed) {
+        if (users.get() == CLOSED) {
             return;
         }
-        closed = true;
+        if (!users.compareAndSet(0, CLOSED)) {
+            throw new IllegalStateException(this + " is in use by " + runsInFlight() + " run(s): close it after they "
+                + "return (nothing was freed)");
+        }
         if (mesh.isClosed()) {
             return;
         }
         for (int i = storage.size() - 1; i >= 0; i--) {
             storage.get(i).close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "DeviceGraph{" + summary.vertexCount() + " vertices, " + summary.edgeCount() + " edges on "
+            + partition.devices() + " device(s)}";
+    }
+
+    /**
+     * A run's hold on the graph ({@link #lease()}). Closing it more than once has no further effect. Confined to the
+     * thread that runs with it.
+     */
+    public final class Lease implements AutoCloseable {
+        private boolean released;
+
+        private Lease() {
+        }
+
+        /** Releases the hold; the graph may be closed once no lease is held. */
+        @Override
+        public void close() {
+            if (!released) {
+                released = true;
+                users.decrementAndGet();
+            }
         }
     }
 }

@@ -34,17 +34,17 @@ public final class CoopAlgorithms implements GraphAlgorithms {
 
     @Override
     public AppResult bfs(final DeviceGraph g, final int source, final AppSettings settings) {
-        return CoopBfs.run(g, source, settings);
+        return g.leased(() -> CoopBfs.run(g, source, settings)); // the graph cannot be closed under the run
     }
 
     @Override
     public AppResult sssp(final DeviceGraph g, final int source, final AppSettings settings) {
-        return CoopSssp.run(g, source, settings);
+        return g.leased(() -> CoopSssp.run(g, source, settings)); // the graph cannot be closed under the run
     }
 
     @Override
     public AppResult pageRank(final DeviceGraph in, final int[] outDegrees, final AppSettings settings) {
-        return CoopPageRank.run(in, outDegrees, settings);
+        return in.leased(() -> CoopPageRank.run(in, outDegrees, settings)); // the graph cannot be closed under the run
     }
 
     /** @return the larger of BFS's state (depths, queues, bitmaps) and SSSP's (distances); PageRank's is on the heap */

@@ -31,17 +31,17 @@ public final class SoloAlgorithms implements GraphAlgorithms {
 
     @Override
     public AppResult bfs(final DeviceGraph g, final int source, final AppSettings settings) {
-        return SoloBfs.run(g, source);
+        return g.leased(() -> SoloBfs.run(g, source)); // the graph cannot be closed under the run
     }
 
     @Override
     public AppResult sssp(final DeviceGraph g, final int source, final AppSettings settings) {
-        return SoloSssp.run(g, source, settings);
+        return g.leased(() -> SoloSssp.run(g, source, settings)); // the graph cannot be closed under the run
     }
 
     @Override
     public AppResult pageRank(final DeviceGraph in, final int[] outDegrees, final AppSettings settings) {
-        return SoloPageRank.run(in, outDegrees, settings);
+        return in.leased(() -> SoloPageRank.run(in, outDegrees, settings)); // the graph cannot be closed under the run
     }
 
     /** @return 0: the state lives on the heap, not in device memory */
