@@ -11,7 +11,6 @@ import dev.overlap.graph.GraphSummary;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -51,9 +50,8 @@ public final class DeviceGraph implements AutoCloseable {
     private final long[] localEdges;
     /** The symmetric allocations behind the views above (null until allocated). */
     private final List<SymmetricArray<?>> storage = new ArrayList<>(3);
-    /** Leases held (runs in flight), or {@link #CLOSED}. */
-    private final AtomicInteger users = new AtomicInteger();
-    private static final int CLOSED = -1;
+    /** The leases held (runs in flight), and the close. */
+    private final LeaseCount leases = new LeaseCount();
 
     private DeviceGraph(final Mesh mesh, final Partition partition, final GraphSummary summary,
         final boolean withWeights) {
@@ -265,22 +263,17 @@ public final class DeviceGraph implements AutoCloseable {
     }
 
     /**
-     * Takes a lease for a run: the graph cannot be closed until the lease is closed. One compare-and-set; a run takes
-     * one, not one per kernel or item.
+     * Takes a lease for a run: the graph cannot be closed until the lease is closed ({@link LeaseCount}). One
+     * compare-and-set; a run takes one, not one per kernel or item.
      *
      * @return the lease, to close when the run no longer uses the graph (try-with-resources)
      * @throws IllegalStateException if the graph is closed
      */
     public Lease lease() {
-        while (true) {
-            final int held = users.get();
-            if (held == CLOSED) {
-                throw new IllegalStateException(this + " is closed: place the graph again to run on it");
-            }
-            if (users.compareAndSet(held, held + 1)) {
-                return new Lease();
-            }
+        if (!leases.acquire()) {
+            throw new IllegalStateException(this + " is closed: place the graph again to run on it");
         }
+        return new Lease();
     }
 
     /**
@@ -302,7 +295,7 @@ public final class DeviceGraph implements AutoCloseable {
 
     /** @return the leases held now (runs in flight); 0 once closed */
     public int runsInFlight() {
-        return Math.max(0, users.get());
+        return leases.held();
     }
 
     /**
@@ -313,10 +306,11 @@ public final class DeviceGraph implements AutoCloseable {
      */
     @Override
     public synchronized void close() {
-        if (users.get() == CLOSED) {
+        final int outcome = leases.tryClose();
+        if (outcome == LeaseCount.ALREADY_CLOSED) {
             return;
         }
-        if (!users.compareAndSet(0, CLOSED)) {
+        if (outcome == LeaseCount.IN_USE) {
             throw new IllegalStateException(this + " is in use by " + runsInFlight() + " run(s): close it after they "
                 + "return (nothing was freed)");
         }
@@ -349,7 +343,7 @@ public final class DeviceGraph implements AutoCloseable {
         public void close() {
             if (!released) {
                 released = true;
-                users.decrementAndGet();
+                leases.release();
             }
         }
     }
