@@ -9,7 +9,9 @@ import dev.overlap.graph.partition.DeviceGraph;
  * selected by {@link #mode()} through {@link Algorithms#forMode}. Every method returns answers in original vertex
  * ids; the caller verifies them.
  *
- * <p>Implementations must be thread-safe to the extent that one run happens at a time per mesh.
+ * <p>Implementations must be thread-safe to the extent that one run happens at a time per mesh, and run under a lease
+ * on the placed graph ({@link DeviceGraph#leased}), as the built-in ones do, so that the graph cannot be closed (its
+ * device memory freed) while their kernels read it.
  */
 public interface GraphAlgorithms {
     /** Which edges {@link #pageRank} wants placed on the mesh. */
