@@ -30,9 +30,10 @@ import java.util.function.Supplier;
  * barrier after placing). Kernels on any device may read any slice. {@link #close()} frees the memory.
  *
  * <p><b>Lifetime.</b> A run holds a {@link Lease} ({@link #lease()}) while it uses the graph (every built-in
- * {@link dev.overlap.graph.app.GraphAlgorithms} runs under {@link #leased}), and kernels read the slices at raw addresses, so
- * freeing them under a run could crash the JVM: {@link #close()} refuses with an {@link IllegalStateException} while
- * a lease is held, and frees nothing; a lease is refused once the graph is closed.
+ * {@link dev.overlap.graph.app.GraphAlgorithms} runs under {@link #leased}). Its kernels read the slices at raw
+ * addresses without a lifetime check: freed under a run, a slice may be reused by another allocation, and a target read
+ * from it becomes a raw write outside the run's arrays. So {@link #close()} refuses with an
+ * {@link IllegalStateException} while a lease is held, and frees nothing; a lease is refused once the graph is closed.
  *
  * <p><b>No host copy.</b> The placed graph keeps a {@link GraphSummary} of the host graph (counts, symmetry,
  * out-degrees, weight facts: what the apps read besides the slices), never the {@link CsrGraph} itself, so a caller

@@ -163,7 +163,7 @@ final class CoopSssp {
             for (long v = vFrom; v < vTo; v++) {
                 UnsafeApi.putLong(null, dist + (v << 3), FAR);
             }
-            final Lane lane = new Lane(this, ring, shift);
+            final Lane lane = new Lane(this);
             lanes[w] = lane;
             if (!ctx.syncWorkers()) { // every distance set before the source's
                 return;
@@ -238,10 +238,10 @@ final class CoopSssp {
         long relaxed;
         long scanned;
 
-        Lane(final Run run, final int ring, final int shift) {
+        Lane(final Run run) {
             this.run = run;
-            this.shift = shift;
-            this.ring = ring;
+            this.shift = run.shift;
+            this.ring = run.ring;
             this.mask = ring - 1;
             this.bins = new int[ring][];
             this.sizes = new int[ring];

@@ -178,8 +178,8 @@ class CoopAlgorithmsTest {
 
     /**
      * Vertex 3 is filed twice in bucket 0 (at 3 by the source, at 2 by vertex 1) before either entry is taken; it is
-     * relaxed once, at 2: the source, 1, 2 and 3 make four relaxations. The source's edges are relaxed by one worker,
-     * which then takes the rest of bucket 0 alone (bin fusion), so the count does not depend on the schedule.
+     * relaxed once, at 2: the source, 1, 2, 3 and 4 make five relaxations. The source's edges are relaxed by one
+     * worker, which then takes the rest of bucket 0 alone (bin fusion), so the count does not depend on the schedule.
      */
     @Test
     void ssspRelaxesAVertexOncePerDistance() {
