@@ -32,8 +32,10 @@ import java.util.function.Function;
  * reference, and one comparison table (or one JSON object with {@code --json}) with the time of the plain
  * single-threaded Java CSR run beside every mesh run.
  *
- * <p>Each measured row is one untimed warm-up run (JIT) and the median of {@code --runs} timed runs on the placed
- * graph; the sequential reference is measured the same way. A mode without a provider is skipped with a one-line
+ * <p>Each measured row is {@code --warmups} untimed runs (default 10) and the median of {@code --runs} timed runs
+ * (default 7) on the placed graph; the sequential reference is measured the same way. The warm-ups are many because
+ * every mode shares one JVM: with one, a row's runs overlapped its own C2 compilations, which take a core of two from
+ * a two-worker run, and the rows' "vs seq" swung 2-3x between runs of the same code. A mode without a provider is skipped with a one-line
  * note, and so is an app a provider does not support. Exit codes: 0 every answer verified, 1 a verification failed
  * (each failure in one line on standard error) or a runtime problem, 2 wrong arguments.
  *
@@ -72,11 +74,11 @@ public final class DemoCommand implements Callable<Integer> {
     @Mixin
     MeshOptions meshOptions;
 
-    @Option(names = "--warmups", paramLabel = "N", defaultValue = "1", description = "untimed runs before the timed "
+    @Option(names = "--warmups", paramLabel = "N", defaultValue = "10", description = "untimed runs before the timed "
         + "ones, per row (default: ${DEFAULT-VALUE})")
     int warmups;
 
-    @Option(names = "--runs", paramLabel = "N", defaultValue = "3", description = "timed runs per row; the table shows "
+    @Option(names = "--runs", paramLabel = "N", defaultValue = "7", description = "timed runs per row; the table shows "
         + "the median (default: ${DEFAULT-VALUE})")
     int runs;
 
