@@ -18,8 +18,9 @@ import java.util.stream.IntStream;
  * fixed-point threshold (probabilities within {@code 2^-16} of the exact ones), so one 64-bit draw decides two
  * levels. Edges are generated in parallel in chunks; chunk {@code i} uses the {@code i}-th
  * {@link SplittableRandom#split()} of the seed's generator, taken in order up front, so the output depends only on
- * the seed, never on the thread count or scheduling. Optional weights are uniform in {@code 1..maxWeight} from the
- * same stream.
+ * the seed, never on the thread count or scheduling. Optional weights are uniform in {@code 1..maxWeight}, chunk
+ * {@code i}'s from the {@code i}-th split of a weight generator of their own ({@link #weightRoot}), so the edges do
+ * not depend on whether weights are drawn: {@code kron:S} with weights (SSSP) is the graph BFS and PageRank run on.
  *
  * <p>Thread-safety: instances are immutable; {@link #generate} may run concurrently.
  */
@@ -33,6 +34,9 @@ public final class Kronecker implements EdgeGenerator {
     static final int CHUNK = 1 << 16;
     /** Chunks a stream pass generates (in parallel) before handing them to the builder: 1 Mi edges. */
     static final int BATCH = 16;
+
+    /** Mixed into the seed for the weights' generator, so it is not the edges' ({@link #weightRoot}). */
+    static final long WEIGHT_SALT = 0x5eed_0f_3e16_4a75L;
 
     private static final int ROW_ONE = threshold(A + B);
     private static final int COL_ONE_GIVEN_ROW0 = threshold(A / (A + B));
@@ -83,13 +87,15 @@ public final class Kronecker implements EdgeGenerator {
         final SplittableRandom root = new SplittableRandom(seed);
         final int[] perm = Permutations.random(n, root.split());
         final SplittableRandom[] streams = chunkStreams(root);
+        final SplittableRandom[] weightStreams = maxWeight > 0 ? chunkStreams(weightRoot(seed)) : null;
         final EdgeList edges = new EdgeList(m, maxWeight > 0);
         edges.resize(m);
         try (Progress.Task task = progress.start(toString() + " edges", m, "Medges", 1_000_000)) {
             IntStream.range(0, streams.length).parallel().forEach(c -> {
                 final long from = (long)c * CHUNK;
                 final long to = Math.min(m, from + CHUNK);
-                fill(streams[c], perm, maxWeight, from, to, edges, (int)from);
+                fill(streams[c], weightStreams != null ? weightStreams[c] : null, perm, maxWeight, from, to, edges,
+                    (int)from);
                 task.stepBy(to - from);
             });
         }
@@ -122,6 +128,7 @@ public final class Kronecker implements EdgeGenerator {
                 final SplittableRandom root = new SplittableRandom(seed);
                 root.split(); // the permutation's stream, as in generate
                 final SplittableRandom[] streams = chunkStreams(root);
+                final SplittableRandom[] weightStreams = maxWeight > 0 ? chunkStreams(weightRoot(seed)) : null;
                 // The batch's lists are allocated here, on the calling thread, and only filled by the workers: a
                 // heap too small for the build then fails here or in the builder, with the caller's one error, and
                 // never in a pool worker (where an OutOfMemoryError can escape the stream to the worker's handler).
@@ -136,7 +143,8 @@ public final class Kronecker implements EdgeGenerator {
                         final long from = (long)(base + j) * CHUNK;
                         final long to = Math.min(m, from + CHUNK);
                         lists[j].resize(to - from);
-                        fill(streams[base + j], perm, maxWeight, from, to, lists[j], 0);
+                        fill(streams[base + j], weightStreams != null ? weightStreams[base + j] : null, perm,
+                            maxWeight, from, to, lists[j], 0);
                     });
                     for (int j = 0; j < count; j++) {
                         batch.accept(lists[j]);
@@ -144,6 +152,14 @@ public final class Kronecker implements EdgeGenerator {
                 }
             }
         };
+    }
+
+    /**
+     * @return the generator the weights' chunk streams are split from: its own, seeded from {@code seed} and
+     *         {@link #WEIGHT_SALT}, so drawing weights takes nothing from the edges' streams
+     */
+    static SplittableRandom weightRoot(final long seed) {
+        return new SplittableRandom(seed ^ WEIGHT_SALT);
     }
 
     /** @return one stream per chunk, split from {@code root} in chunk order */
@@ -156,9 +172,12 @@ public final class Kronecker implements EdgeGenerator {
         return streams;
     }
 
-    /** Draws edges {@code from..to-1} of one chunk from its stream into {@code out[at..]}. */
-    private void fill(final SplittableRandom rnd, final int[] perm, final int maxWeight, final long from,
-        final long to, final EdgeList out, final int at) {
+    /**
+     * Draws edges {@code from..to-1} of one chunk from its stream into {@code out[at..]}, their weights from the
+     * chunk's weight stream ({@code null} without weights).
+     */
+    private void fill(final SplittableRandom rnd, final SplittableRandom weights, final int[] perm,
+        final int maxWeight, final long from, final long to, final EdgeList out, final int at) {
         for (long i = from; i < to; i++) {
             int u = 0;
             int v = 0;
@@ -174,7 +193,7 @@ public final class Kronecker implements EdgeGenerator {
                 u |= rowBit << bit;
                 v |= colBit << bit;
             }
-            final int w = maxWeight > 0 ? 1 + rnd.nextInt(maxWeight) : 1;
+            final int w = weights != null ? 1 + weights.nextInt(maxWeight) : 1;
             out.set(at + (int)(i - from), perm[u], perm[v], w);
         }
     }

@@ -9,7 +9,8 @@ import java.util.stream.IntStream;
 /**
  * Uniform random (Erdos-Renyi style) edges: {@code 2^scale} vertices, {@code edgeFactor * 2^scale} edges whose
  * endpoints are independent and uniform (GAP's {@code urand}). Parallel and deterministic by seed like
- * {@link Kronecker}. Immutable; thread-safe.
+ * {@link Kronecker}, and like it draws optional weights from a generator of their own, so the edges do not depend on
+ * whether weights are drawn. Immutable; thread-safe.
  */
 public final class UniformRandom implements EdgeGenerator {
     private final int scale;
@@ -52,20 +53,26 @@ public final class UniformRandom implements EdgeGenerator {
         final SplittableRandom root = new SplittableRandom(seed);
         final int chunks = (int)((m + Kronecker.CHUNK - 1) / Kronecker.CHUNK);
         final SplittableRandom[] streams = new SplittableRandom[chunks];
+        final SplittableRandom[] weightStreams = maxWeight > 0 ? new SplittableRandom[chunks] : null;
+        final SplittableRandom weightRoot = Kronecker.weightRoot(seed);
         for (int i = 0; i < chunks; i++) {
             streams[i] = root.split();
+            if (weightStreams != null) {
+                weightStreams[i] = weightRoot.split();
+            }
         }
         final EdgeList edges = new EdgeList(m, maxWeight > 0);
         edges.resize(m);
         try (Progress.Task task = progress.start(toString() + " edges", m, "Medges", 1_000_000)) {
             IntStream.range(0, chunks).parallel().forEach(c -> {
                 final SplittableRandom rnd = streams[c];
+                final SplittableRandom weights = weightStreams != null ? weightStreams[c] : null;
                 final long from = (long)c * Kronecker.CHUNK;
                 final long to = Math.min(m, from + Kronecker.CHUNK);
                 for (long i = from; i < to; i++) {
                     final int u = rnd.nextInt(n);
                     final int v = rnd.nextInt(n);
-                    final int w = maxWeight > 0 ? 1 + rnd.nextInt(maxWeight) : 1;
+                    final int w = weights != null ? 1 + weights.nextInt(maxWeight) : 1;
                     edges.set((int)i, u, v, w);
                 }
                 task.stepBy(to - from);

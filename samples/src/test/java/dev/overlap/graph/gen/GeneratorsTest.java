@@ -28,6 +28,29 @@ class GeneratorsTest {
         assertTrue(differs, "another seed gives another graph");
     }
 
+    /**
+     * A generated graph's edges do not depend on whether it has weights: {@code sssp --generate kron:20} runs on the
+     * graph {@code bfs} and {@code pr} run on (weights used to be drawn from the edges' stream, so a weighted kron 20
+     * was another graph, with PageRank converging at another rate).
+     */
+    @Test
+    void weightsDoNotChangeTheEdges() {
+        for (final String spec : new String[] {"kron:10", "urand:10", "road:3000", "grid:30x20"}) {
+            final GraphSpec gs = GraphSpec.parse(spec);
+            final CsrGraph plain = gs.build(7, false, Progress.none());
+            final CsrGraph weighted = gs.build(7, true, Progress.none());
+            assertTrue(weighted.isWeighted(), spec);
+            assertTrue(plain.sameAs(weighted.withoutWeights()), spec + ": the weighted graph has other edges");
+        }
+        final Kronecker k = new Kronecker(10, 16);
+        final EdgeList plain = k.generate(7, 0, Progress.none());
+        final EdgeList weighted = k.generate(7, 255, Progress.none());
+        for (int i = 0; i < plain.size(); i++) {
+            assertEquals(plain.source(i), weighted.source(i));
+            assertEquals(plain.target(i), weighted.target(i));
+        }
+    }
+
     @Test
     void kroneckerIsScaleFreeAndUniformIsNot() {
         final CsrGraph kron = GraphSpec.parse("kron:12").build(1, false, Progress.none());
