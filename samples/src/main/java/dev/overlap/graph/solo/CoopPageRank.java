@@ -20,8 +20,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * parity: a half is written again only two barriers later, after every worker has read it. The claim counters rotate
  * over three slots, reset by worker 0 an iteration ahead.
  *
- * <p>The ranks, contributions and degrees are heap arrays; each row is written by the one worker whose chunk holds
- * it (plain stores, published by the barrier and, for the answer, by the launch's completion).
+ * <p>The contributions (which hold the ranks, {@link SoloPageRank.PullState}) and degrees are heap arrays; each row
+ * is written by the one worker whose chunk holds it (plain stores, published by the barrier and, for the answer, by
+ * the launch's completion).
  *
  * <p>Thread-safety: one run at a time per placed graph.
  */
@@ -49,7 +50,6 @@ final class CoopPageRank {
         final long tgt = g.targetsAt();
         final long start = System.nanoTime();
         final SoloPageRank.PullState state = SoloPageRank.PullState.initial(g, outDegrees);
-        final double[] rank = state.rank;
         final int[] degree = state.degree;
         final double[][] contrib = state.contrib;
         final double firstDangling = state.dangling;
@@ -71,7 +71,7 @@ final class CoopPageRank {
                 long k;
                 while ((k = claims.getAndAdd(claim, ROWS)) < n) {
                     SoloPageRank.rows((int)k, (int)Math.min(n, k + ROWS), off, tgt, base, damping, contrib[cur],
-                        contrib[cur ^ 1], rank, degree, sums);
+                        contrib[cur ^ 1], degree, sums);
                     myDelta += sums[0];
                     myDangling += sums[1];
                 }
@@ -97,8 +97,10 @@ final class CoopPageRank {
             return 1;
         });
         CoopBfs.joinUninterruptibly(launch);
-        final long nanos = System.nanoTime() - start;
         final long it = iterationsDone[0];
+        // the last iteration wrote contrib[it & 1] (iteration i reads contrib[i & 1] and writes the other)
+        final double[] rank = SoloPageRank.PullState.ranks(contrib[(int)(it & 1)], degree);
+        final long nanos = System.nanoTime() - start;
         return AppResult.pageRank(g.toOriginal(rank), nanos, new WorkCounts(it, n * it, n * it,
             in.summary().edgeCount() * it, 0, 0, 0, 0, 0));
     }

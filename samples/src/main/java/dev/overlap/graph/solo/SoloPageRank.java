@@ -32,7 +32,6 @@ final class SoloPageRank {
         final int maxIterations = fixed > 0 ? fixed : settings.maxIterations();
         final long start = System.nanoTime();
         final PullState state = PullState.initial(g, outDegrees);
-        final double[] rank = state.rank;
         final int[] degree = state.degree;
         final double[][] contrib = state.contrib;
         double dangling = state.dangling;
@@ -44,33 +43,28 @@ final class SoloPageRank {
         final double[] sums = new double[2];
         while (iterations < maxIterations && (fixed > 0 || !(delta * bound < tolerance))) {
             final double base = (1 - damping) / n + damping * dangling / n;
-            iterate(off, tgt, base, damping, contrib[cur], contrib[cur ^ 1], rank, degree, sums);
+            rows(0, n, off, tgt, base, damping, contrib[cur], contrib[cur ^ 1], degree, sums);
             delta = sums[0];
             dangling = sums[1];
             cur ^= 1;
             iterations++;
         }
+        final double[] rank = PullState.ranks(contrib[cur], degree);
         final long nanos = System.nanoTime() - start;
         final long it = iterations;
         return AppResult.pageRank(g.toOriginal(rank), nanos, new WorkCounts(it, n * it, n * it,
             in.summary().edgeCount() * it, 0, 0, 0, 0, 0));
     }
 
-    /** One iteration over every row: {@link #rows} over {@code [0, n)}. */
-    private static void iterate(final long off, final long tgt, final double base,
-        final double damping, final double[] c, final double[] next, final double[] rank, final int[] degree,
-        final double[] sums) {
-        rows(0, rank.length, off, tgt, base, damping, c, next, rank, degree, sums);
-    }
-
     /**
-     * Rows {@code [from, to)} of one iteration: {@code rank[v] = base + damping * (sum of c over v's in-neighbours)},
-     * the next contributions {@code next[v] = rank[v] / degree[v]} (0 for a dangling row). Leaves the rows' L1
-     * change in {@code sums[0]} and their dangling rank in {@code sums[1]}. Shared with {@link CoopPageRank}.
+     * Rows {@code [from, to)} of one iteration: {@code r = base + damping * (sum of c over v's in-neighbours)}, kept
+     * as the next contribution {@code next[v] = r / degree[v]}, or {@code r} itself for a dangling row
+     * ({@link PullState}: the ranks are not stored apart, which saves reading and writing 8 bytes per row and
+     * iteration; the L1 change reads the old rank back from {@code c}). Leaves the rows' L1 change in
+     * {@code sums[0]} and their dangling rank in {@code sums[1]}. Shared with {@link CoopPageRank}.
      */
     static void rows(final int from, final int to, final long off, final long tgt, final double base,
-        final double damping, final double[] c, final double[] next, final double[] rank, final int[] degree,
-        final double[] sums) {
+        final double damping, final double[] c, final double[] next, final int[] degree, final double[] sums) {
         double delta = 0;
         double dangling = 0;
         long first = tgt + (UnsafeApi.getLong(null, off + ((long)from << 3)) << 2);
@@ -78,13 +72,13 @@ final class SoloPageRank {
             final long last = tgt + (UnsafeApi.getLong(null, off + ((long)(v + 1) << 3)) << 2);
             final double r = base + damping * gather(c, first, last);
             first = last;
-            delta += Math.abs(r - rank[v]);
-            rank[v] = r;
             final int k = degree[v];
             if (k == 0) {
+                delta += Math.abs(r - c[v]);
                 dangling += r;
-                next[v] = 0;
+                next[v] = r;
             } else {
+                delta += Math.abs(r - c[v] * k);
                 next[v] = r / k;
             }
         }
@@ -106,18 +100,19 @@ final class SoloPageRank {
     }
 
     /**
-     * The state of a pull run before its first iteration, in internal ids: every rank {@code 1/n}, the contributions
-     * {@code rank / outdeg} (0 for a dangling row) in {@code contrib[0]}, the out-degrees, and the dangling rows' rank.
-     * Shared by {@link SoloPageRank} and {@link CoopPageRank}; heap arrays, confined to the run.
+     * The state of a pull run before its first iteration, in internal ids: every rank {@code 1/n}, held as the
+     * contributions {@code rank / outdeg} in {@code contrib[0]}, the out-degrees, and the dangling rows' rank. A
+     * dangling row (out-degree 0) passes nothing on, so no row ever gathers its slot (a row gathers the slots of
+     * its in-neighbours, each of which has an out-edge): that slot holds the row's rank instead, and the ranks are
+     * not stored apart until the run ends ({@link #ranks}). Shared by {@link SoloPageRank} and
+     * {@link CoopPageRank}; heap arrays, confined to the run.
      */
     static final class PullState {
-        final double[] rank;
         final int[] degree;
         final double[][] contrib;
         final double dangling;
 
-        private PullState(final double[] rank, final int[] degree, final double[][] contrib, final double dangling) {
-            this.rank = rank;
+        private PullState(final int[] degree, final double[][] contrib, final double dangling) {
             this.degree = degree;
             this.contrib = contrib;
             this.dangling = dangling;
@@ -133,7 +128,6 @@ final class SoloPageRank {
                     + " vertices");
             }
             final Partition p = g.partition();
-            final double[] rank = new double[n];
             final int[] degree = new int[n];
             final double[] c0 = new double[n];
             final double initial = 1.0 / n;
@@ -141,11 +135,25 @@ final class SoloPageRank {
             for (int i = 0; i < n; i++) {
                 final int k = outDegrees[p.original(i)];
                 degree[i] = k;
-                rank[i] = initial;
-                c0[i] = k == 0 ? 0 : initial / k;
+                c0[i] = k == 0 ? initial : initial / k;
                 dangling += k == 0 ? initial : 0;
             }
-            return new PullState(rank, degree, new double[][] {c0, new double[n]}, dangling);
+            return new PullState(degree, new double[][] {c0, new double[n]}, dangling);
+        }
+
+        /**
+         * @param c      the contributions of the last iteration (a dangling row's slot holds its rank)
+         * @param degree the out-degrees
+         * @return the ranks they hold: {@code c[v] * degree[v]}, or {@code c[v]} for a dangling row (a product within
+         *         an ulp of the rank the iteration computed)
+         */
+        static double[] ranks(final double[] c, final int[] degree) {
+            final double[] rank = new double[c.length];
+            for (int v = 0; v < c.length; v++) {
+                final int k = degree[v];
+                rank[v] = k == 0 ? c[v] : c[v] * k;
+            }
+            return rank;
         }
     }
 }
