@@ -11,7 +11,9 @@ import dev.overlap.graph.partition.DeviceGraph;
  *
  * <p>Implementations must be thread-safe to the extent that one run happens at a time per mesh, and run under a lease
  * on the placed graph ({@link DeviceGraph#leased}), as the built-in ones do, so that the graph cannot be closed (its
- * device memory freed) while their kernels read it.
+ * device memory freed) while their kernels read it. {@link GraphApp#run} (the commands and {@link AppRunner}) holds
+ * one around every call, so an implementation run through it is covered either way; a caller that calls an
+ * implementation directly relies on the implementation's own lease (leases nest: a count).
  */
 public interface GraphAlgorithms {
     /** Which edges {@link #pageRank} wants placed on the mesh. */

@@ -78,7 +78,9 @@ public enum GraphApp {
     }
 
     /**
-     * Runs the app on a provider. The result's {@code ideal} is set to the vertices reached (BFS, SSSP) so
+     * Runs the app on a provider, under a lease on the placed graph ({@link DeviceGraph#leased}): whatever the
+     * provider does, the graph cannot be closed (its device memory freed) until the call returns; a close from
+     * another thread meanwhile is refused. The result's {@code ideal} is set to the vertices reached (BFS, SSSP) so
      * {@link WorkCounts#normalizedWork()} is Atos' normalized workload whatever the provider filled in. The run reads
      * the host graph only through {@code graph}, so the host CSR need not be alive.
      *
@@ -88,9 +90,14 @@ public enum GraphApp {
      * @param source     source vertex (ignored by PageRank)
      * @param settings   knobs
      * @return the answer in original vertex ids
-     * @throws IllegalStateException for SSSP on a negative weight
+     * @throws IllegalStateException for SSSP on a negative weight, or when the placed graph is closed
      */
     public AppResult run(final GraphAlgorithms algorithms, final DeviceGraph placed, final GraphSummary graph,
+        final int source, final AppSettings settings) {
+        return placed.leased(() -> runLeased(algorithms, placed, graph, source, settings));
+    }
+
+    private AppResult runLeased(final GraphAlgorithms algorithms, final DeviceGraph placed, final GraphSummary graph,
         final int source, final AppSettings settings) {
         switch (this) {
             case BFS: {

@@ -7,6 +7,7 @@ import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.Algorithms;
 import dev.overlap.graph.app.GraphAlgorithms;
+import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.gen.GraphSpec;
 import dev.overlap.graph.ref.SequentialBfs;
 import dev.overlap.graph.ref.Verification;
@@ -17,6 +18,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -122,6 +125,74 @@ class DeviceGraphLeaseTest {
             assertEquals(5_000, runs.get(), mode + ": the runs ended without a refusal: " + refusals);
         }
         assertNull(t == null ? null : t.getCause(), mode + ": a refusal, not a failure inside a run");
+        assertEquals(0, dg.runsInFlight());
+    }
+
+    /**
+     * A provider that takes no lease of its own, run through {@link GraphApp#run} (as the commands and the runner run
+     * every provider): the app holds one around the call, so a close from another thread while the provider runs is
+     * refused and frees nothing; after the call the close goes through.
+     */
+    @Test
+    void theAppHoldsALeaseAroundAProviderThatTakesNone() throws Exception {
+        final DeviceGraph dg = place("solo");
+        final CountDownLatch inside = new CountDownLatch(1);
+        final CountDownLatch closeTried = new CountDownLatch(1);
+        final GraphAlgorithms leaseless = new GraphAlgorithms() {
+            @Override
+            public String mode() {
+                return "leaseless";
+            }
+
+            @Override
+            public AppResult bfs(final DeviceGraph g, final int source, final AppSettings settings) {
+                inside.countDown();
+                try {
+                    assertTrue(closeTried.await(60, TimeUnit.SECONDS), "the close was tried");
+                } catch (final InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                // the graph is still placed: read it as a kernel would
+                final int[] depths = new int[g.partition().vertexCount()];
+                java.util.Arrays.fill(depths, -1);
+                depths[source] = 0;
+                assertEquals(grid.degree(0), g.offsets(0).get(1) - g.offsets(0).get(0));
+                return AppResult.bfs(depths, 1, new dev.overlap.graph.app.WorkCounts(1, 1, 1, 0, 0, 0, 0, 0, 0));
+            }
+
+            @Override
+            public AppResult sssp(final DeviceGraph g, final int source, final AppSettings settings) {
+                throw new UnsupportedOperationException("bfs only");
+            }
+
+            @Override
+            public AppResult pageRank(final DeviceGraph g, final int[] outDegrees, final AppSettings settings) {
+                throw new UnsupportedOperationException("bfs only");
+            }
+
+            @Override
+            public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices,
+                final int workers) {
+                return 0;
+            }
+        };
+        final AtomicReference<Throwable> ended = new AtomicReference<>();
+        final Thread runner = new Thread(() -> {
+            try {
+                GraphApp.BFS.run(leaseless, dg, dg.summary(), 0, AppSettings.defaults());
+            } catch (final Throwable t) {
+                ended.set(t);
+            }
+        }, "leaseless-runner");
+        runner.start();
+        assertTrue(inside.await(60, TimeUnit.SECONDS), "the provider was called");
+        final IllegalStateException refused = assertThrows(IllegalStateException.class, dg::close);
+        assertEquals(dg + " is in use by 1 run(s): close it after they return (nothing was freed)",
+            refused.getMessage());
+        closeTried.countDown();
+        runner.join();
+        assertNull(ended.get(), "the provider ran to the end on a placed graph");
+        dg.close();
         assertEquals(0, dg.runsInFlight());
     }
 }
