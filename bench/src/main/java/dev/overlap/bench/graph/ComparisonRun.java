@@ -43,7 +43,21 @@ final class ComparisonRun {
     static final String JGRAPHT = "jgrapht 1.5.3";
     static final String JAVA = "java csr";
     /** Calibration runs of async PageRank's tolerance at most, before its warm-ups. */
-    static final int CALIBRATION_RUNS = 4;
+    static final int CALIBRATION_RUNS = 8;
+    /** The implementation name of solo's PageRank with Gauss-Seidel sweeps. */
+    static final String SOLO_GS = "solo-gs";
+    /** The implementation name of coop's PageRank with Gauss-Seidel sweeps. */
+    static final String COOP_GS = "coop-gs";
+
+    /** @return the mode whose provider an implementation runs: {@code coop} for {@value #COOP_GS}, and so on */
+    static String providerMode(final String impl) {
+        return isGaussSeidel(impl) ? impl.substring(0, impl.length() - "-gs".length()) : impl;
+    }
+
+    /** @return whether the implementation is a PageRank with Gauss-Seidel sweeps (it has no BFS or SSSP rows) */
+    static boolean isGaussSeidel(final String impl) {
+        return SOLO_GS.equals(impl) || COOP_GS.equals(impl);
+    }
 
     private final long seed;
     private final boolean quiet;
@@ -258,6 +272,9 @@ final class ComparisonRun {
         }
         for (final Map.Entry<String, GraphAlgorithms> p : providers.entrySet()) {
             for (final GraphApp app : apps) {
+                if (isGaussSeidel(p.getKey()) && app != GraphApp.PAGERANK) {
+                    continue; // the same BFS and SSSP as the mode's own rows
+                }
                 if (forker != null) {
                     final ComparisonRow row = forker.measure(childInput, name, app, p.getKey(), childWeighted,
                         settings.fixedIterations(), refFile, notes);
@@ -298,14 +315,14 @@ final class ComparisonRun {
         final String mode, final GraphAlgorithms provider, final AppRunner runner, final GraphApp.Expected expected,
         final AppSettings fixed, final PageRankReference ref) {
         System.gc();
-        final boolean toTolerance = app == GraphApp.PAGERANK && "async".equals(mode);
+        final boolean toTolerance = app == GraphApp.PAGERANK && ("async".equals(mode) || isGaussSeidel(mode));
         final AppRunner.Measurement m;
         AppSettings s;
         try {
             // the app's own worklist, as `--queue auto` picks it: priority for SSSP, FIFO for BFS and PageRank
             s = AppSettings.builder().fixedIterations(fixed.fixedIterations()).queue(app.autoQueue()).build();
             if (toTolerance) {
-                s = calibratedTolerance(name, g, app, provider, runner, ref);
+                s = calibratedTolerance(name, g, app, mode, provider, runner, ref);
             }
             m = runner.measure(g, app, provider, source, s);
         } catch (final UnsupportedOperationException e) {
@@ -320,9 +337,11 @@ final class ComparisonRun {
             ? Verification.ranks(ref.ranks(), m.result().ranks(), s.tolerance() + PageRankReference.TOLERANCE)
             : expected.check(m.result()));
         if (app == GraphApp.PAGERANK) {
-            row = row.withPrError(ref.error(m.result().ranks())).withSettings(toTolerance
-                ? String.format(Locale.ROOT, "tolerance %.3g", s.tolerance())
-                : s.fixedIterations() + " iterations");
+            row = row.withPrError(ref.error(m.result().ranks())).withSettings(!toTolerance
+                ? s.fixedIterations() + " iterations" : isGaussSeidel(mode)
+                ? String.format(Locale.ROOT, "tolerance %.3g: %d sweeps", s.tolerance(),
+                    m.result().counts().iterations())
+                : String.format(Locale.ROOT, "tolerance %.3g", s.tolerance()));
         }
         add(row);
     }
@@ -336,8 +355,10 @@ final class ComparisonRun {
      * {@code prError} or after {@value #CALIBRATION_RUNS} runs, and keeps the largest tolerance that was within. Async
      * then does the work of that accuracy and no more. The runs are not timed (extra warm-ups, in effect).
      */
-    private AppSettings calibratedTolerance(final String name, final CsrGraph g, final GraphApp app,
+    private AppSettings calibratedTolerance(final String name, final CsrGraph g, final GraphApp app, final String mode,
         final GraphAlgorithms provider, final AppRunner runner, final PageRankReference ref) {
+        final AppSettings.PageRankSweep sweep = isGaussSeidel(mode) ? AppSettings.PageRankSweep.GAUSS_SEIDEL
+            : AppSettings.PageRankSweep.JACOBI;
         final AppRunner once = AppRunner.builder().devices(runner.devices()).threadsPerDevice(
             runner.threadsPerDevice()).warmups(0).runs(1).build();
         double good = 0;
@@ -345,7 +366,8 @@ final class ComparisonRun {
         double bad = Double.POSITIVE_INFINITY;
         double tolerance = prError;
         for (int i = 0; i < CALIBRATION_RUNS; i++) {
-            final AppSettings s = AppSettings.builder().tolerance(tolerance).queue(app.autoQueue()).build();
+            final AppSettings s = AppSettings.builder().tolerance(tolerance).queue(app.autoQueue())
+                .pageRankSweep(sweep).build();
             final double error = ref.error(once.measure(g, app, provider, 0, s).result().ranks());
             if (error > prError) {
                 bad = tolerance;
@@ -360,13 +382,14 @@ final class ComparisonRun {
                 ? good * Math.min(10, 0.8 * prError / goodError) : Math.sqrt(good * bad);
         }
         final double chosen = good > 0 ? good : tolerance;
-        notes.add(String.format(Locale.ROOT, "async pr has no iterations: it runs to an L1 tolerance calibrated by up "
-            + "to %d untimed runs so that its error is close to --pr-error %.3g (the tolerance is a bound, usually "
-            + "well above the error it gets), and is verified against the converged reference to that tolerance",
-            CALIBRATION_RUNS, prError));
-        status.accept(String.format(Locale.ROOT, "%s: async pr tolerance %.3g (calibration error %.3g)", name,
+        final String which = "async".equals(mode) ? "async pr has no iterations: it"
+            : mode + " pr (Gauss-Seidel sweeps, whose answer depends on the workers' interleaving)";
+        notes.add(String.format(Locale.ROOT, "%s runs to an L1 tolerance calibrated by up to %d untimed runs so that "
+            + "its error is close to --pr-error %.3g (the tolerance is a bound, usually well above the error it gets), "
+            + "and is verified against the converged reference to that tolerance", which, CALIBRATION_RUNS, prError));
+        status.accept(String.format(Locale.ROOT, "%s: %s pr tolerance %.3g (calibration error %.3g)", name, mode,
             chosen, goodError));
-        return AppSettings.builder().tolerance(chosen).queue(app.autoQueue()).build();
+        return AppSettings.builder().tolerance(chosen).queue(app.autoQueue()).pageRankSweep(sweep).build();
     }
 
     private void measureJGraphT(final String name, final CsrGraph weighted, final CsrGraph plain, final int source,

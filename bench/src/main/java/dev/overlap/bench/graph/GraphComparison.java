@@ -61,10 +61,11 @@ import java.util.function.Supplier;
         + "of R runs; PageRank at equal accuracy; every answer verified; peak RSS; writes comparison.md, .csv and "
         + ".json.")
 public final class GraphComparison implements Callable<Integer> {
-    private static final List<String> IMPLS = List.of("bsp", "async", "solo", "coop", "java", "jgrapht",
-        GapMeasurement.GAP);
+    private static final List<String> IMPLS = List.of("bsp", "async", "solo", "coop", ComparisonRun.SOLO_GS,
+        ComparisonRun.COOP_GS, "java", "jgrapht", GapMeasurement.GAP);
     /** Overlap's modes among {@link #IMPLS}, measured in that order. */
-    private static final List<String> MODES = List.of("bsp", "async", "solo", "coop");
+    private static final List<String> MODES = List.of("bsp", "async", "solo", "coop", ComparisonRun.SOLO_GS,
+        ComparisonRun.COOP_GS);
     private static final String FULL_GRAPHS = "kron:20,grid:1000x1000";
     private static final String QUICK_GRAPHS = "kron:14,grid:200x200";
 
@@ -85,7 +86,8 @@ public final class GraphComparison implements Callable<Integer> {
         defaultValue = "bsp,async,solo,coop,java,jgrapht,gap", description = "implementations: bsp, async, solo, coop "
             + "(Overlap's modes: solo the one-thread path, coop every worker of one device; one without a provider, or "
             + "an app a mode does not have, is skipped with a "
-            + "note), java (single-threaded CSR), jgrapht, gap (the GAP benchmark "
+            + "note), solo-gs and coop-gs (their PageRank with Gauss-Seidel sweeps, to a calibrated tolerance; "
+            + "PageRank only), java (single-threaded CSR), jgrapht, gap (the GAP benchmark "
             + "suite, when --gap or " + GapBuild.ENV + " names a build; skipped with a note otherwise) (default: "
             + "${DEFAULT-VALUE})")
     List<String> impls;
@@ -270,7 +272,7 @@ public final class GraphComparison implements Callable<Integer> {
         for (final String mode : MODES) {
             if (implSet.contains(mode)) {
                 try {
-                    providers.put(mode, lookup.apply(mode));
+                    providers.put(mode, lookup.apply(ComparisonRun.providerMode(mode)));
                 } catch (final IllegalArgumentException e) {
                     notes.add(mode + " mode not available (" + e.getMessage() + "): its rows are skipped");
                 }

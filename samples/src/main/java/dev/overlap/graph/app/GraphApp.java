@@ -115,6 +115,21 @@ public enum GraphApp {
     }
 
     /**
+     * Refuses Gauss-Seidel sweeps in a mode that has none: only {@code solo} and {@code coop} PageRank update in
+     * place ({@link AppSettings.PageRankSweep}).
+     *
+     * @param settings the run's settings
+     * @param mode     the mode's name, for the message
+     * @throws UnsupportedOperationException when {@code settings} ask for Gauss-Seidel sweeps
+     */
+    public static void requireJacobiSweep(final AppSettings settings, final String mode) {
+        if (settings.pageRankSweep() != AppSettings.PageRankSweep.JACOBI) {
+            throw new UnsupportedOperationException(mode + " PageRank has no Gauss-Seidel sweep: solo and coop have "
+                + "(the async pull, --async-variant pull, is a Gauss-Seidel of its own)");
+        }
+    }
+
+    /**
      * Checks that the app can run on a graph of this summary: SSSP needs weights {@code >= 0}.
      *
      * @throws IllegalStateException naming the first negative weight, for SSSP

@@ -57,6 +57,7 @@ public final class AsyncAlgorithms implements GraphAlgorithms {
      */
     @Override
     public AppResult pageRank(final DeviceGraph g, final int[] outDegrees, final AppSettings settings) {
+        GraphApp.requireJacobiSweep(settings, "async");
         return g.leased(() -> AsyncPageRank.run(g, outDegrees, settings)); // the graph cannot be closed under the run
     }
 

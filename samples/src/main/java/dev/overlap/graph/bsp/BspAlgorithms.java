@@ -30,6 +30,7 @@ public final class BspAlgorithms implements GraphAlgorithms {
 
     @Override
     public AppResult pageRank(final DeviceGraph in, final int[] outDegrees, final AppSettings settings) {
+        GraphApp.requireJacobiSweep(settings, "bsp");
         return in.leased(() -> BspPageRank.run(in, outDegrees, settings)); // the graph cannot be closed under the run
     }
 

@@ -2,6 +2,7 @@ package dev.overlap.graph.cli;
 
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.AutoMode;
 import dev.overlap.graph.answer.Answer;
 import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.report.RunReport;
@@ -32,6 +33,12 @@ public class PageRankCommand extends GraphAppCommand {
         + "tolerance")
     Integer iterations;
 
+    @Option(names = "--sweep", paramLabel = "S", defaultValue = "jacobi", description = "solo and coop PageRank: "
+        + "jacobi (every row from the last iteration's ranks: power iteration step for step) or gauss-seidel (rows "
+        + "updated in place, as the GAP suite's: fewer sweeps to the same tolerance; runs to --tolerance only, "
+        + "verified against the converged ranks) (default: ${DEFAULT-VALUE})")
+    String sweep;
+
     @Option(names = "--async-variant", paramLabel = "V", defaultValue = "auto", description = "async PageRank: push "
         + "(residuals, Atos), pull (Gauss-Seidel with block activation; symmetric graphs) or auto (pull on skewed or "
         + "dense symmetric graphs) (default: ${DEFAULT-VALUE})")
@@ -49,8 +56,19 @@ public class PageRankCommand extends GraphAppCommand {
                 + "apply");
         }
         try {
+            final AppSettings.PageRankSweep pageRankSweep = sweep(sweep);
             settings.damping(damping).tolerance(tolerance).maxIterations(maxIterations)
-                .pageRankVariant(variant(asyncVariant));
+                .pageRankVariant(variant(asyncVariant)).pageRankSweep(pageRankSweep);
+            final String mode = modeOptions.mode == null ? AutoMode.MODE
+                : modeOptions.mode.toLowerCase(java.util.Locale.ROOT);
+            final boolean inPlace = pageRankSweep == AppSettings.PageRankSweep.GAUSS_SEIDEL;
+            if (inPlace && (mode.equals("bsp") || mode.equals("async"))) {
+                throw new IllegalArgumentException("--sweep gauss-seidel runs in --mode solo or coop, not " + mode);
+            }
+            if (inPlace && iterations != null) {
+                throw new IllegalArgumentException("--sweep gauss-seidel runs to --tolerance: --iterations does not "
+                    + "apply (its answer after a fixed number of sweeps depends on the workers' interleaving)");
+            }
             if (iterations != null) {
                 if (iterations < 1) {
                     throw new IllegalArgumentException("--iterations must be >= 1, was " + iterations);
@@ -67,6 +85,14 @@ public class PageRankCommand extends GraphAppCommand {
             }
         } catch (final IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    private static AppSettings.PageRankSweep sweep(final String s) {
+        switch (s.toLowerCase(java.util.Locale.ROOT)) {
+            case "jacobi": return AppSettings.PageRankSweep.JACOBI;
+            case "gauss-seidel": return AppSettings.PageRankSweep.GAUSS_SEIDEL;
+            default: throw new IllegalArgumentException("--sweep must be jacobi or gauss-seidel, was '" + s + "'");
         }
     }
 
@@ -95,7 +121,8 @@ public class PageRankCommand extends GraphAppCommand {
                 arg = v;
             }
         }
-        report.extra("damping", damping).extra("tolerance", tolerance);
+        report.extra("damping", damping).extra("tolerance", tolerance).extra("sweep",
+            sweep.toLowerCase(java.util.Locale.ROOT));
         if (hasAsyncVariant()) {
             report.extra("asyncVariant", asyncVariant.toLowerCase(java.util.Locale.ROOT));
         }

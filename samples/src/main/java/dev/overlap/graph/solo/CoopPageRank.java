@@ -16,19 +16,25 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * separated by the launch's barrier ({@link WorkerContext#syncWorkers()}) instead of a launch and a join each.
  *
  * <p>After each barrier every worker adds up the same per-worker partial sums (the L1 change and the dangling rank),
- * in worker order, so all take the same stopping decision. The partials alternate between two halves by iteration
- * parity: a half is written again only two barriers later, after every worker has read it. The claim counters rotate
- * over three slots, reset by worker 0 an iteration ahead.
+ * in worker order, so all take the same stopping decision (and, for Gauss-Seidel sweeps, the same scale). The partials
+ * alternate between two halves by iteration parity: a half is written again only two barriers later, after every
+ * worker has read it. The claim counters rotate over three slots, reset by worker 0 an iteration ahead.
  *
  * <p>The contributions (which hold the ranks, {@link SoloPageRank.PullState}) and degrees are heap arrays; each row
  * is written by the one worker whose chunk holds it (plain stores, published by the barrier and, for the answer, by
- * the launch's completion).
+ * the launch's completion). With {@link AppSettings.PageRankSweep#GAUSS_SEIDEL} the contributions are one array
+ * updated in place: a worker's gather then races with the other workers' writes of the same sweep and reads each
+ * slot's value from before or after its update (either is a valid Gauss-Seidel step; an aligned 8-byte heap access
+ * is never split by the 64-bit JVMs this runs on), which is why that sweep is verified against the converged ranks
+ * and not against power iteration step by step.
  *
  * <p>Thread-safety: one run at a time per placed graph.
  */
 final class CoopPageRank {
     /** Rows per claim. */
     static final int ROWS = 1024;
+    /** Per worker and iteration: the L1 change, the dangling rank and the total rank of its rows. */
+    private static final int PARTIALS = 3;
     private static final int PAD = 16;
 
     private CoopPageRank() {
@@ -43,23 +49,24 @@ final class CoopPageRank {
         final int fixed = settings.fixedIterations();
         final int maxIterations = fixed > 0 ? fixed : settings.maxIterations();
         final int workers = in.mesh().device(0).workerCount();
-        final double[] partials = new double[2 * workers * 2];
+        final double[] partials = new double[2 * workers * PARTIALS];
         final AtomicLongArray claims = new AtomicLongArray(3 * PAD);
         final int[] iterationsDone = new int[1];
         final long off = g.offsetsAt();
         final long tgt = g.targetsAt();
         final long start = System.nanoTime();
-        final SoloPageRank.PullState state = SoloPageRank.PullState.initial(g, outDegrees);
+        final SoloPageRank.PullState state = SoloPageRank.PullState.initial(g, outDegrees, settings);
         final int[] degree = state.degree;
         final double[][] contrib = state.contrib;
         final double firstDangling = state.dangling;
         final KernelLaunch launch = in.mesh().device(0).launchPersistent(ctx -> {
             final int w = ctx.workerIndex();
-            final double[] sums = new double[2];
+            final double[] sums = new double[PARTIALS];
             int iterations = 0;
             int cur = 0;
             double delta = Double.POSITIVE_INFINITY;
             double dangling = firstDangling;
+            double scale = 1;
             while (iterations < maxIterations && (fixed > 0 || !(delta * bound < tolerance))) {
                 final int claim = (iterations % 3) * PAD;
                 if (w == 0) {
@@ -68,30 +75,40 @@ final class CoopPageRank {
                 final double base = (1 - damping) / n + damping * dangling / n;
                 double myDelta = 0;
                 double myDangling = 0;
+                double myMass = 0;
                 long k;
                 while ((k = claims.getAndAdd(claim, ROWS)) < n) {
-                    SoloPageRank.rows((int)k, (int)Math.min(n, k + ROWS), off, tgt, base, damping, contrib[cur],
-                        contrib[cur ^ 1], degree, sums);
+                    SoloPageRank.rows((int)k, (int)Math.min(n, k + ROWS), off, tgt, base, damping, scale,
+                        contrib[cur], contrib[cur ^ 1], degree, sums);
                     myDelta += sums[0];
                     myDangling += sums[1];
+                    myMass += sums[2];
                 }
-                final int half = (iterations & 1) * workers * 2;
-                partials[half + 2 * w] = myDelta;
-                partials[half + 2 * w + 1] = myDangling;
+                final int half = (iterations & 1) * workers * PARTIALS;
+                partials[half + PARTIALS * w] = myDelta;
+                partials[half + PARTIALS * w + 1] = myDangling;
+                partials[half + PARTIALS * w + 2] = myMass;
                 if (!ctx.syncWorkers()) {
                     return 0;
                 }
                 delta = 0;
                 dangling = 0;
+                double mass = 0;
                 for (int o = 0; o < workers; o++) {
-                    delta += partials[half + 2 * o];
-                    dangling += partials[half + 2 * o + 1];
+                    delta += partials[half + PARTIALS * o];
+                    dangling += partials[half + PARTIALS * o + 1];
+                    mass += partials[half + PARTIALS * o + 2];
+                }
+                if (state.inPlace) { // back to a total rank of 1, every worker alike (SoloPageRank.PullState)
+                    scale /= mass;
+                    dangling /= mass;
                 }
                 cur ^= 1;
                 iterations++;
             }
             if (w == 0) {
                 iterationsDone[0] = iterations;
+                state.scale = scale; // read after the join
             }
             ctx.stopLaunch();
             return 1;
@@ -99,7 +116,7 @@ final class CoopPageRank {
         CoopBfs.joinUninterruptibly(launch);
         final long it = iterationsDone[0];
         // the last iteration wrote contrib[it & 1] (iteration i reads contrib[i & 1] and writes the other)
-        final double[] rank = SoloPageRank.PullState.ranks(contrib[(int)(it & 1)], degree);
+        final double[] rank = SoloPageRank.PullState.ranks(contrib[(int)(it & 1)], degree, state.scale);
         final long nanos = System.nanoTime() - start;
         return AppResult.pageRank(g.toOriginal(rank), nanos, new WorkCounts(it, n * it, n * it,
             in.summary().edgeCount() * it, 0, 0, 0, 0, 0));

@@ -338,6 +338,13 @@ class CliErrorsTest {
             {"bfs"}, {"overlap bfs: missing required argument (specify one of these): (--graph=FILE | --generate=SPEC)"},
             {"pr", "--generate", "kron:4", "--runs", "x"}, {"overlap pr: invalid value for option '--runs': 'x' is not an "
                 + "int"},
+            {"pr", "--generate", "kron:4", "--sweep", "sor"}, {"overlap pr: --sweep must be jacobi or gauss-seidel, "
+                + "was 'sor'"},
+            {"pr", "--generate", "kron:4", "--sweep", "gauss-seidel", "--mode", "bsp"}, {"overlap pr: --sweep "
+                + "gauss-seidel runs in --mode solo or coop, not bsp"},
+            {"pr", "--generate", "kron:4", "--sweep", "gauss-seidel", "--iterations", "5"}, {"overlap pr: --sweep "
+                + "gauss-seidel runs to --tolerance: --iterations does not apply (its answer after a fixed number of "
+                + "sweeps depends on the workers' interleaving)"},
             {"sssp", "--generate", "kron:4", "extra"}, {"overlap sssp: unexpected argument 'extra'"},
             {"bfs", "--generate", "kron:4", "--format", "xyz"}, {"overlap bfs: invalid value for option '--format': "},
             {"bfs", "--generate", "kron:4", "--warmups", "-1"}, {"overlap bfs: --warmups must be in 0..100, was -1"},

@@ -144,6 +144,23 @@ class CoopAlgorithmsTest {
         }
     }
 
+    /** Three workers sweep in place, racing on the contributions: the answer is within the tolerance all the same. */
+    @ParameterizedTest(name = "{0}, {1} numbering")
+    @MethodSource("cases")
+    void gaussSeidelPageRankIsWithinTheToleranceOfTheExactRanks(final String spec, final String kind) {
+        final CsrGraph g = graph(spec).withoutWeights();
+        final int[] out = GraphApp.outDegrees(g);
+        try (DeviceGraph dg = DeviceGraph.place(three, g.transpose(), partition(g.transpose(), kind), false)) {
+            final PowerIteration.Result exact = PowerIteration.ranks(g, PowerIteration.DAMPING, 1e-12, 100_000);
+            for (final double tolerance : new double[] {1e-4, 1e-8}) {
+                final AppResult gs = coop.pageRank(dg, out, AppSettings.builder().tolerance(tolerance)
+                    .pageRankSweep(AppSettings.PageRankSweep.GAUSS_SEIDEL).build());
+                final Verification close = Verification.ranks(exact.ranks(), gs.ranks(), tolerance + 1e-12);
+                assertTrue(close.passed(), spec + " to " + tolerance + ": " + close.detail());
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0}, {1} numbering")
     @MethodSource("cases")
     void ssspEqualsDijkstraForEveryBucketWidth(final String spec, final String kind) {
