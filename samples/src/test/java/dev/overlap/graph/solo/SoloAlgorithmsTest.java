@@ -217,7 +217,7 @@ class SoloAlgorithmsTest {
      * that, the total's error fades by only about 0.73 per sweep and Gauss-Seidel trails Jacobi.
      */
     @Test
-    void gaussSeidelGetsCloseInItsFirstSweepsOnAGraphWithIsolatedVertices() {
+    void gaussSeidelGetsCloseInItsFirstSweepsOnAKroneckerGraph() {
         final CsrGraph g = GraphSpec.parse("kron:12").build(7, false, Progress.none());
         final int[] out = GraphApp.outDegrees(g);
         final double[] exact = PowerIteration.ranks(g, PowerIteration.DAMPING, 1e-13, 100_000).ranks();
