@@ -77,10 +77,10 @@ class GraphComparisonTest {
     @Test
     void forkedMeasurementsAreVerifiedRowsOfTheParentsTable() throws IOException {
         final Run run = new Run(c -> { }, tiny("forked", "--fork", "--graphs", "kron:8", "--impls",
-            "bsp,async,solo,coop,java", "--apps", "bfs,pr,sssp"));
+            "bsp,async,solo,coop,coop-gs,java", "--apps", "bfs,pr,sssp"));
         assertEquals(0, run.exit, run.err + run.out);
         final List<Map<String, Object>> rows = rows(dir.resolve("forked").resolve("comparison.json"));
-        assertEquals(15, rows.size(), "5 implementations x 3 apps: " + rows);
+        assertEquals(16, rows.size(), "5 implementations x 3 apps, and coop-gs's PageRank: " + rows);
         for (final Map<String, Object> r : rows) {
             assertEquals("passed", r.get("verified"), r.toString());
             assertEquals("kron:8", r.get("graph"), r.toString());
@@ -88,8 +88,8 @@ class GraphComparisonTest {
             if (r.get("implementation").toString().startsWith("overlap")) {
                 // the one-thread path runs on one device with one worker whatever the mesh of the others
                 final Object impl = r.get("implementation");
-                assertEquals(impl.equals("overlap solo") ? "1x1" : impl.equals("overlap coop") ? "1x2" : "2x1",
-                    r.get("threads"), r.toString());
+                assertEquals(impl.equals("overlap solo") ? "1x1" : impl.toString().startsWith("overlap coop") ? "1x2"
+                    : "2x1", r.get("threads"), r.toString());
             }
         }
         for (final String app : new String[] {"bfs", "pr", "sssp"}) {
@@ -98,6 +98,13 @@ class GraphComparisonTest {
         }
         // the child's note reaches the parent's table
         assertTrue(run.out.contains("note: async pr has no iterations"), run.out);
+        // Gauss-Seidel sweeps: PageRank only, to a calibrated tolerance, verified against the converged ranks
+        final List<Map<String, Object>> gs = rows.stream().filter(r -> r.get("implementation").equals(
+            "overlap coop-gs")).collect(java.util.stream.Collectors.toList());
+        assertEquals(1, gs.size(), rows.toString());
+        assertEquals("pr", gs.get(0).get("app"));
+        assertTrue(gs.get(0).get("settings").toString().matches("tolerance \\S+: \\d+ sweeps"), gs.toString());
+        assertTrue(run.out.contains("note: coop-gs pr (Gauss-Seidel sweeps"), run.out);
         assertTrue(rows.stream().anyMatch(r -> r.get("implementation").equals("overlap coop")
             && r.get("app").equals("sssp")), "coop's sssp: " + rows);
     }
@@ -259,7 +266,7 @@ class GraphComparisonTest {
         };
         final String[] reasons = {
             "--threads 3 is not a multiple of --devices 2", "--impls: unknown implementation 'networkx': expected bsp, "
-                + "async, solo, coop, java, jgrapht or gap", "--apps: unknown app 'dfs': expected bfs, pr or sssp", "--graphs: unknown "
+                + "async, solo, coop, solo-gs, coop-gs, java, jgrapht or gap", "--apps: unknown app 'dfs': expected bfs, pr or sssp", "--graphs: unknown "
                 + "generator 'ring'", "--runs must be in 1..1000, was 0", "--warmups must be in 0..100, was -1",
             "--pr-iterations must be in 1..10000, was 0", "--devices must be in 1..64, was 0",
             "exists and is not a directory", "Unknown option: '--bogus'",
