@@ -149,16 +149,7 @@ class CoopAlgorithmsTest {
     @MethodSource("cases")
     void gaussSeidelPageRankIsWithinTheToleranceOfTheExactRanks(final String spec, final String kind) {
         final CsrGraph g = graph(spec).withoutWeights();
-        final int[] out = GraphApp.outDegrees(g);
-        try (DeviceGraph dg = DeviceGraph.place(three, g.transpose(), partition(g.transpose(), kind), false)) {
-            final PowerIteration.Result exact = PowerIteration.ranks(g, PowerIteration.DAMPING, 1e-12, 100_000);
-            for (final double tolerance : new double[] {1e-4, 1e-8}) {
-                final AppResult gs = coop.pageRank(dg, out, AppSettings.builder().tolerance(tolerance)
-                    .pageRankSweep(AppSettings.PageRankSweep.GAUSS_SEIDEL).build());
-                final Verification close = Verification.ranks(exact.ranks(), gs.ranks(), tolerance + 1e-12);
-                assertTrue(close.passed(), spec + " to " + tolerance + ": " + close.detail());
-            }
-        }
+        SoloAlgorithmsTest.assertGaussSeidelWithinTolerance(coop, three, g, partition(g.transpose(), kind), spec);
     }
 
     @ParameterizedTest(name = "{0}, {1} numbering")

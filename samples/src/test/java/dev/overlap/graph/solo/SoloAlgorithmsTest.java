@@ -182,14 +182,24 @@ class SoloAlgorithmsTest {
     @MethodSource("cases")
     void gaussSeidelPageRankIsWithinTheToleranceOfTheExactRanks(final String spec, final String kind) {
         final CsrGraph g = graph(spec).withoutWeights();
+        assertGaussSeidelWithinTolerance(solo, one, g, partition(g.transpose(), kind), spec);
+    }
+
+    /**
+     * Runs {@code algorithms}' PageRank with Gauss-Seidel sweeps on {@code g}, placed on {@code mesh} by {@code p}, to
+     * two tolerances, and checks each answer against the converged ranks and the work it counts. Shared with the
+     * coop test, whose workers race on the contributions.
+     */
+    static void assertGaussSeidelWithinTolerance(final dev.overlap.graph.app.GraphAlgorithms algorithms,
+        final Mesh mesh, final CsrGraph g, final Partition p, final String what) {
         final int[] out = GraphApp.outDegrees(g);
-        try (DeviceGraph dg = DeviceGraph.place(one, g.transpose(), partition(g.transpose(), kind), false)) {
+        try (DeviceGraph dg = DeviceGraph.place(mesh, g.transpose(), p, false)) {
             final PowerIteration.Result exact = PowerIteration.ranks(g, PowerIteration.DAMPING, 1e-12, 100_000);
             for (final double tolerance : new double[] {1e-4, 1e-8}) {
-                final AppResult gs = solo.pageRank(dg, out, AppSettings.builder().tolerance(tolerance)
+                final AppResult gs = algorithms.pageRank(dg, out, AppSettings.builder().tolerance(tolerance)
                     .pageRankSweep(GS).build());
                 final Verification close = Verification.ranks(exact.ranks(), gs.ranks(), tolerance + 1e-12);
-                assertTrue(close.passed(), spec + " to " + tolerance + ": " + close.detail());
+                assertTrue(close.passed(), what + " to " + tolerance + ": " + close.detail());
                 assertEquals(gs.counts().iterations() * (long)g.vertexCount(), gs.counts().visited(), "every row per "
                     + "sweep");
             }
