@@ -51,8 +51,8 @@ public final class AppSettings {
         JACOBI,
         /**
          * Rows updated in place, each from the newest contributions (Gauss-Seidel, as the GAP suite's PageRank), the
-         * total rank scaled back to 1 after each sweep: fewer sweeps to the same error (an L1 error of 1e-5: kron 12
-         * and 16 in 6-7 sweeps against 11-12 iterations, road 100k in 26 against 49), but a sweep can cost more than
+         * total rank scaled back to 1 after each sweep: fewer sweeps to the same error (an L1 error of 1e-5: kron 12,
+         * 16 and 20 in 6-7 sweeps against 12-13 iterations, road 100k in 26 against 49), but a sweep can cost more than
          * an iteration: a row that reads the row just written waits for it (a 1000x1000 grid: 12 sweeps took 3 times
          * as long as Jacobi's 16 iterations). Its answer depends on the workers' interleaving, so it runs to a
          * tolerance only and is verified against the converged ranks.
