@@ -115,15 +115,15 @@ public enum GraphApp {
     }
 
     /**
-     * Refuses Gauss-Seidel sweeps in a mode that has none: only {@code solo} and {@code coop} PageRank update in
-     * place ({@link AppSettings.PageRankSweep}).
+     * Refuses Gauss-Seidel sweeps asked for by name in a mode that has none: only {@code solo} and {@code coop}
+     * PageRank update in place ({@link AppSettings.PageRankSweep}; {@code AUTO} is Jacobi elsewhere).
      *
      * @param settings the run's settings
      * @param mode     the mode's name, for the message
      * @throws UnsupportedOperationException when {@code settings} ask for Gauss-Seidel sweeps
      */
     public static void requireJacobiSweep(final AppSettings settings, final String mode) {
-        if (settings.pageRankSweep() != AppSettings.PageRankSweep.JACOBI) {
+        if (settings.pageRankSweep() == AppSettings.PageRankSweep.GAUSS_SEIDEL) {
             throw new UnsupportedOperationException(mode + " PageRank has no Gauss-Seidel sweep: solo and coop have "
                 + "(the async pull, --async-variant pull, is a Gauss-Seidel of its own)");
         }

@@ -33,10 +33,11 @@ public class PageRankCommand extends GraphAppCommand {
         + "tolerance")
     Integer iterations;
 
-    @Option(names = "--sweep", paramLabel = "S", defaultValue = "jacobi", description = "solo and coop PageRank: "
-        + "jacobi (every row from the last iteration's ranks: power iteration step for step) or gauss-seidel (rows "
+    @Option(names = "--sweep", paramLabel = "S", defaultValue = "auto", description = "solo and coop PageRank: "
+        + "jacobi (every row from the last iteration's ranks: power iteration step for step), gauss-seidel (rows "
         + "updated in place, as the GAP suite's: fewer sweeps to the same tolerance; runs to --tolerance only, "
-        + "verified against the converged ranks) (default: ${DEFAULT-VALUE})")
+        + "verified against the converged ranks) or auto (gauss-seidel to a tolerance on graphs of mean degree 8 or "
+        + "more, jacobi otherwise) (default: ${DEFAULT-VALUE})")
     String sweep;
 
     @Option(names = "--async-variant", paramLabel = "V", defaultValue = "auto", description = "async PageRank: push "
@@ -92,7 +93,9 @@ public class PageRankCommand extends GraphAppCommand {
         switch (s.toLowerCase(java.util.Locale.ROOT)) {
             case "jacobi": return AppSettings.PageRankSweep.JACOBI;
             case "gauss-seidel": return AppSettings.PageRankSweep.GAUSS_SEIDEL;
-            default: throw new IllegalArgumentException("--sweep must be jacobi or gauss-seidel, was '" + s + "'");
+            case "auto": return AppSettings.PageRankSweep.AUTO;
+            default: throw new IllegalArgumentException("--sweep must be auto, jacobi or gauss-seidel, was '" + s
+                + "'");
         }
     }
 

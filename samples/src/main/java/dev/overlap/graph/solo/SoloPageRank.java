@@ -172,7 +172,8 @@ final class SoloPageRank {
                 throw new IllegalArgumentException(outDegrees.length + " out-degrees for a graph of " + n
                     + " vertices");
             }
-            final boolean inPlace = settings.pageRankSweep() == AppSettings.PageRankSweep.GAUSS_SEIDEL;
+            final boolean inPlace = settings.pageRankSweep().inPlace(settings.fixedIterations(), n,
+                g.graph().summary().edgeCount());
             final Partition p = g.partition();
             final long off = g.offsetsAt();
             final int[] degree = new int[n];

@@ -338,8 +338,8 @@ class CliErrorsTest {
             {"bfs"}, {"overlap bfs: missing required argument (specify one of these): (--graph=FILE | --generate=SPEC)"},
             {"pr", "--generate", "kron:4", "--runs", "x"}, {"overlap pr: invalid value for option '--runs': 'x' is not an "
                 + "int"},
-            {"pr", "--generate", "kron:4", "--sweep", "sor"}, {"overlap pr: --sweep must be jacobi or gauss-seidel, "
-                + "was 'sor'"},
+            {"pr", "--generate", "kron:4", "--sweep", "sor"}, {"overlap pr: --sweep must be auto, jacobi or "
+                + "gauss-seidel, was 'sor'"},
             {"pr", "--generate", "kron:4", "--sweep", "gauss-seidel", "--mode", "bsp"}, {"overlap pr: --sweep "
                 + "gauss-seidel runs in --mode solo or coop, not bsp"},
             {"pr", "--generate", "kron:4", "--sweep", "gauss-seidel", "--iterations", "5"}, {"overlap pr: --sweep "

@@ -166,7 +166,8 @@ class SoloAlgorithmsTest {
             assertEquals(12, fixed.counts().iterations());
             assertEquals(12L * g.vertexCount(), fixed.counts().visited());
             assertEquals(12L * g.edgeCount(), fixed.counts().edgesScanned());
-            final AppResult tol = solo.pageRank(dg, out, AppSettings.builder().tolerance(1e-6).build());
+            final AppResult tol = solo.pageRank(dg, out, AppSettings.builder().tolerance(1e-6)
+                .pageRankSweep(AppSettings.PageRankSweep.JACOBI).build());
             final PowerIteration.Result exact = PowerIteration.ranks(g, PowerIteration.DAMPING, 1e-12, 100_000);
             final Verification close = Verification.ranks(exact.ranks(), tol.ranks(), 1e-6 + 1e-12);
             assertTrue(close.passed(), spec + ": " + close.detail());
@@ -213,7 +214,8 @@ class SoloAlgorithmsTest {
         final CsrGraph g = graph(spec).withoutWeights();
         final int[] out = GraphApp.outDegrees(g);
         try (DeviceGraph dg = DeviceGraph.place(one, g.transpose(), Partition.byEdges(g.transpose(), 1), false)) {
-            final long jacobi = solo.pageRank(dg, out, AppSettings.builder().tolerance(1e-8).build())
+            final long jacobi = solo.pageRank(dg, out, AppSettings.builder().tolerance(1e-8)
+                .pageRankSweep(AppSettings.PageRankSweep.JACOBI).build())
                 .counts().iterations();
             final long gs = solo.pageRank(dg, out, AppSettings.builder().tolerance(1e-8).pageRankSweep(GS).build())
                 .counts().iterations();
@@ -251,6 +253,33 @@ class SoloAlgorithmsTest {
             error += Math.abs(ranks[v] - exact[v]);
         }
         return error;
+    }
+
+    /**
+     * {@code AUTO} (the default) sweeps in place only to a tolerance on graphs of mean degree 8 or more: there the
+     * default run takes fewer sweeps than Jacobi's iterations; with fixed iterations, or on a grid, it is Jacobi.
+     */
+    @Test
+    void theAutoSweepIsGaussSeidelToAToleranceOnHighDegreeGraphsOnly() {
+        final AppSettings.PageRankSweep auto = AppSettings.PageRankSweep.AUTO;
+        assertEquals(auto, AppSettings.defaults().pageRankSweep());
+        assertTrue(auto.inPlace(0, 1000, 8000));
+        assertTrue(!auto.inPlace(0, 1000, 7999) && !auto.inPlace(5, 1000, 1_000_000), "low degree, fixed iterations");
+        assertTrue(GS.inPlace(0, 1000, 10) && !AppSettings.PageRankSweep.JACOBI.inPlace(0, 1000, 1_000_000));
+        for (final String spec : new String[] {"kron:12", "grid:40x40"}) {
+            final CsrGraph g = GraphSpec.parse(spec).build(7, false, Progress.none());
+            final int[] out = GraphApp.outDegrees(g);
+            try (DeviceGraph dg = DeviceGraph.place(one, g.transpose(), Partition.byEdges(g.transpose(), 1), false)) {
+                final AppSettings.Builder b = AppSettings.builder().tolerance(1e-6);
+                final long byDefault = solo.pageRank(dg, out, b.build()).counts().iterations();
+                final long jacobi = solo.pageRank(dg, out, b.pageRankSweep(AppSettings.PageRankSweep.JACOBI).build())
+                    .counts().iterations();
+                final long inPlace = solo.pageRank(dg, out, b.pageRankSweep(GS).build()).counts().iterations();
+                assertEquals(spec.startsWith("kron") ? inPlace : jacobi, byDefault, spec + ": auto " + byDefault
+                    + ", Jacobi " + jacobi + ", Gauss-Seidel " + inPlace);
+                assertTrue(!spec.startsWith("kron") || inPlace < jacobi, spec + ": " + inPlace + " against " + jacobi);
+            }
+        }
     }
 
     @Test
