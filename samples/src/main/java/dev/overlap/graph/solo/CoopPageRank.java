@@ -11,9 +11,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Pull PageRank by every worker of one device in one persistent launch ({@code --mode coop}): the model, stopping
- * rule and rows of {@link SoloPageRank} (so the same iterations and the same work per iteration as every mode), the
- * rows of an iteration taken in chunks of {@value #ROWS} with one {@code getAndAdd} per chunk, and the iterations
- * separated by the launch's barrier ({@link WorkerContext#syncWorkers()}) instead of a launch and a join each.
+ * rule, rows and sweep of {@link SoloPageRank} (with Jacobi iterations, the same iterations and the same work per
+ * iteration as every mode), the rows of an iteration taken in chunks of {@value #ROWS} with one {@code getAndAdd}
+ * per chunk, and the iterations separated by the launch's barrier ({@link WorkerContext#syncWorkers()}) instead of a
+ * launch and a join each.
  *
  * <p>After each barrier every worker adds up the same per-worker partial sums (the L1 change and the dangling rank),
  * in worker order, so all take the same stopping decision (and, for Gauss-Seidel sweeps, the same scale). The partials

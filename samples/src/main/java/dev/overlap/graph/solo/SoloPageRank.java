@@ -9,12 +9,14 @@ import org.agrona.UnsafeApi;
 
 /**
  * Pull PageRank on the calling thread over the device's in-edges (the reverse graph, as the BSP baseline places it): the
- * same model and stopping rule as {@link dev.overlap.graph.ref.PowerIteration} and the BSP pull (an iteration
- * computes every {@code x'[v] = (1-d)/n + d * (sum of c[u] over in-neighbours u + dangling/n)} from the previous
- * contributions {@code c[u] = x[u] / outdeg(u)}, and the run stops once the L1 change times {@code d / (1-d)} is below
- * the tolerance, or after the fixed iterations), so it does the same iterations and the same work per iteration as
- * the other modes. The in-edges are read from device memory without per-access checks ({@link SoloGraph}); the ranks
- * and the two contribution buffers are heap arrays.
+ * same model and stopping rule as {@link dev.overlap.graph.ref.PowerIteration} and the BSP pull (a row computes
+ * {@code x'[v] = (1-d)/n + d * (sum of c[u] over in-neighbours u + dangling/n)} from the contributions
+ * {@code c[u] = x[u] / outdeg(u)}, and the run stops once the L1 change times {@code d / (1-d)} is below the
+ * tolerance, or after the fixed iterations). With Jacobi iterations ({@link AppSettings.PageRankSweep}) a row reads
+ * the previous iteration's contributions, so the run does the same iterations and the same work per iteration as the
+ * other modes; with Gauss-Seidel sweeps it reads the newest and needs fewer ({@link PullState}). The in-edges are read
+ * from device memory without per-access checks ({@link SoloGraph}); the contributions, which hold the ranks, are heap
+ * arrays.
  *
  * <p>Thread-safety: one run at a time per placed graph; the arrays are confined to the calling thread.
  */
