@@ -51,19 +51,18 @@ public final class AppSettings {
         JACOBI,
         /**
          * Rows updated in place, each from the newest contributions (Gauss-Seidel, as the GAP suite's PageRank), the
-         * total rank scaled back to 1 after each sweep: fewer sweeps to the same error (an L1 error of 1e-5: kron 12,
-         * 16 and 20 in 6-7 sweeps against 12-13 iterations, road 100k in 26 against 49), but a sweep can cost more than
-         * an iteration: a row that reads the row just written waits for it (a 1000x1000 grid: 12 sweeps took 3 times
-         * as long as Jacobi's 16 iterations). Its answer depends on the workers' interleaving, so it runs to a
-         * tolerance only and is verified against the converged ranks.
+         * total rank scaled back to 1 after each sweep: fewer sweeps than Jacobi's iterations to the same error, but
+         * a sweep can cost more than an iteration, because a row that reads the row just written waits for it (on
+         * grids, where every row reads its left neighbour, more than the sweeps save). Its answer depends on the
+         * workers' interleaving, so it runs to a tolerance only and is verified against the converged ranks. The
+         * measurements: {@code bench/results/2026-11-29-pr-rows/}.
          */
         GAUSS_SEIDEL,
         /**
          * {@link #GAUSS_SEIDEL} when it pays and may run: a run to a tolerance (no fixed iterations) on a graph of
-         * mean degree {@link AutoMode#LOW_DEGREE} or more, where a sweep costs what an iteration does (the edges
-         * dominate) and takes fewer of them (kron 16 to a tolerance of 1e-4: 7 sweeps against 11 iterations; urand 16:
-         * 5 against 7); {@link #JACOBI} otherwise (fixed iterations; grids and road networks, where a sweep can cost
-         * several iterations). The default.
+         * mean degree {@link AutoMode#LOW_DEGREE} or more, where the edges dominate, so a sweep costs what an
+         * iteration does and fewer are needed; {@link #JACOBI} otherwise (fixed iterations; grids and road networks,
+         * where a sweep can cost several iterations). The default.
          */
         AUTO;
 
@@ -207,8 +206,7 @@ public final class AppSettings {
      */
     public int fingerprint() {
         return Objects.hash(queue.ordinal(), kernel.ordinal(), pageRankVariant.ordinal(), pageRankSweep.ordinal(),
-            remote.isEager(),
-            remote.isEager() ? 0 : remote.batchBytes(), remote.waitPolls(), direction.ordinal(), damping, tolerance,
+            remote.isEager(), remote.isEager() ? 0 : remote.batchBytes(), remote.waitPolls(), direction.ordinal(), damping, tolerance,
             maxIterations, fixedIterations, fetch, delta);
     }
 

@@ -35,8 +35,8 @@ import java.util.function.Function;
  * <p>Each measured row is {@code --warmups} untimed runs (default 10) and the median of {@code --runs} timed runs
  * (default 7) on the placed graph; the sequential reference is measured the same way. The warm-ups are many because
  * every mode shares one JVM: with one, a row's runs overlapped its own C2 compilations, which take a core of two from
- * a two-worker run, and the rows' "vs seq" swung 2-3x between runs of the same code. A mode without a provider is skipped with a one-line
- * note, and so is an app a provider does not support. Exit codes: 0 every answer verified, 1 a verification failed
+ * a two-worker run, and the rows' "vs seq" changed from run to run of the same code. A mode without a provider is
+ * skipped with a one-line note, and so is an app a provider does not support. Exit codes: 0 every answer verified, 1 a verification failed
  * (each failure in one line on standard error) or a runtime problem, 2 wrong arguments.
  *
  * <p>The command parses and checks its options and finds the modes' providers; {@link DemoRun} runs, times and

@@ -136,15 +136,14 @@ final class SoloPageRank {
      *
      * <p><b>Gauss-Seidel</b> ({@link AppSettings.PageRankSweep#GAUSS_SEIDEL}): both entries of {@code contrib} are
      * one array, so a sweep updates the contributions in place. An in-place sweep does not keep the total rank at 1,
-     * and left alone the total's error is the slowest part to fade (0.73 per sweep on kron graphs, where Jacobi's
-     * whole error fades by 0.35-0.55): so after each sweep the ranks are scaled back to a total of 1. Not by a pass
-     * over the array: {@link #scale} records the factor, the arrays hold the contributions divided by it, and the next
-     * sweep multiplies what it gathers (and divides what it stores) by it. The start is the vector of total 1 with the
-     * isolated rows (no edge in or out, a third of kron 20's) at the rank they converge to when they are the only
-     * dangling rows, {@code ((1-d)/n) / (1 - d I/n)} for {@code I} of them, and the other rows equal: from every rank
-     * at {@code 1/n}, kron 20 needs 9 sweeps to an L1 error of 1e-5, from this start 6. With both, kron 12 reaches
-     * 1e-5 in 6 sweeps, kron 16 in 7 and kron 20 in 6, against Jacobi's 12-13 iterations, and road 100k in 26
-     * against 49.
+     * and left alone the total's error is the slowest part to fade (slower than Jacobi's whole error on Kronecker
+     * graphs): so after each sweep the ranks are scaled back to a total of 1. Not by a pass over the array:
+     * {@link #scale} records the factor, the arrays hold the contributions divided by it, and the next sweep
+     * multiplies what it gathers (and divides what it stores) by it. The start is the vector of total 1 with the
+     * isolated rows (no edge in or out; Kronecker graphs have many) at the rank they converge to when they are the
+     * only dangling rows, {@code ((1-d)/n) / (1 - d I/n)} for {@code I} of them, and the other rows equal, which
+     * saves sweeps over a start of every rank at {@code 1/n}. The replays behind both choices:
+     * {@code bench/results/2026-11-29-pr-rows/}.
      */
     static final class PullState {
         final int[] degree;
@@ -182,14 +181,13 @@ final class SoloPageRank {
             int isolated = 0;
             for (int i = 0; i < n; i++) {
                 degree[i] = outDegrees[p.original(i)];
-                isolated += degree[i] == 0 && noInEdge(off, i) ? 1 : 0;
+                isolated += inPlace && degree[i] == 0 && noInEdge(off, i) ? 1 : 0; // only in-place sweeps use it
             }
             // Jacobi: every rank 1/n. Gauss-Seidel: total rank 1, the isolated rows at the rank they converge to when
             // every dangling row is isolated, ((1-d)/n) / (1 - d I/n), the others equal (see the class comment).
             final double d = settings.damping();
-            final double isolatedRank = !inPlace || isolated == n ? 1.0 / n : (1 - d) / n / (1 - d * isolated / n);
-            final double otherRank = !inPlace || isolated == n ? 1.0 / n
-                : (1 - isolated * isolatedRank) / (n - isolated);
+            final double isolatedRank = isolated == n ? 1.0 / n : (1 - d) / n / (1 - d * isolated / n);
+            final double otherRank = isolated == n ? 1.0 / n : (1 - isolated * isolatedRank) / (n - isolated);
             final double[] c0 = new double[n];
             double dangling = 0;
             for (int i = 0; i < n; i++) {
@@ -201,6 +199,11 @@ final class SoloPageRank {
             return new PullState(degree, new double[][] {c0, inPlace ? c0 : new double[n]}, dangling, inPlace);
         }
 
+        /** @return whether row {@code i} of the placed reverse graph (offsets at {@code off}) has no in-edge */
+        private static boolean noInEdge(final long off, final int i) {
+            return UnsafeApi.getLong(null, off + ((long)(i + 1) << 3)) == UnsafeApi.getLong(null, off + ((long)i << 3));
+        }
+
         /**
          * @param c      the contributions of the last iteration (a dangling row's slot holds its rank), divided by
          *               {@code scale}
@@ -209,11 +212,6 @@ final class SoloPageRank {
          * @return the ranks they hold: {@code c[v] * degree[v]}, or {@code c[v]} for a dangling row (a product within
          *         an ulp of the rank the iteration computed)
          */
-        /** @return whether row {@code i} of the placed reverse graph (offsets at {@code off}) has no in-edge */
-        private static boolean noInEdge(final long off, final int i) {
-            return UnsafeApi.getLong(null, off + ((long)(i + 1) << 3)) == UnsafeApi.getLong(null, off + ((long)i << 3));
-        }
-
         static double[] ranks(final double[] c, final int[] degree, final double scale) {
             final double[] rank = new double[c.length];
             for (int v = 0; v < c.length; v++) {
