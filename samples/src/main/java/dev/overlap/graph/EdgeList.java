@@ -141,6 +141,12 @@ public final class EdgeList {
         size = n;
     }
 
+    /** Empties the list, keeping its blocks for reuse (a batch refilled pass after pass); the largest id starts over. */
+    public void clear() {
+        size = 0;
+        maxVertex = -1;
+    }
+
     /** Records that vertex ids up to {@code v} exist (after {@link #set}, which does not track them). */
     public void noteVertex(final int v) {
         if (v > maxVertex) {

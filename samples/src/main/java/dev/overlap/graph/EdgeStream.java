@@ -16,7 +16,7 @@ public interface EdgeStream {
     /** @return true when edges carry weights */
     boolean isWeighted();
 
-    /** @return the number of edges one pass delivers */
+    /** @return the number of edges one pass delivers, or -1 while unknown (a file before its first pass has ended) */
     long size();
 
     /**

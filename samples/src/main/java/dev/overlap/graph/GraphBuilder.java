@@ -41,32 +41,36 @@ public final class GraphBuilder {
     }
 
     /**
-     * Builds from edges read in two passes (count the degrees, then scatter), so a stream that regenerates its
-     * edges never holds them all beside the CSR: the peak is the CSR plus one batch. The result is the same graph,
-     * array for array, as building from a list holding the same edges in the same order.
+     * Builds from edges read in two passes (count the degrees, then scatter), so a stream that regenerates or
+     * re-reads its edges never holds them all beside the CSR: the peak is the CSR plus one batch. The result is the
+     * same graph, array for array, as building from a list holding the same edges in the same order.
      *
      * @param edges       the edges; read twice, in the same order each time
-     * @param vertexCount number of vertices
+     * @param vertexCount number of vertices, or -1 for the largest id in the edges plus one (then every batch's
+     *                    {@link EdgeList#maxVertex()} must cover its ids, as {@link EdgeList#add} keeps it)
      * @param options     cleaning steps
      * @param symmetricIn true when the edges already hold both directions of every edge
-     * @param progress    progress reporting
+     * @param progress    progress reporting (in edges, when the stream knows its size before the first pass)
      * @return the graph
      * @throws IllegalArgumentException if an edge names a vertex outside {@code 0..vertexCount-1}, a pass delivers
      *                                  other edges than the first, or the result has too many edges for one array
      */
     public static CsrGraph build(final EdgeStream edges, final int vertexCount, final BuildOptions options,
         final boolean symmetricIn, final Progress progress) {
-        if (vertexCount < 0) {
-            throw new IllegalArgumentException("vertexCount must be >= 0, was " + vertexCount);
+        if (vertexCount < -1) {
+            throw new IllegalArgumentException("vertexCount must be >= 0, or -1 for the largest id plus one, was "
+                + vertexCount);
         }
-        final int n = vertexCount;
         final boolean sym = options.symmetrize();
         final boolean dropLoops = options.dropSelfLoops();
-        final long size = edges.size();
-        try (Progress.Task task = progress.start("building CSR", 3L * size, "Medges", 1_000_000)) {
-            final long[] offsets = new long[n + 1];
-            edges.forEachBatch(batch -> count(batch, n, sym, dropLoops, offsets, task));
+        final long known = edges.size();
+        try (Progress.Task task = progress.start("building CSR", known < 0 ? 0 : 3L * known, "Medges", 1_000_000)) {
+            final Degrees degrees = new Degrees(vertexCount);
+            edges.forEachBatch(batch -> degrees.count(batch, sym, dropLoops, task));
+            final long size = edges.size();
             task.stepTo(size);
+            final long[] offsets = degrees.offsets();
+            final int n = offsets.length - 1;
             for (int v = 0; v < n; v++) {
                 offsets[v + 1] += offsets[v];
             }
@@ -96,29 +100,63 @@ public final class GraphBuilder {
         }
     }
 
-    /** First pass: counts each kept edge (and its reverse when symmetrizing) into {@code offsets[source + 1]}. */
-    private static void count(final EdgeList batch, final int n, final boolean sym, final boolean dropLoops,
-        final long[] offsets, final Progress.Task task) {
-        final int size = batch.size();
-        for (int i = 0; i < size; i++) {
-            final int u = batch.source(i);
-            final int v = batch.target(i);
-            if (u < 0 || v < 0 || u >= n || v >= n) {
-                throw new IllegalArgumentException("an edge names vertex " + (u < 0 || u >= n ? u : v)
-                    + " but the graph has " + n + " vertices");
-            }
-            if (u == v && dropLoops) {
-                continue;
-            }
-            offsets[u + 1]++;
-            if (sym && u != v) {
-                offsets[v + 1]++;
-            }
-            if ((i & 0xFFFFF) == 0xFFFFF) {
-                task.stepBy(1 << 20);
-            }
+    /**
+     * The first pass's degree counts, in {@code counts[source + 1]}: for a fixed vertex count, or for one that grows
+     * to the largest id seen (by doubling, checked once per batch, not per edge).
+     */
+    private static final class Degrees {
+        private final boolean fixed;
+        private long[] counts;
+        private int vertices;
+
+        Degrees(final int vertexCount) {
+            this.fixed = vertexCount >= 0;
+            this.vertices = Math.max(0, vertexCount);
+            this.counts = new long[(fixed ? vertexCount : 1024) + 1];
         }
-        task.stepBy(size & 0xFFFFF);
+
+        /** Counts each kept edge of a batch (and its reverse when symmetrizing) into {@code counts[source + 1]}. */
+        void count(final EdgeList batch, final boolean sym, final boolean dropLoops, final Progress.Task task) {
+            if (!fixed) {
+                final int max = batch.maxVertex();
+                if (max + 2L > Integer.MAX_VALUE - 8L) {
+                    throw new IllegalArgumentException("an edge names vertex " + max + ": an on-heap CSR holds at most "
+                        + (Integer.MAX_VALUE - 9L) + " vertices");
+                }
+                if (max >= counts.length - 1) {
+                    counts = Arrays.copyOf(counts, (int)Math.min(Integer.MAX_VALUE - 8L,
+                        Math.max(2L * counts.length, max + 2L)));
+                }
+                vertices = Math.max(vertices, max + 1);
+            }
+            final int limit = fixed ? vertices : counts.length - 1;
+            final long[] offsets = counts;
+            final int size = batch.size();
+            for (int i = 0; i < size; i++) {
+                final int u = batch.source(i);
+                final int v = batch.target(i);
+                if (u < 0 || v < 0 || u >= limit || v >= limit) {
+                    throw new IllegalArgumentException("an edge names vertex " + (u < 0 || u >= limit ? u : v)
+                        + " but the graph has " + vertices + " vertices");
+                }
+                if (u == v && dropLoops) {
+                    continue;
+                }
+                offsets[u + 1]++;
+                if (sym && u != v) {
+                    offsets[v + 1]++;
+                }
+                if ((i & 0xFFFFF) == 0xFFFFF) {
+                    task.stepBy(1 << 20);
+                }
+            }
+            task.stepBy(size & 0xFFFFF);
+        }
+
+        /** @return the counts, exactly {@code vertices + 1} long */
+        long[] offsets() {
+            return counts.length == vertices + 1 ? counts : Arrays.copyOf(counts, vertices + 1);
+        }
     }
 
     /** Second pass: writes each kept edge (and its reverse) at its source's cursor, failing past the row's end. */
@@ -147,6 +185,10 @@ public final class GraphBuilder {
         if (u < 0 || u >= cursor.length || cursor[u] >= offsets[u + 1]) {
             throw new IllegalArgumentException("the second pass over the edges gave vertex " + u
                 + " more edges than the first");
+        }
+        if (v < 0 || v >= cursor.length) {
+            throw new IllegalArgumentException("the second pass over the edges gave an edge to vertex " + v
+                + ", outside the " + cursor.length + " vertices of the first");
         }
         final int slot = (int)cursor[u]++;
         targets[slot] = v;

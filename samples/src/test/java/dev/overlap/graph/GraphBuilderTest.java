@@ -66,6 +66,80 @@ class GraphBuilderTest {
         assertEquals(6, g.edgeCount());
     }
 
+    /** A stream delivering a list in slices of {@code slice} edges, each a batch of its own (ids tracked by add). */
+    private static EdgeStream slices(final EdgeList all, final int slice) {
+        return new EdgeStream() {
+            @Override
+            public boolean isWeighted() {
+                return all.isWeighted();
+            }
+
+            @Override
+            public long size() {
+                return all.size();
+            }
+
+            @Override
+            public void forEachBatch(final java.util.function.Consumer<EdgeList> batch) {
+                final EdgeList b = new EdgeList(slice, all.isWeighted());
+                for (int i = 0; i < all.size(); i++) {
+                    b.add(all.source(i), all.target(i), all.weight(i));
+                    if (b.size() == slice || i == all.size() - 1) {
+                        batch.accept(b);
+                        b.clear();
+                    }
+                }
+            }
+        };
+    }
+
+    @Test
+    void aStreamOfUnknownVertexCountGrowsToItsLargestIdBatchByBatch() {
+        final java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+        final EdgeList all = new EdgeList(16, true);
+        for (int i = 0; i < 20_000; i++) {
+            // ids grow along the stream, so the counts grow many times, in the middle of a pass
+            final int bound = 2 + i / 3;
+            all.add(r.nextInt(bound), r.nextInt(bound), r.nextInt(1, 100));
+        }
+        for (final BuildOptions o : new BuildOptions[] {BuildOptions.AS_IS, BuildOptions.UNDIRECTED_SIMPLE}) {
+            final CsrGraph want = GraphBuilder.build(all, -1, o, false, Progress.none());
+            final CsrGraph got = GraphBuilder.build(slices(all, 777), -1, o, false, Progress.none());
+            assertTrue(want.sameAs(got), o + ": the stream's graph is the list's");
+            assertEquals(all.maxVertex() + 1, got.vertexCount());
+        }
+        // a declared count above the largest id keeps its isolated vertices
+        assertEquals(all.maxVertex() + 11, GraphBuilder.build(slices(all, 777), all.maxVertex() + 11,
+            BuildOptions.AS_IS, false, Progress.none()).vertexCount());
+    }
+
+    @Test
+    void aSecondPassThatNamesOtherVerticesIsRefused() {
+        final int[] pass = {0};
+        final EdgeStream changing = new EdgeStream() {
+            @Override
+            public boolean isWeighted() {
+                return false;
+            }
+
+            @Override
+            public long size() {
+                return -1;
+            }
+
+            @Override
+            public void forEachBatch(final java.util.function.Consumer<EdgeList> batch) {
+                final EdgeList b = new EdgeList(2, false);
+                b.add(0, 1);
+                b.add(1, pass[0]++ == 0 ? 0 : 5); // same degrees, but the second pass names vertex 5 of 2
+                batch.accept(b);
+            }
+        };
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> GraphBuilder.build(changing, -1, BuildOptions.AS_IS, false, Progress.none()));
+        assertTrue(e.getMessage().contains("edge to vertex 5"), e.getMessage());
+    }
+
     @Test
     void vertexOutsideTheDeclaredCountIsRejected() {
         assertThrows(IllegalArgumentException.class,

@@ -86,12 +86,12 @@ final class ComparisonInput {
 
     /**
      * @param seed     the generator's seed (files: ignored)
-     * @param weighted whether a generated graph gets random weights (files: as they are)
+     * @param weighted whether a generated graph gets random weights, and whether a weighted file keeps its own
      * @return the undirected simple graph
      * @throws IOException for an unreadable or malformed file (a message naming file, line and reason)
      */
     CsrGraph load(final long seed, final boolean weighted, final Progress progress) throws IOException {
-        return file != null ? GraphReader.read(file, null, BuildOptions.UNDIRECTED_SIMPLE, progress)
+        return file != null ? GraphReader.read(file, null, BuildOptions.UNDIRECTED_SIMPLE, weighted, progress)
             : spec.build(seed, weighted, progress);
     }
 

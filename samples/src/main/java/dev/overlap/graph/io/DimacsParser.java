@@ -1,21 +1,63 @@
 package dev.overlap.graph.io;
 
-import dev.overlap.graph.EdgeList;
-
 /**
  * DIMACS shortest-path files ({@code .gr}, 9th DIMACS challenge): {@code c} comment lines, one problem line
  * {@code p sp N M} before any arc, then {@code M} arc lines {@code a U V W} with 1-based vertices. Any other line
  * type, a second problem line, an arc before the problem line, or an arc count that differs from {@code M} is an
- * error.
+ * error. The header is everything up to and including the problem line.
  */
-final class DimacsParser {
+final class DimacsParser implements TextParser {
+    static final DimacsParser INSTANCE = new DimacsParser();
+
     private DimacsParser() {
     }
 
-    static ParsedEdges parse(final LineScanner s) throws GraphFormatException {
-        EdgeList edges = null;
-        long n = -1;
-        long m = -1;
+    @Override
+    public TextHeader header(final LineScanner s) throws GraphFormatException {
+        while (true) {
+            s.skipBlanks();
+            final int c = s.peek();
+            if (c == -1) {
+                throw s.error("no problem line 'p sp N M'");
+            }
+            if (c == '\n' || c == 'c') {
+                s.skipLine();
+                continue;
+            }
+            if (c == 'a') {
+                throw s.error("arc before the problem line 'p sp N M'");
+            }
+            if (c != 'p') {
+                throw s.error("unknown line type '" + (char)c + "': expected c, p or a");
+            }
+            final String line = s.restOfLine().trim();
+            final String[] f = line.split("\\s+");
+            if (f.length != 4 || !f[0].equals("p") || !f[1].equals("sp")) {
+                throw new GraphFormatException(s.file(), s.line() - 1, "expected problem line 'p sp N M',"
+                    + " found '" + MatrixMarketParser.abbreviate(line) + "'");
+            }
+            final long n;
+            final long m;
+            try {
+                n = Long.parseLong(f[2]);
+                m = Long.parseLong(f[3]);
+            } catch (final NumberFormatException e) {
+                throw new GraphFormatException(s.file(), s.line() - 1, "problem line '" + line
+                    + "': N and M must be integers");
+            }
+            if (n < 0 || n > Integer.MAX_VALUE - 1 || m < 0 || m > dev.overlap.graph.CsrGraph.MAX_EDGES) {
+                throw new GraphFormatException(s.file(), s.line() - 1, "problem line '" + line
+                    + "': N or M out of range");
+            }
+            return new TextHeader((int)n, true, false, false, m);
+        }
+    }
+
+    @Override
+    public void body(final LineScanner s, final TextHeader header, final EdgeBatches out)
+        throws GraphFormatException {
+        final long n = header.vertices;
+        final long m = header.records;
         long read = 0;
         while (true) {
             s.skipBlanks();
@@ -28,33 +70,9 @@ final class DimacsParser {
                 continue;
             }
             if (c == 'p') {
-                if (edges != null) {
-                    throw s.error("second problem line: a file has exactly one 'p sp N M' line");
-                }
-                final String line = s.restOfLine().trim();
-                final String[] f = line.split("\\s+");
-                if (f.length != 4 || !f[0].equals("p") || !f[1].equals("sp")) {
-                    throw new GraphFormatException(s.file(), s.line() - 1, "expected problem line 'p sp N M',"
-                        + " found '" + MatrixMarketParser.abbreviate(line) + "'");
-                }
-                try {
-                    n = Long.parseLong(f[2]);
-                    m = Long.parseLong(f[3]);
-                } catch (final NumberFormatException e) {
-                    throw new GraphFormatException(s.file(), s.line() - 1, "problem line '" + line
-                        + "': N and M must be integers");
-                }
-                if (n < 0 || n > Integer.MAX_VALUE - 1 || m < 0 || m > dev.overlap.graph.CsrGraph.MAX_EDGES) {
-                    throw new GraphFormatException(s.file(), s.line() - 1, "problem line '" + line
-                        + "': N or M out of range");
-                }
-                edges = new EdgeList(Math.min(m, 1 << 24), true);
-                continue;
+                throw s.error("second problem line: a file has exactly one 'p sp N M' line");
             }
             if (c == 'a') {
-                if (edges == null) {
-                    throw s.error("arc before the problem line 'p sp N M'");
-                }
                 s.skipTag();
             } else {
                 throw s.error("unknown line type '" + (char)c + "': expected c, p or a");
@@ -75,15 +93,11 @@ final class DimacsParser {
                 throw s.error("weight " + w + " does not fit an int");
             }
             s.endRecord(4);
-            edges.add((int)u - 1, (int)v - 1, (int)w);
+            out.add((int)u - 1, (int)v - 1, (int)w);
             read++;
-        }
-        if (edges == null) {
-            throw s.error("no problem line 'p sp N M'");
         }
         if (read != m) {
             throw s.error("file ends after " + read + " arcs but the problem line declares " + m);
         }
-        return new ParsedEdges(edges, (int)n, false);
     }
 }

@@ -1,27 +1,36 @@
 package dev.overlap.graph.io;
 
-import dev.overlap.graph.EdgeList;
-
 /**
  * Edge lists with 0-based vertex ids: {@code u v} per line ({@code .el}, SNAP {@code .txt}) or {@code u v w}
- * ({@code .wel}). Blank lines and lines starting with {@code #} or {@code %} are comments. The vertex count is the
- * largest id plus one.
+ * ({@code .wel}). Blank lines and lines starting with {@code #} or {@code %} are comments. No header: the vertex
+ * count is the largest id plus one.
  */
-final class EdgeListParser {
+final class EdgeListParser implements TextParser {
     /** Largest vertex id: the count {@code id + 1} must fit an int. */
     static final long MAX_ID = Integer.MAX_VALUE - 1L;
+    static final EdgeListParser UNWEIGHTED = new EdgeListParser(false);
+    static final EdgeListParser WEIGHTED = new EdgeListParser(true);
 
-    private EdgeListParser() {
+    private final boolean weighted;
+
+    private EdgeListParser(final boolean weighted) {
+        this.weighted = weighted;
     }
 
-    static ParsedEdges parse(final LineScanner s, final boolean weighted) throws GraphFormatException {
+    @Override
+    public TextHeader header(final LineScanner s) {
+        return new TextHeader(TextHeader.FROM_IDS, weighted, false, false, TextHeader.UNDECLARED);
+    }
+
+    @Override
+    public void body(final LineScanner s, final TextHeader header, final EdgeBatches out)
+        throws GraphFormatException {
         final int fields = weighted ? 3 : 2;
-        final EdgeList edges = new EdgeList(1 << 16, weighted);
         while (true) {
             s.skipBlanks();
             final int c = s.peek();
             if (c == -1) {
-                break;
+                return;
             }
             if (c == '#' || c == '%' || c == '\n') {
                 s.skipLine();
@@ -44,8 +53,7 @@ final class EdgeListParser {
                 w = (int)x;
             }
             s.endRecord(fields);
-            edges.add((int)u, (int)v, w);
+            out.add((int)u, (int)v, w);
         }
-        return new ParsedEdges(edges, edges.maxVertex() + 1, false);
     }
 }

@@ -5,28 +5,24 @@ import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.GraphBuilder;
 import dev.overlap.graph.Progress;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.PushbackInputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.zip.GZIPInputStream;
 
 /**
  * Loads a graph file into a {@link CsrGraph}: the format comes from the file name ({@link GraphFormat}) unless
  * given; gzip input is recognised by its magic bytes (so a compressed file without {@code .gz} works too). Text
- * formats go through a hand-rolled byte tokenizer and an {@link dev.overlap.graph.EdgeList}, then
- * {@link GraphBuilder} with the requested cleaning; the binary format is memory-mapped ({@link BinaryCsr}).
+ * formats go through a hand-rolled byte tokenizer straight into {@link GraphBuilder}, which reads the file twice
+ * (count the degrees, then place the edges: {@link TextEdgeStream}) so that no edge list of the whole file is held
+ * beside the CSR, with the requested cleaning; the binary format is memory-mapped ({@link BinaryCsr}).
  *
  * <p>All or nothing: any problem is a {@link GraphFormatException} with the file, line and reason, and no graph is
  * returned. Thread-safety: stateless; concurrent loads are independent.
  */
 public final class GraphReader {
-    private static final int BUFFER = 1 << 20;
-
     private GraphReader() {
     }
 
@@ -43,6 +39,24 @@ public final class GraphReader {
      */
     public static CsrGraph read(final Path path, final GraphFormat format, final BuildOptions options,
         final Progress progress) throws IOException {
+        return read(path, format, options, true, progress);
+    }
+
+    /**
+     * @param path     the file
+     * @param format   its format, or null to tell by name
+     * @param options  cleaning steps (a symmetric Matrix Market file is always symmetrized)
+     * @param weights  false to load a weighted file without its weights (each is still read and checked): what an
+     *                 app that ignores weights needs, at 4 bytes less per edge; when cleaning drops duplicates,
+     *                 which copy stays is then unspecified
+     * @param progress progress reporting (bytes of the file read, per pass)
+     * @return the graph, weighted only when the file is and {@code weights} is true
+     * @throws GraphFormatException for a malformed or unreadable file, with file, line and reason (see
+     *                              {@link #read(Path, GraphFormat, BuildOptions, Progress)})
+     * @throws IOException          never other than a {@link GraphFormatException}
+     */
+    public static CsrGraph read(final Path path, final GraphFormat format, final BuildOptions options,
+        final boolean weights, final Progress progress) throws IOException {
         final String name = path.toString();
         checkReadable(path, name);
         final GraphFormat f;
@@ -60,59 +74,63 @@ public final class GraphReader {
             } catch (final IOException e) {
                 throw ioFailure(name, e);
             }
-            return clean(g, options, name, progress);
+            return clean(weights ? g : g.withoutWeights(), options, name, progress);
         }
-        final long size;
+        final TextParser parser;
+        switch (f) {
+            case MTX:
+                parser = MatrixMarketParser.INSTANCE;
+                break;
+            case EL:
+            case SNAP:
+                parser = EdgeListParser.UNWEIGHTED;
+                break;
+            case WEL:
+                parser = EdgeListParser.WEIGHTED;
+                break;
+            case DIMACS:
+                parser = DimacsParser.INSTANCE;
+                break;
+            default:
+                throw new AssertionError(f);
+        }
+        final TextEdgeStream edges;
         try {
-            size = Files.size(path);
-        } catch (final NoSuchFileException e) {
-            throw new GraphFormatException(name, 0, "no such file", e);
-        }
-        final ParsedEdges parsed;
-        try (Progress.Task task = progress.start("reading " + path.getFileName(), size, "MiB", 1 << 20);
-            InputStream raw = new CountingStream(Files.newInputStream(path), task)) {
-            final PushbackInputStream in = new PushbackInputStream(raw, 2);
-            final int b0 = in.read();
-            final int b1 = b0 < 0 ? -1 : in.read();
-            if (b1 >= 0) {
-                in.unread(b1);
-            }
-            if (b0 >= 0) {
-                in.unread(b0);
-            }
-            final boolean gzip = b0 == 0x1f && b1 == 0x8b;
-            final InputStream text = gzip ? new GZIPInputStream(in, 1 << 16) : in;
-            final LineScanner s = new LineScanner(text, name, BUFFER, gzip);
-            switch (f) {
-                case MTX:
-                    parsed = MatrixMarketParser.parse(s);
-                    break;
-                case EL:
-                case SNAP:
-                    parsed = EdgeListParser.parse(s, false);
-                    break;
-                case WEL:
-                    parsed = EdgeListParser.parse(s, true);
-                    break;
-                case DIMACS:
-                    parsed = DimacsParser.parse(s);
-                    break;
-                default:
-                    throw new AssertionError(f);
-            }
-        } catch (final NoSuchFileException e) {
-            throw new GraphFormatException(name, 0, "no such file", e);
-        } catch (final AccessDeniedException e) {
-            throw new GraphFormatException(name, 0, "permission denied", e);
-        } catch (final java.util.zip.ZipException | java.io.EOFException e) {
-            throw new GraphFormatException(name, 1, "corrupt or truncated gzip header (" + e.getMessage() + ")", e);
-        } catch (final GraphFormatException e) {
-            throw e;
+            edges = TextEdgeStream.open(path, name, parser, weights, progress);
         } catch (final IOException e) {
-            throw ioFailure(name, e);
+            throw failure(name, e);
         }
-        final BuildOptions o = parsed.symmetricStorage ? options.withSymmetrize(true) : options;
-        return GraphBuilder.build(parsed.edges, parsed.vertices, o, false, progress);
+        final TextHeader h = edges.header();
+        final BuildOptions o = h.symmetricStorage ? options.withSymmetrize(true) : options;
+        try {
+            return GraphBuilder.build(edges, h.vertices, o, false, Progress.none());
+        } catch (final UncheckedIOException e) {
+            throw failure(name, e.getCause());
+        } catch (final IllegalArgumentException e) {
+            // the edges' content (more edges than a CSR holds, degrees that differ between the passes)
+            throw new GraphFormatException(name, 0, e.getMessage(), e);
+        }
+    }
+
+    /**
+     * @param name the file's name
+     * @param e    a failure while reading it
+     * @return the failure as a {@link GraphFormatException} naming the file and the reason
+     */
+    static GraphFormatException failure(final String name, final IOException e) {
+        if (e instanceof GraphFormatException) {
+            return (GraphFormatException)e;
+        }
+        if (e instanceof NoSuchFileException) {
+            return new GraphFormatException(name, 0, "no such file", e);
+        }
+        if (e instanceof AccessDeniedException) {
+            return new GraphFormatException(name, 0, "permission denied", e);
+        }
+        if (e instanceof java.util.zip.ZipException || e instanceof java.io.EOFException) {
+            return new GraphFormatException(name, 1, "corrupt or truncated gzip header (" + e.getMessage() + ")", e);
+        }
+        return ioFailure(name, e);
     }
 
     /**
@@ -161,33 +179,5 @@ public final class GraphReader {
         edges.noteVertex(g.vertexCount() - 1);
         final BuildOptions o = g.isSymmetric() ? options.withSymmetrize(false) : options;
         return GraphBuilder.build(edges, g.vertexCount(), o, g.isSymmetric(), progress);
-    }
-
-    /** Counts raw bytes read, for the progress bar (one update per read call, i.e. per buffer). */
-    private static final class CountingStream extends FilterInputStream {
-        private final Progress.Task task;
-
-        CountingStream(final InputStream in, final Progress.Task task) {
-            super(in);
-            this.task = task;
-        }
-
-        @Override
-        public int read() throws IOException {
-            final int b = super.read();
-            if (b >= 0) {
-                task.stepBy(1);
-            }
-            return b;
-        }
-
-        @Override
-        public int read(final byte[] b, final int off, final int len) throws IOException {
-            final int n = super.read(b, off, len);
-            if (n > 0) {
-                task.stepBy(n);
-            }
-            return n;
-        }
     }
 }

@@ -1,7 +1,5 @@
 package dev.overlap.graph.io;
 
-import dev.overlap.graph.EdgeList;
-
 import java.util.Locale;
 
 /**
@@ -11,11 +9,14 @@ import java.util.Locale;
  * Rejected with a reason: {@code array} format, {@code complex}, {@code skew-symmetric}, {@code hermitian},
  * non-square matrices, out-of-range indices, and an entry count that differs from the size line.
  */
-final class MatrixMarketParser {
+final class MatrixMarketParser implements TextParser {
+    static final MatrixMarketParser INSTANCE = new MatrixMarketParser();
+
     private MatrixMarketParser() {
     }
 
-    static ParsedEdges parse(final LineScanner s) throws GraphFormatException {
+    @Override
+    public TextHeader header(final LineScanner s) throws GraphFormatException {
         if (s.atEof()) {
             throw s.error("empty file: expected a '%%MatrixMarket matrix coordinate ...' header");
         }
@@ -78,9 +79,17 @@ final class MatrixMarketParser {
             throw s.error("entry count " + entries + " is outside 0.." + dev.overlap.graph.CsrGraph.MAX_EDGES);
         }
         s.endRecord(3);
-        final int n = (int)rows;
+        return new TextHeader((int)rows, weighted, real, symmetric, entries);
+    }
+
+    @Override
+    public void body(final LineScanner s, final TextHeader header, final EdgeBatches out)
+        throws GraphFormatException {
+        final int n = header.vertices;
+        final long entries = header.records;
+        final boolean weighted = header.weighted;
+        final boolean real = header.realWeights;
         final int fields = weighted ? 3 : 2;
-        final EdgeList edges = new EdgeList(Math.min(entries, 1 << 24), weighted);
         long read = 0;
         while (true) {
             skipComments(s);
@@ -115,13 +124,12 @@ final class MatrixMarketParser {
                 }
             }
             s.endRecord(fields);
-            edges.add((int)i - 1, (int)j - 1, w);
+            out.add((int)i - 1, (int)j - 1, w);
             read++;
         }
         if (read != entries) {
             throw s.error("file ends after " + read + " entries but the size line declares " + entries);
         }
-        return new ParsedEdges(edges, n, symmetric);
     }
 
     private static void skipComments(final LineScanner s) throws GraphFormatException {

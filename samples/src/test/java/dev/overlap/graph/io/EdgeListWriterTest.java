@@ -29,7 +29,8 @@ class EdgeListWriterTest {
 
     @Test
     void generatedGraphsRoundTripThroughElAndWel() throws IOException {
-        for (final String spec : new String[] {"kron:9", "grid:7x5", "road:300", "urand:8:4"}) {
+        // kron:13 is several of the reader's batches and grows its degree counts many times
+        for (final String spec : new String[] {"kron:9", "grid:7x5", "road:300", "urand:8:4", "kron:13"}) {
             final CsrGraph g = GraphSpec.parse(spec).build(5, true, Progress.none());
             final Path wel = dir.resolve(spec.replace(':', '-') + ".wel");
             final Path el = dir.resolve(spec.replace(':', '-') + ".el");

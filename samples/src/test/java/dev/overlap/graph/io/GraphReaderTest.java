@@ -187,6 +187,44 @@ class GraphReaderTest {
     }
 
     @Test
+    void weightedFilesReadWithoutWeightsKeepTheirEdges() throws IOException {
+        final Path[] files = {write("w.wel", "0 1 4\n1 2 9\n2 0 1\n"),
+            write("w.gr", "p sp 3 3\na 1 2 4\na 2 3 9\na 3 1 1\n"),
+            write("w.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 3\n1 2 4\n2 3 9\n3 1 1\n")};
+        for (final Path p : files) {
+            final CsrGraph with = GraphReader.read(p, null, BuildOptions.AS_IS, true, Progress.none());
+            final CsrGraph without = GraphReader.read(p, null, BuildOptions.AS_IS, false, Progress.none());
+            assertTrue(with.isWeighted(), p.toString());
+            assertFalse(without.isWeighted(), p + ": the weights are dropped");
+            assertTrue(with.withoutWeights().sameAs(without), p + ": the same edges");
+        }
+        // a bad weight is still an error when the weights are not kept
+        final Path bad = write("bad.wel", "0 1 x\n");
+        assertThrows(GraphFormatException.class,
+            () -> GraphReader.read(bad, null, BuildOptions.AS_IS, false, Progress.none()));
+    }
+
+    @Test
+    void aFileThatChangesBetweenThePassesIsRefused() throws IOException {
+        final Path p = write("moving.el", "0 1\n1 0\n");
+        final TextEdgeStream s = TextEdgeStream.open(p, p.toString(), EdgeListParser.UNWEIGHTED, true,
+            Progress.none());
+        final long[] edges = {0};
+        s.forEachBatch(b -> edges[0] += b.size());
+        assertEquals(2, edges[0]);
+        assertEquals(2, s.size());
+        // the same size and the same degrees, rewritten: only the file's stamp tells
+        Files.write(p, "0 2\n2 0\n".getBytes(StandardCharsets.US_ASCII));
+        Files.setLastModifiedTime(p, java.nio.file.attribute.FileTime.fromMillis(
+            Files.getLastModifiedTime(p).toMillis() + 2000));
+        final java.io.UncheckedIOException e = assertThrows(java.io.UncheckedIOException.class,
+            () -> s.forEachBatch(b -> { }));
+        assertTrue(e.getCause() instanceof GraphFormatException, e.toString());
+        assertTrue(e.getCause().getMessage().startsWith(p + ": the file changed while it was read"),
+            e.getCause().getMessage());
+    }
+
+    @Test
     void cleaningOptionsApplyToLoadedGraphs() throws IOException {
         final Path p = write("c.el", "0 1\n0 1\n1 1\n2 0\n");
         final CsrGraph g = GraphReader.read(p, null, BuildOptions.UNDIRECTED_SIMPLE, Progress.none());
