@@ -141,6 +141,14 @@ final class ComparisonRun {
      */
     void measureGraph(final ComparisonInput input, final Set<GraphApp> apps, final Set<String> impls,
         final Map<String, GraphAlgorithms> providers, final AppRunner runner) throws IOException {
+        if (child) {
+            for (final Map.Entry<String, GraphAlgorithms> p : providers.entrySet()) {
+                for (final GraphApp app : apps) {
+                    measureForked(input, app, p.getKey(), p.getValue(), runner);
+                }
+            }
+            return;
+        }
         boolean needWeights = childWeights;
         for (final GraphApp a : apps) {
             needWeights |= a.weighted();
@@ -154,7 +162,7 @@ final class ComparisonRun {
         // The file both systems load when GAP is a peer: a generated graph is written out and read back here.
         Path shared = null;
         boolean written = false;
-        if (gap != null && !child && impls.contains(GapMeasurement.GAP)) {
+        if (gap != null && impls.contains(GapMeasurement.GAP)) {
             if (!input.isFile()) {
                 shared = writeShared(input, weighted);
                 written = true;
@@ -177,19 +185,15 @@ final class ComparisonRun {
         int iterations = prIterations;
         if (apps.contains(GraphApp.PAGERANK)) {
             final long t0 = System.nanoTime();
-            ref = child && prReferenceFile != null ? PageRankReference.read(prReferenceFile, plain)
-                : PageRankReference.compute(plain, PowerIteration.DAMPING);
+            ref = PageRankReference.compute(plain, PowerIteration.DAMPING);
             if (iterations == 0) {
                 iterations = ref.powerIterationsFor(plain, PowerIteration.DAMPING, prError);
             }
-            if (!child) {
-                status.accept(String.format(Locale.ROOT, "%s: PageRank reference converged in %d iterations, %.0f ms; "
-                    + "fixed-iteration runs do %d", name, ref.iterations(), (System.nanoTime() - t0) / 1e6,
-                    iterations));
-                if (forker != null) {
-                    refFile = Files.createTempFile(graphDir(), "pr-reference", ".bin");
-                    ref.write(refFile);
-                }
+            status.accept(String.format(Locale.ROOT, "%s: PageRank reference converged in %d iterations, %.0f ms; "
+                + "fixed-iteration runs do %d", name, ref.iterations(), (System.nanoTime() - t0) / 1e6, iterations));
+            if (forker != null) {
+                refFile = Files.createTempFile(graphDir(), "pr-reference", ".bin");
+                ref.write(refFile);
             }
         }
         final AppSettings settings = AppSettings.builder().fixedIterations(Math.max(1, iterations)).build();
@@ -226,7 +230,8 @@ final class ComparisonRun {
         final Path file = graphDir().resolve(input.name().replace(':', '-') + "-seed" + seed
             + (g.isWeighted() ? ".wel" : ".el"));
         EdgeListWriter.write(g, file, ConsoleProgress.forConsole(quiet));
-        final CsrGraph back = ComparisonInput.file(file).load(seed, false, ConsoleProgress.forConsole(quiet));
+        final CsrGraph back = ComparisonInput.file(file).load(seed, g.isWeighted(),
+            ConsoleProgress.forConsole(quiet));
         if (!back.sameAs(g)) {
             throw new IllegalStateException(file + " does not read back as the generated " + input.name() + " ("
                 + back.vertexCount() + " vertices and " + back.edgeCount() + " edges, generated " + g.vertexCount()
@@ -249,10 +254,8 @@ final class ComparisonRun {
             final CsrGraph g = app.weighted() ? weighted : plain;
             System.gc();
             AppResult seq = null;
-            // a forked measurement only needs the answer, once
-            final int seqRuns = child ? 1 : runs;
-            final double[] times = new double[seqRuns];
-            for (int i = child ? 0 : -warmups; i < seqRuns; i++) {
+            final double[] times = new double[runs];
+            for (int i = -warmups; i < runs; i++) {
                 seq = app.sequential(g, source, settings);
                 if (i >= 0) {
                     times[i] = seq.nanos() / 1e6;
@@ -332,8 +335,15 @@ final class ComparisonRun {
             notes.add(mode + " " + app + " on " + name + " skipped: " + e.getMessage());
             return;
         }
+        add(overlapRow(name, app, mode, m, s, toTolerance, app.edgesTraversed(g, m.result()), expected, ref));
+    }
+
+    /** @return the row of an Overlap measurement, its answer verified */
+    private static ComparisonRow overlapRow(final String name, final GraphApp app, final String mode,
+        final AppRunner.Measurement m, final AppSettings s, final boolean toTolerance, final long traversed,
+        final GraphApp.Expected expected, final PageRankReference ref) {
         ComparisonRow row = new ComparisonRow(name, app, "overlap " + mode, m.devices() + "x" + m.threadsPerDevice(),
-            m.runMillis(), app.edgesTraversed(g, m.result()), toTolerance
+            m.runMillis(), traversed, toTolerance
             ? Verification.ranks(ref.ranks(), m.result().ranks(), s.tolerance() + PageRankReference.TOLERANCE)
             : expected.check(m.result()));
         if (app == GraphApp.PAGERANK) {
@@ -343,7 +353,85 @@ final class ComparisonRun {
                     m.result().counts().iterations())
                 : String.format(Locale.ROOT, "tolerance %.3g", s.tolerance()));
         }
-        add(row);
+        return row;
+    }
+
+    /**
+     * A forked measurement of one mode on one app, shaped like {@code overlap bfs|pr|sssp} so that its peak RSS is a
+     * user's run's: the graph is loaded with weights only when the app reads them, the sequential reference answer
+     * is computed by the host graph's last reader, and the runner drops the graph once it is placed
+     * ({@link dev.overlap.graph.app.HostGraph}); nothing here keeps a reference to it. The edges traversed come
+     * from the reference answer (a verified answer reaches the same vertices).
+     */
+    private void measureForked(final ComparisonInput input, final GraphApp app, final String mode,
+        final GraphAlgorithms provider, final AppRunner runner) throws IOException {
+        if (isGaussSeidel(mode) && app != GraphApp.PAGERANK) {
+            return;
+        }
+        final String name = input.name();
+        final boolean toTolerance = app == GraphApp.PAGERANK && ("async".equals(mode) || isGaussSeidel(mode));
+        final ForkedAnswers answers = new ForkedAnswers();
+        final ForkedInput in;
+        try {
+            in = forkedInput(input, app, mode, provider, runner, toTolerance, answers);
+        } catch (final UnsupportedOperationException e) {
+            notes.add(mode + " " + app + " skipped: the provider does not support it (" + e.getMessage() + ")");
+            return;
+        }
+        final AppRunner.Measurement m;
+        try {
+            m = runner.measure(in.host, app, provider, in.source, in.settings);
+        } catch (final UnsupportedOperationException e) {
+            notes.add(mode + " " + app + " skipped: the provider does not support it (" + e.getMessage() + ")");
+            return;
+        } catch (final IllegalStateException e) {
+            notes.add(mode + " " + app + " on " + name + " skipped: " + e.getMessage());
+            return;
+        }
+        add(overlapRow(name, app, mode, m, in.settings, toTolerance, answers.traversed, answers.expected, in.ref));
+    }
+
+    /** What a forked measurement's graph leaves behind besides itself: its reference answer and its edges. */
+    private static final class ForkedAnswers {
+        GraphApp.Expected expected;
+        long traversed;
+    }
+
+    /** A forked measurement's graph, held by its {@link dev.overlap.graph.app.HostGraph} alone, and its settings. */
+    private record ForkedInput(dev.overlap.graph.app.HostGraph host, int source, AppSettings settings,
+        PageRankReference ref) {
+    }
+
+    /**
+     * Loads the graph of a forked measurement and hands it to a host graph whose last reader computes the
+     * reference answer into {@code answers}; calibrates a to-tolerance PageRank on it first. The graph is a local of
+     * this frame only, so once it returns the host graph holds the only reference.
+     */
+    private ForkedInput forkedInput(final ComparisonInput input, final GraphApp app, final String mode,
+        final GraphAlgorithms provider, final AppRunner runner, final boolean toTolerance,
+        final ForkedAnswers answers) throws IOException {
+        CsrGraph g = input.load(seed, app.weighted() || childWeights, ConsoleProgress.forConsole(quiet));
+        if (!app.weighted() && g.isWeighted()) {
+            g = g.withoutWeights();
+        }
+        final int source = GraphApp.defaultSource(g, seed);
+        AppSettings s = AppSettings.builder().fixedIterations(Math.max(1, prIterations)).queue(app.autoQueue())
+            .build();
+        PageRankReference ref = null;
+        if (app == GraphApp.PAGERANK) {
+            ref = prReferenceFile != null ? PageRankReference.read(prReferenceFile, g)
+                : PageRankReference.compute(g, PowerIteration.DAMPING);
+            if (toTolerance) {
+                s = calibratedTolerance(input.name(), g, app, mode, provider, runner, ref);
+            }
+        }
+        // the reference runs the fixed iterations (a to-tolerance row is verified against the converged ranks)
+        final AppSettings fixed = AppSettings.builder().fixedIterations(Math.max(1, prIterations)).build();
+        return new ForkedInput(dev.overlap.graph.app.HostGraph.of(g, h -> {
+            final AppResult seq = app.sequential(h, source, fixed);
+            answers.expected = app.expected(h, source, fixed, seq);
+            answers.traversed = app.edgesTraversed(h, seq);
+        }), source, s, ref);
     }
 
     /**

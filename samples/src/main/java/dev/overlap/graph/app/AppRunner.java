@@ -39,6 +39,8 @@ import java.util.function.Supplier;
  */
 public final class AppRunner {
     private static final long SLACK = 8L << 20;
+    /** Heap a run may leave behind before the next run starts on a collected heap ({@link #collectBetweenRuns}). */
+    private static final long RUN_GARBAGE = 16L << 20;
     /** The most memory one device can have (a mesh's limit, just under 2 GiB). */
     public static final long MAX_DEVICE_BYTES = Integer.MAX_VALUE - 4095L;
 
@@ -202,13 +204,19 @@ public final class AppRunner {
                 if (collect) {
                     System.gc(); // before the warm-up runs: the dropped CSR's memory serves the runs' arrays
                 }
+                final long settled = usedHeap();
                 final GraphSummary graph = plan.graph;
                 for (int r = 0; r < warmups; r++) {
                     app.run(algorithms, dg, graph, source, settings);
+                    collectBetweenRuns(collect, settled);
                 }
                 AppResult result = null;
                 double[] times = new double[runs];
                 for (int r = 0; r < runs; r++) {
+                    if (r > 0) {
+                        result = null; // the last run's answer is the one kept
+                        collectBetweenRuns(collect, settled);
+                    }
                     result = app.run(algorithms, dg, graph, source, settings);
                     times[r] = result.nanos() / 1e6;
                     // decided together across processes: any rank's stop ends every rank's runs here
@@ -220,6 +228,27 @@ public final class AppRunner {
                 return new Measurement(result, times, placeMillis, meshDevices, meshWorkers, graph);
             }
         }
+    }
+
+    /**
+     * Collects between two runs (untimed) when the last one left more than {@link #RUN_GARBAGE} bytes of heap behind:
+     * a run's arrays on the heap (solo's and coop's state, every answer) are garbage once it returns, and a heap left
+     * to collect them by itself grows run after run into memory no single run needs, which raises the peak resident
+     * memory; a run that leaves little (small graphs, device-memory state) costs no collection.
+     *
+     * @param collect whether this measurement collects at all
+     * @param settled the heap in use once the graph was placed and collected
+     */
+    private static void collectBetweenRuns(final boolean collect, final long settled) {
+        if (collect && usedHeap() - settled > RUN_GARBAGE) {
+            System.gc();
+        }
+    }
+
+    /** @return bytes of heap in use (live or not yet collected) */
+    private static long usedHeap() {
+        final Runtime rt = Runtime.getRuntime();
+        return rt.totalMemory() - rt.freeMemory();
     }
 
     /** @return the checked plan of a measurement of {@code g} (the graph to place, its partition, sizes, summary) */

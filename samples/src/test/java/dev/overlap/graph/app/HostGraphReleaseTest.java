@@ -186,4 +186,79 @@ class HostGraphReleaseTest {
         assertEquals("edge 1 has negative weight -3: shortest paths need weights >= 0", e.getMessage());
         GraphApp.BFS.requireUsable(s); // only SSSP reads weights
     }
+
+    /** Solo's BFS, leaving {@code garbage} bytes of heap behind per run as a provider's state arrays do. */
+    private static GraphAlgorithms leaving(final int garbage) {
+        final GraphAlgorithms solo = Algorithms.forMode("solo");
+        return new GraphAlgorithms() {
+            @Override
+            public String mode() {
+                return "solo";
+            }
+
+            @Override
+            public boolean singleWorker() {
+                return true;
+            }
+
+            @Override
+            public AppResult bfs(final DeviceGraph g, final int source, final AppSettings settings) {
+                final long[] state = new long[garbage / 8];
+                java.util.Arrays.fill(state, source);
+                final AppResult r = solo.bfs(g, source, settings);
+                return state[state.length - 1] == source ? r : null;
+            }
+
+            @Override
+            public AppResult sssp(final DeviceGraph g, final int source, final AppSettings settings) {
+                throw new UnsupportedOperationException("bfs only");
+            }
+
+            @Override
+            public AppResult pageRank(final DeviceGraph g, final int[] outDegrees, final AppSettings settings) {
+                throw new UnsupportedOperationException("bfs only");
+            }
+
+            @Override
+            public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices,
+                final int workers) {
+                return solo.stateBytesPerDevice(vertices, maxOwned, devices, workers);
+            }
+        };
+    }
+
+    /**
+     * @return full collections so far: G1's, Parallel's or Serial's old-generation collector, which only a
+     *         {@code System.gc()} starts on a heap far from full; -1 under another collector
+     */
+    private static long fullCollections() {
+        long n = -1;
+        for (final java.lang.management.GarbageCollectorMXBean gc
+            : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            final String name = gc.getName();
+            if (name.equals("G1 Old Generation") || name.equals("PS MarkSweep") || name.equals("MarkSweepCompact")) {
+                n = Math.max(n, 0) + gc.getCollectionCount();
+            }
+        }
+        return n;
+    }
+
+    @Test
+    void aRunThatLeavesMuchHeapBehindIsCollectedBeforeTheNextAndASmallOneIsNot() {
+        final int warmups = 2;
+        final int runs = 3;
+        final AppRunner runner = AppRunner.builder().warmups(warmups).runs(runs).build();
+        org.junit.jupiter.api.Assumptions.assumeTrue(fullCollections() >= 0, "a collector that counts full GCs");
+        final long[] full = new long[2];
+        int i = 0;
+        for (final int garbage : new int[] {64 << 20, 1 << 10}) {
+            final HostGraph host = HostGraph.of(GraphSpec.parse("grid:20x20").build(1, false, Progress.none()));
+            final long before = fullCollections();
+            runner.measure(host, GraphApp.BFS, leaving(garbage), 0, AppSettings.defaults());
+            full[i++] = fullCollections() - before;
+        }
+        // two before the runs (before the mesh, after the placement), then one before every run but the first
+        assertTrue(full[0] >= 2 + warmups + runs - 1, full[0] + " full collections with 64 MiB left per run");
+        assertEquals(2, full[1], "a run that leaves 1 KiB is not followed by a collection");
+    }
 }
