@@ -66,7 +66,7 @@ import static dev.overlap.bench.transport.TransportBenchSupport.ITEMS;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
 @State(Scope.Benchmark)
-@Quick(params = "batchBytes=64,4096,1048576", warmupTime = "300ms", time = "300ms")
+@Quick(params = "batchBytes=64,4096,1048576", warmupTime = "300ms", iterations = 2, time = "300ms")
 public class AggregatorThroughputBenchmark {
     /** Batch message size in bytes (8-byte header included). */
     @Param({"64", "512", "4096", "65536", "1048576"})

@@ -41,6 +41,8 @@ public final class AppRunner {
     private static final long SLACK = 8L << 20;
     /** Heap a run may leave behind before the next run starts on a collected heap ({@link #collectBetweenRuns}). */
     private static final long RUN_GARBAGE = 16L << 20;
+    /** The source of a {@link #place placement}: none yet, each {@link Placed#run} names and checks its own. */
+    private static final int EACH_RUN = Integer.MIN_VALUE;
     /** The most memory one device can have (a mesh's limit, just under 2 GiB). */
     public static final long MAX_DEVICE_BYTES = Integer.MAX_VALUE - 4095L;
 
@@ -149,6 +151,29 @@ public final class AppRunner {
     }
 
     /**
+     * Places one app's graph once for runs the caller makes: the first half of {@link #measure(HostGraph, GraphApp,
+     * GraphAlgorithms, int, AppSettings) measure} (partition the graph, give it to its last reader, size and build the
+     * mesh, place it, drop it), left open. It is what {@code measure} times, for a caller's own loop: a benchmark
+     * harness's, or queries from many sources on one placed graph. Close it to free the mesh and its memory.
+     *
+     * @param host       the host graph (weighted for SSSP, or unit weights are placed); released once placed
+     * @param app        the app
+     * @param algorithms the execution model
+     * @param settings   knobs (they size the devices' memory, so every run uses them)
+     * @return the placed graph, open
+     * @throws IllegalStateException as {@link #measure(HostGraph, GraphApp, GraphAlgorithms, int, AppSettings)
+     *                               measure}, and for a runner across processes (whose ranks run together: measure)
+     */
+    public Placed place(final HostGraph host, final GraphApp app, final GraphAlgorithms algorithms,
+        final AppSettings settings) {
+        if (world != null) {
+            throw new IllegalStateException("a runner across processes measures (every rank runs together): place "
+                + "runs in one process");
+        }
+        return open(host, app, algorithms, EACH_RUN, settings, false);
+    }
+
+    /**
      * @param collect whether to ask for a full collection before the mesh is built and again once the graph is
      *                dropped (when the caller has let go of it too): the first lets a heap that may shrink give back
      *                what the load left behind before the devices' memory is allocated; without the second, G1 keeps a
@@ -157,6 +182,38 @@ public final class AppRunner {
      */
     private Measurement measure(final HostGraph host, final GraphApp app, final GraphAlgorithms algorithms,
         final int source, final AppSettings settings, final boolean collect) {
+        try (Placed placed = open(host, app, algorithms, source, settings, collect)) {
+            final World w = placed.mesh.world();
+            final long settled = usedHeap();
+            for (int r = 0; r < warmups; r++) {
+                placed.run(source);
+                collectBetweenRuns(collect, settled);
+            }
+            AppResult result = null;
+            double[] times = new double[runs];
+            for (int r = 0; r < runs; r++) {
+                if (r > 0) {
+                    result = null; // the last run's answer is the one kept
+                    collectBetweenRuns(collect, settled);
+                }
+                result = placed.run(source);
+                times[r] = result.nanos() / 1e6;
+                // decided together across processes: any rank's stop ends every rank's runs here
+                if (r + 1 < runs && w.allReduceMax(stopRuns.getAsBoolean() ? 1 : 0) > 0) {
+                    times = Arrays.copyOf(times, r + 1);
+                    break;
+                }
+            }
+            return new Measurement(result, times, placed.placeMillis, placed.devices, placed.workers, placed.graph);
+        }
+    }
+
+    /**
+     * Partitions, gives the host graph to its last reader, builds the mesh, places the graph and drops it: a placed
+     * graph open for runs ({@code source} {@link #EACH_RUN}: each run checks its own, in one process only).
+     */
+    private Placed open(final HostGraph host, final GraphApp app, final GraphAlgorithms algorithms, final int source,
+        final AppSettings settings, final boolean collect) {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(app, "app");
         Objects.requireNonNull(algorithms, "algorithms");
@@ -190,7 +247,10 @@ public final class AppRunner {
         if (world != null) {
             mb.world(world);
         }
-        try (Mesh mesh = mb.build()) {
+        final Mesh mesh = mb.build();
+        DeviceGraph dg = null;
+        boolean opened = false;
+        try {
             final World w = mesh.world();
             if (w.isDistributed()) {
                 w.checkSame("the graph (a checksum of its vertices, edges and weights)", plan.fingerprint);
@@ -198,34 +258,25 @@ public final class AppRunner {
                     source, warmups, runs, partitioning.ordinal(), settings.fingerprint()));
             }
             final long placeStart = System.nanoTime();
-            try (DeviceGraph dg = plan.place(mesh, app.weighted())) {
-                final double placeMillis = (System.nanoTime() - placeStart) / 1e6;
-                host.release();
-                if (collect) {
-                    System.gc(); // before the warm-up runs: the dropped CSR's memory serves the runs' arrays
-                }
-                final long settled = usedHeap();
-                final GraphSummary graph = plan.graph;
-                for (int r = 0; r < warmups; r++) {
-                    app.run(algorithms, dg, graph, source, settings);
-                    collectBetweenRuns(collect, settled);
-                }
-                AppResult result = null;
-                double[] times = new double[runs];
-                for (int r = 0; r < runs; r++) {
-                    if (r > 0) {
-                        result = null; // the last run's answer is the one kept
-                        collectBetweenRuns(collect, settled);
+            dg = plan.place(mesh, app.weighted());
+            final double placeMillis = (System.nanoTime() - placeStart) / 1e6;
+            host.release();
+            if (collect) {
+                System.gc(); // before the warm-up runs: the dropped CSR's memory serves the runs' arrays
+            }
+            final Placed placed = new Placed(mesh, dg, plan.graph, app, algorithms, settings, placeMillis, meshDevices,
+                meshWorkers);
+            opened = true;
+            return placed;
+        } finally {
+            if (!opened) { // a failed check or placement: nothing stays open
+                try {
+                    if (dg != null) {
+                        dg.close();
                     }
-                    result = app.run(algorithms, dg, graph, source, settings);
-                    times[r] = result.nanos() / 1e6;
-                    // decided together across processes: any rank's stop ends every rank's runs here
-                    if (r + 1 < runs && w.allReduceMax(stopRuns.getAsBoolean() ? 1 : 0) > 0) {
-                        times = Arrays.copyOf(times, r + 1);
-                        break;
-                    }
+                } finally {
+                    mesh.close();
                 }
-                return new Measurement(result, times, placeMillis, meshDevices, meshWorkers, graph);
             }
         }
     }
@@ -257,7 +308,7 @@ public final class AppRunner {
         if (g.vertexCount() == 0) {
             throw new IllegalArgumentException("the graph has no vertices");
         }
-        if (app.hasSource() && (source < 0 || source >= g.vertexCount())) {
+        if (app.hasSource() && source != EACH_RUN && (source < 0 || source >= g.vertexCount())) {
             throw new IllegalArgumentException("source " + source + " is outside 0.." + (g.vertexCount() - 1));
         }
         final GraphSummary graph = GraphSummary.of(g);
@@ -322,6 +373,94 @@ public final class AppRunner {
     public String toString() {
         return "AppRunner{" + devices + " devices x " + threadsPerDevice + " workers, " + partitioning + ", " + warmups
             + " warm-up + " + runs + " runs}";
+    }
+
+    /**
+     * One app's graph placed on a mesh of its own ({@link #place}), open for runs: {@link #run} is one run as
+     * {@link #measure(HostGraph, GraphApp, GraphAlgorithms, int, AppSettings) measure} times it (the provider's own
+     * time, in {@link AppResult#nanos()}). {@link #close} closes the placed graph, then the mesh; a second close does
+     * nothing, and a run after it is refused with an {@link IllegalStateException}.
+     *
+     * <p>Thread-safety: one run at a time (the runs share the mesh's workers); {@link #close} may come from any
+     * thread, and is refused while a run holds the placed graph (nothing is closed or freed).
+     */
+    public static final class Placed implements AutoCloseable {
+        private final Mesh mesh;
+        private final DeviceGraph placedGraph;
+        private final GraphSummary graph;
+        private final GraphApp app;
+        private final GraphAlgorithms algorithms;
+        private final AppSettings settings;
+        private final double placeMillis;
+        private final int devices;
+        private final int workers;
+
+        Placed(final Mesh mesh, final DeviceGraph placedGraph, final GraphSummary graph, final GraphApp app,
+            final GraphAlgorithms algorithms, final AppSettings settings, final double placeMillis, final int devices,
+            final int workers) {
+            this.mesh = mesh;
+            this.placedGraph = placedGraph;
+            this.graph = graph;
+            this.app = app;
+            this.algorithms = algorithms;
+            this.settings = settings;
+            this.placeMillis = placeMillis;
+            this.devices = devices;
+            this.workers = workers;
+        }
+
+        /**
+         * One run of the app on the placed graph.
+         *
+         * @param source the source vertex (ignored by PageRank)
+         * @return its answer, work counts and time
+         * @throws IllegalArgumentException for a source outside the graph
+         * @throws IllegalStateException    once closed
+         */
+        public AppResult run(final int source) {
+            if (app.hasSource() && (source < 0 || source >= graph.vertexCount())) {
+                throw new IllegalArgumentException("source " + source + " is outside 0.." + (graph.vertexCount() - 1));
+            }
+            return app.run(algorithms, placedGraph, graph, source, settings);
+        }
+
+        /** @return the summary of the placed app's graph (not its reverse): counts and out-degrees */
+        public GraphSummary graph() {
+            return graph;
+        }
+
+        /** @return milliseconds it took to place the graph into device memory */
+        public double placeMillis() {
+            return placeMillis;
+        }
+
+        /** @return devices of the mesh (1 for a single-worker or one-device model) */
+        public int devices() {
+            return devices;
+        }
+
+        /** @return workers per device of the mesh */
+        public int threadsPerDevice() {
+            return workers;
+        }
+
+        /**
+         * Closes the placed graph, then the mesh.
+         *
+         * @throws IllegalStateException while a run holds the placed graph: nothing is closed or freed, close again
+         *                               once it returns
+         */
+        @Override
+        public void close() {
+            placedGraph.close();
+            mesh.close();
+        }
+
+        @Override
+        public String toString() {
+            return "AppRunner.Placed{" + app + " " + algorithms.mode() + ", " + devices + "x" + workers + ", "
+                + graph.vertexCount() + " vertices}";
+        }
     }
 
     /** Times of the timed runs and the answer of the last. Immutable; thread-safe. */

@@ -1,0 +1,120 @@
+package dev.overlap.graph.app;
+
+import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.Progress;
+import dev.overlap.graph.gen.GraphSpec;
+import dev.overlap.graph.partition.DeviceGraph;
+import dev.overlap.graph.ref.SequentialBfs;
+import dev.overlap.graph.ref.Verification;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link AppRunner#place}: a graph placed once answers many runs (BFS from many sources) in every mode, each answer
+ * the sequential reference's; a wrong source, a run after the close, and a close during a run are refused with a
+ * clear exception, and nothing is freed under a run.
+ */
+class PlacedTest {
+    private static final CsrGraph GRID = GraphSpec.parse("grid:30x20").build(1, false, Progress.none());
+
+    @Test
+    void onePlacementAnswersRunsFromManySourcesInEveryMode() {
+        for (final String mode : new String[] {"bsp", "async", "solo", "coop"}) {
+            final AppRunner runner = AppRunner.builder().devices(2).threadsPerDevice(1).build();
+            try (AppRunner.Placed placed = runner.place(HostGraph.of(GRID), GraphApp.BFS, Algorithms.forMode(mode),
+                AppSettings.defaults())) {
+                for (final int source : new int[] {0, 17, 599, 301}) {
+                    final Verification v = Verification.depths(SequentialBfs.depths(GRID, source),
+                        placed.run(source).depths());
+                    assertTrue(v.passed(), mode + " from " + source + ": " + v.detail());
+                }
+                assertEquals(GRID.vertexCount(), placed.graph().vertexCount());
+                final IllegalArgumentException wrong = assertThrows(IllegalArgumentException.class,
+                    () -> placed.run(600));
+                assertEquals("source 600 is outside 0..599", wrong.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void aRunAfterTheCloseIsRefusedAndASecondCloseDoesNothing() {
+        final AppRunner.Placed placed = AppRunner.builder().build().place(HostGraph.of(GRID), GraphApp.BFS,
+            Algorithms.forMode("solo"), AppSettings.defaults());
+        assertEquals(1, placed.devices());
+        placed.close();
+        placed.close();
+        assertThrows(IllegalStateException.class, () -> placed.run(0));
+    }
+
+    @Test
+    void aCloseDuringARunIsRefusedAndFreesNothing() throws Exception {
+        final CountDownLatch inside = new CountDownLatch(1);
+        final CountDownLatch closeTried = new CountDownLatch(1);
+        final GraphAlgorithms solo = Algorithms.forMode("solo");
+        final GraphAlgorithms waiting = new GraphAlgorithms() {
+            @Override
+            public String mode() {
+                return "solo";
+            }
+
+            @Override
+            public boolean singleWorker() {
+                return true;
+            }
+
+            @Override
+            public AppResult bfs(final DeviceGraph g, final int source, final AppSettings settings) {
+                inside.countDown();
+                try {
+                    assertTrue(closeTried.await(60, TimeUnit.SECONDS), "the close was tried");
+                } catch (final InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                return solo.bfs(g, source, settings); // the graph is still placed: the whole run reads it
+            }
+
+            @Override
+            public AppResult sssp(final DeviceGraph g, final int source, final AppSettings settings) {
+                throw new UnsupportedOperationException("bfs only");
+            }
+
+            @Override
+            public AppResult pageRank(final DeviceGraph g, final int[] outDegrees, final AppSettings settings) {
+                throw new UnsupportedOperationException("bfs only");
+            }
+
+            @Override
+            public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices,
+                final int workers) {
+                return solo.stateBytesPerDevice(vertices, maxOwned, devices, workers);
+            }
+        };
+        final AppRunner.Placed placed = AppRunner.builder().build().place(HostGraph.of(GRID), GraphApp.BFS, waiting,
+            AppSettings.defaults());
+        final AtomicReference<Object> outcome = new AtomicReference<>();
+        final Thread run = new Thread(() -> {
+            try {
+                outcome.set(placed.run(5));
+            } catch (final Throwable t) {
+                outcome.set(t);
+            }
+        }, "placed-run");
+        run.start();
+        assertTrue(inside.await(60, TimeUnit.SECONDS), "the run started");
+        assertThrows(IllegalStateException.class, placed::close);
+        closeTried.countDown();
+        run.join();
+        assertTrue(outcome.get() instanceof AppResult, "the run ended with its answer: " + outcome.get());
+        assertTrue(Verification.depths(SequentialBfs.depths(GRID, 5), ((AppResult)outcome.get()).depths()).passed());
+        assertEquals(0, placed.run(0).depths()[0], "the mesh outlived the refused close");
+        placed.close();
+        assertThrows(IllegalStateException.class, () -> placed.run(0));
+    }
+}
