@@ -57,15 +57,16 @@ class PlacedTest {
     void aCloseDuringARunIsRefusedAndFreesNothing() throws Exception {
         final CountDownLatch inside = new CountDownLatch(1);
         final CountDownLatch closeTried = new CountDownLatch(1);
-        final GraphAlgorithms solo = Algorithms.forMode("solo");
+        // coop: its runs launch kernels on the mesh's workers, which a mesh closed under them would refuse
+        final GraphAlgorithms coop = Algorithms.forMode("coop");
         final GraphAlgorithms waiting = new GraphAlgorithms() {
             @Override
             public String mode() {
-                return "solo";
+                return "coop";
             }
 
             @Override
-            public boolean singleWorker() {
+            public boolean oneDevice() {
                 return true;
             }
 
@@ -77,7 +78,7 @@ class PlacedTest {
                 } catch (final InterruptedException e) {
                     throw new IllegalStateException(e);
                 }
-                return solo.bfs(g, source, settings); // the graph is still placed: the whole run reads it
+                return coop.bfs(g, source, settings); // the graph and the mesh are still there: the run uses both
             }
 
             @Override
@@ -93,7 +94,7 @@ class PlacedTest {
             @Override
             public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices,
                 final int workers) {
-                return solo.stateBytesPerDevice(vertices, maxOwned, devices, workers);
+                return coop.stateBytesPerDevice(vertices, maxOwned, devices, workers);
             }
         };
         final AppRunner.Placed placed = AppRunner.builder().build().place(HostGraph.of(GRID), GraphApp.BFS, waiting,
@@ -113,7 +114,7 @@ class PlacedTest {
         run.join();
         assertTrue(outcome.get() instanceof AppResult, "the run ended with its answer: " + outcome.get());
         assertTrue(Verification.depths(SequentialBfs.depths(GRID, 5), ((AppResult)outcome.get()).depths()).passed());
-        assertEquals(0, placed.run(0).depths()[0], "the mesh outlived the refused close");
+        assertEquals(0, placed.run(0).depths()[0], "the mesh and its workers outlived the refused close");
         placed.close();
         assertThrows(IllegalStateException.class, () -> placed.run(0));
     }
