@@ -44,6 +44,56 @@ class PlacedTest {
     }
 
     @Test
+    void aSourceOutsideTheGraphNeverReachesTheProvider() {
+        final GraphAlgorithms solo = Algorithms.forMode("solo");
+        final int[] calls = {0};
+        final GraphAlgorithms counting = new GraphAlgorithms() { // a third-party provider that checks nothing
+            @Override
+            public String mode() {
+                return "solo";
+            }
+
+            @Override
+            public boolean singleWorker() {
+                return true;
+            }
+
+            @Override
+            public AppResult bfs(final DeviceGraph g, final int source, final AppSettings settings) {
+                calls[0]++;
+                return solo.bfs(g, Math.floorMod(source, GRID.vertexCount()), settings);
+            }
+
+            @Override
+            public AppResult sssp(final DeviceGraph g, final int source, final AppSettings settings) {
+                throw new UnsupportedOperationException("bfs only");
+            }
+
+            @Override
+            public AppResult pageRank(final DeviceGraph g, final int[] outDegrees, final AppSettings settings) {
+                throw new UnsupportedOperationException("bfs only");
+            }
+
+            @Override
+            public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices,
+                final int workers) {
+                return solo.stateBytesPerDevice(vertices, maxOwned, devices, workers);
+            }
+        };
+        try (AppRunner.Placed placed = AppRunner.builder().build().place(HostGraph.of(GRID), GraphApp.BFS, counting,
+            AppSettings.defaults())) {
+            for (final int wrong : new int[] {-1, 600, Integer.MAX_VALUE}) {
+                final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> placed.run(wrong));
+                assertEquals("source " + wrong + " is outside 0..599", e.getMessage());
+            }
+            assertEquals(0, calls[0], "no call reached the provider");
+            placed.run(3);
+            assertEquals(1, calls[0]);
+        }
+    }
+
+    @Test
     void aRunAfterTheCloseIsRefusedAndASecondCloseDoesNothing() {
         final AppRunner.Placed placed = AppRunner.builder().build().place(HostGraph.of(GRID), GraphApp.BFS,
             Algorithms.forMode("solo"), AppSettings.defaults());
