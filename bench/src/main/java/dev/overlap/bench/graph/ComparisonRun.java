@@ -328,14 +328,18 @@ final class ComparisonRun {
                 s = calibratedTolerance(name, g, app, mode, provider, runner, ref);
             }
             m = runner.measure(g, app, provider, source, s);
-        } catch (final UnsupportedOperationException e) {
-            notes.add(mode + " " + app + " skipped: the provider does not support it (" + e.getMessage() + ")");
-            return;
-        } catch (final IllegalStateException e) {
-            notes.add(mode + " " + app + " on " + name + " skipped: " + e.getMessage());
+        } catch (final UnsupportedOperationException | IllegalStateException e) {
+            skipped(name, app, mode, e);
             return;
         }
         add(overlapRow(name, app, mode, m, s, toTolerance, app.edgesTraversed(g, m.result()), expected, ref));
+    }
+
+    /** Notes a row that could not be measured: the provider lacks the app, or the run could not be set up. */
+    private void skipped(final String name, final GraphApp app, final String mode, final RuntimeException e) {
+        notes.add(e instanceof UnsupportedOperationException
+            ? mode + " " + app + " skipped: the provider does not support it (" + e.getMessage() + ")"
+            : mode + " " + app + " on " + name + " skipped: " + e.getMessage());
     }
 
     /** @return the row of an Overlap measurement, its answer verified */
@@ -372,20 +376,12 @@ final class ComparisonRun {
         final boolean toTolerance = app == GraphApp.PAGERANK && ("async".equals(mode) || isGaussSeidel(mode));
         final ForkedAnswers answers = new ForkedAnswers();
         final ForkedInput in;
-        try {
-            in = forkedInput(input, app, mode, provider, runner, toTolerance, answers);
-        } catch (final UnsupportedOperationException e) {
-            notes.add(mode + " " + app + " skipped: the provider does not support it (" + e.getMessage() + ")");
-            return;
-        }
         final AppRunner.Measurement m;
         try {
+            in = forkedInput(input, app, mode, provider, runner, toTolerance, answers);
             m = runner.measure(in.host, app, provider, in.source, in.settings);
-        } catch (final UnsupportedOperationException e) {
-            notes.add(mode + " " + app + " skipped: the provider does not support it (" + e.getMessage() + ")");
-            return;
-        } catch (final IllegalStateException e) {
-            notes.add(mode + " " + app + " on " + name + " skipped: " + e.getMessage());
+        } catch (final UnsupportedOperationException | IllegalStateException e) {
+            skipped(name, app, mode, e);
             return;
         }
         add(overlapRow(name, app, mode, m, in.settings, toTolerance, answers.traversed, answers.expected, in.ref));

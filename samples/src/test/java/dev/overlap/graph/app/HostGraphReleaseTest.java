@@ -189,40 +189,13 @@ class HostGraphReleaseTest {
 
     /** Solo's BFS, leaving {@code garbage} bytes of heap behind per run as a provider's state arrays do. */
     private static GraphAlgorithms leaving(final int garbage) {
-        final GraphAlgorithms solo = Algorithms.forMode("solo");
-        return new GraphAlgorithms() {
-            @Override
-            public String mode() {
-                return "solo";
-            }
-
-            @Override
-            public boolean singleWorker() {
-                return true;
-            }
-
+        return new BfsOnly("solo") {
             @Override
             public AppResult bfs(final DeviceGraph g, final int source, final AppSettings settings) {
                 final long[] state = new long[garbage / 8];
                 java.util.Arrays.fill(state, source);
-                final AppResult r = solo.bfs(g, source, settings);
+                final AppResult r = delegate.bfs(g, source, settings);
                 return state[state.length - 1] == source ? r : null;
-            }
-
-            @Override
-            public AppResult sssp(final DeviceGraph g, final int source, final AppSettings settings) {
-                throw new UnsupportedOperationException("bfs only");
-            }
-
-            @Override
-            public AppResult pageRank(final DeviceGraph g, final int[] outDegrees, final AppSettings settings) {
-                throw new UnsupportedOperationException("bfs only");
-            }
-
-            @Override
-            public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices,
-                final int workers) {
-                return solo.stateBytesPerDevice(vertices, maxOwned, devices, workers);
             }
         };
     }

@@ -45,39 +45,12 @@ class PlacedTest {
 
     @Test
     void aSourceOutsideTheGraphNeverReachesTheProvider() {
-        final GraphAlgorithms solo = Algorithms.forMode("solo");
         final int[] calls = {0};
-        final GraphAlgorithms counting = new GraphAlgorithms() { // a third-party provider that checks nothing
-            @Override
-            public String mode() {
-                return "solo";
-            }
-
-            @Override
-            public boolean singleWorker() {
-                return true;
-            }
-
+        final GraphAlgorithms counting = new BfsOnly("solo") { // a third-party provider that checks nothing
             @Override
             public AppResult bfs(final DeviceGraph g, final int source, final AppSettings settings) {
                 calls[0]++;
-                return solo.bfs(g, Math.floorMod(source, GRID.vertexCount()), settings);
-            }
-
-            @Override
-            public AppResult sssp(final DeviceGraph g, final int source, final AppSettings settings) {
-                throw new UnsupportedOperationException("bfs only");
-            }
-
-            @Override
-            public AppResult pageRank(final DeviceGraph g, final int[] outDegrees, final AppSettings settings) {
-                throw new UnsupportedOperationException("bfs only");
-            }
-
-            @Override
-            public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices,
-                final int workers) {
-                return solo.stateBytesPerDevice(vertices, maxOwned, devices, workers);
+                return delegate.bfs(g, Math.floorMod(source, GRID.vertexCount()), settings);
             }
         };
         try (AppRunner.Placed placed = AppRunner.builder().build().place(HostGraph.of(GRID), GraphApp.BFS, counting,
@@ -108,18 +81,7 @@ class PlacedTest {
         final CountDownLatch inside = new CountDownLatch(1);
         final CountDownLatch closeTried = new CountDownLatch(1);
         // coop: its runs launch kernels on the mesh's workers, which a mesh closed under them would refuse
-        final GraphAlgorithms coop = Algorithms.forMode("coop");
-        final GraphAlgorithms waiting = new GraphAlgorithms() {
-            @Override
-            public String mode() {
-                return "coop";
-            }
-
-            @Override
-            public boolean oneDevice() {
-                return true;
-            }
-
+        final GraphAlgorithms waiting = new BfsOnly("coop") {
             @Override
             public AppResult bfs(final DeviceGraph g, final int source, final AppSettings settings) {
                 inside.countDown();
@@ -128,23 +90,7 @@ class PlacedTest {
                 } catch (final InterruptedException e) {
                     throw new IllegalStateException(e);
                 }
-                return coop.bfs(g, source, settings); // the graph and the mesh are still there: the run uses both
-            }
-
-            @Override
-            public AppResult sssp(final DeviceGraph g, final int source, final AppSettings settings) {
-                throw new UnsupportedOperationException("bfs only");
-            }
-
-            @Override
-            public AppResult pageRank(final DeviceGraph g, final int[] outDegrees, final AppSettings settings) {
-                throw new UnsupportedOperationException("bfs only");
-            }
-
-            @Override
-            public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices,
-                final int workers) {
-                return coop.stateBytesPerDevice(vertices, maxOwned, devices, workers);
+                return delegate.bfs(g, source, settings); // the graph and the mesh are still there: the run uses both
             }
         };
         final AppRunner.Placed placed = AppRunner.builder().build().place(HostGraph.of(GRID), GraphApp.BFS, waiting,

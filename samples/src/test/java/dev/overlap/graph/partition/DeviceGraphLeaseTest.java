@@ -138,7 +138,7 @@ class DeviceGraphLeaseTest {
         final DeviceGraph dg = place("solo");
         final CountDownLatch inside = new CountDownLatch(1);
         final CountDownLatch closeTried = new CountDownLatch(1);
-        final GraphAlgorithms leaseless = new GraphAlgorithms() {
+        final GraphAlgorithms leaseless = new dev.overlap.graph.app.BfsOnly("solo") {
             @Override
             public String mode() {
                 return "leaseless";
@@ -158,22 +158,6 @@ class DeviceGraphLeaseTest {
                 depths[source] = 0;
                 assertEquals(grid.degree(0), g.offsets(0).get(1) - g.offsets(0).get(0));
                 return AppResult.bfs(depths, 1, new dev.overlap.graph.app.WorkCounts(1, 1, 1, 0, 0, 0, 0, 0, 0));
-            }
-
-            @Override
-            public AppResult sssp(final DeviceGraph g, final int source, final AppSettings settings) {
-                throw new UnsupportedOperationException("bfs only");
-            }
-
-            @Override
-            public AppResult pageRank(final DeviceGraph g, final int[] outDegrees, final AppSettings settings) {
-                throw new UnsupportedOperationException("bfs only");
-            }
-
-            @Override
-            public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices,
-                final int workers) {
-                return 0;
             }
         };
         final AtomicReference<Throwable> ended = new AtomicReference<>();
