@@ -2,6 +2,8 @@ package dev.overlap.graph.io;
 
 import dev.overlap.graph.BuildOptions;
 import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.EdgeList;
+import dev.overlap.graph.EdgeStream;
 import dev.overlap.graph.GraphBuilder;
 import dev.overlap.graph.Progress;
 
@@ -11,6 +13,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 
 /**
  * Loads a graph file into a {@link CsrGraph}: the format comes from the file name ({@link GraphFormat}) unless
@@ -163,20 +166,38 @@ public final class GraphReader {
         return new GraphFormatException(name, 0, "cannot read: " + reason, e);
     }
 
-    /** Applies cleaning options to an already-built graph (binary input) by rebuilding when any is requested. */
+    /**
+     * Applies cleaning options to an already-built graph (binary input) by rebuilding it when any is requested, from
+     * its rows delivered in batches (the builder's two passes read them twice).
+     */
     private static CsrGraph clean(final CsrGraph g, final BuildOptions options, final String name,
         final Progress progress) {
         if (!options.symmetrize() && !options.dropSelfLoops() && !options.dropDuplicates()) {
             return g;
         }
-        final dev.overlap.graph.EdgeList edges = new dev.overlap.graph.EdgeList(g.edgeCount(), g.isWeighted());
-        edges.resize(g.edgeCount());
-        for (int u = 0; u < g.vertexCount(); u++) {
-            for (long e = g.edgeStart(u); e < g.edgeEnd(u); e++) {
-                edges.set((int)e, u, g.target(e), g.weight(e));
+        // its edges row by row, in batches: no edge list of the whole graph beside the mapped one and the cleaned one
+        final EdgeStream edges = new EdgeStream() {
+            @Override
+            public boolean isWeighted() {
+                return g.isWeighted();
             }
-        }
-        edges.noteVertex(g.vertexCount() - 1);
+
+            @Override
+            public long size() {
+                return g.edgeCount();
+            }
+
+            @Override
+            public void forEachBatch(final Consumer<EdgeList> batch) {
+                final EdgeBatches out = new EdgeBatches(g.isWeighted(), batch);
+                for (int u = 0; u < g.vertexCount(); u++) {
+                    for (long e = g.edgeStart(u); e < g.edgeEnd(u); e++) {
+                        out.add(u, g.target(e), g.weight(e));
+                    }
+                }
+                out.flush();
+            }
+        };
         final BuildOptions o = g.isSymmetric() ? options.withSymmetrize(false) : options;
         return GraphBuilder.build(edges, g.vertexCount(), o, g.isSymmetric(), progress);
     }
