@@ -21,7 +21,9 @@ import java.util.zip.GZIPInputStream;
  * pass and places the edges in a second while the heap holds the CSR and one batch, never an edge list of the whole
  * file (which costs 8 to 12 bytes per edge beside the CSR's 4 to 8). The price is parsing the file twice (a gzip file
  * is decompressed twice). The header is read when the stream is opened; a file whose size, modification time or
- * header differs between passes is refused, and so is one whose degrees differ (the builder checks them).
+ * header differs between passes is refused, and so is one whose degrees differ (the builder checks them). A path that
+ * is not a regular file (a named pipe, {@code /dev/stdin}, a shell's {@code <(zcat ...)}) gives its bytes once: it is
+ * read once, when opened, into a list of all its edges, which every pass delivers as one batch.
  *
  * <p>A pass fails with an {@link UncheckedIOException} whose cause is a {@link GraphFormatException} naming the
  * file, line and reason ({@link GraphReader} unwraps it). Not thread-safe; one reader's.
@@ -37,6 +39,8 @@ final class TextEdgeStream implements EdgeStream {
     private final long bytes;
     private final FileTime modified;
     private final TextHeader header;
+    /** The edges of a file that cannot be read twice (a pipe, a device), read once; null for a regular file. */
+    private final EdgeList held;
     private int passes;
     private long size = -1;
 
@@ -49,8 +53,28 @@ final class TextEdgeStream implements EdgeStream {
         this.progress = progress;
         this.bytes = Files.size(path);
         this.modified = Files.getLastModifiedTime(path);
-        try (InputStream raw = Files.newInputStream(path)) {
-            this.header = parser.header(scanner(raw));
+        if (Files.isRegularFile(path)) {
+            try (InputStream raw = Files.newInputStream(path)) {
+                this.header = parser.header(scanner(raw));
+            }
+            this.held = null;
+        } else {
+            // a pipe gives its bytes once: they are parsed now into a list of all the edges, which the passes read
+            try (Progress.Task task = progress.start("reading " + path.getFileName(), 0, "MiB", 1 << 20);
+                InputStream raw = new CountingStream(Files.newInputStream(path), task)) {
+                final LineScanner s = scanner(raw);
+                this.header = parser.header(s);
+                final EdgeList all = new EdgeList(EdgeBatches.BATCH, header.weighted && keepWeights);
+                final EdgeBatches out = new EdgeBatches(all.isWeighted(), b -> {
+                    for (int i = 0; i < b.size(); i++) {
+                        all.add(b.source(i), b.target(i), b.weight(i));
+                    }
+                });
+                parser.body(s, header, out);
+                out.flush();
+                this.held = all;
+                this.size = all.size();
+            }
         }
     }
 
@@ -88,6 +112,10 @@ final class TextEdgeStream implements EdgeStream {
 
     @Override
     public void forEachBatch(final Consumer<EdgeList> batch) {
+        if (held != null) {
+            batch.accept(held);
+            return;
+        }
         try {
             pass(batch);
         } catch (final IOException e) {

@@ -205,6 +205,33 @@ class GraphReaderTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(value = 20, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void aNamedPipeIsReadOnce() throws Exception { // a second open of the pipe would block: the timeout fails it
+        final Path fifo = dir.resolve("edges.wel");
+        final Process mk;
+        try {
+            mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        } catch (final IOException e) {
+            org.junit.jupiter.api.Assumptions.abort("no mkfifo here: " + e.getMessage());
+            return;
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(mk.waitFor() == 0, "mkfifo failed");
+        final String text = "0 1 4\n1 2 9\n2 0 1\n";
+        final Thread writer = new Thread(() -> {
+            try {
+                Files.write(fifo, text.getBytes(StandardCharsets.US_ASCII)); // blocks until the reader opens it
+            } catch (final IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }, "fifo-writer");
+        writer.setDaemon(true);
+        writer.start();
+        // a pipe gives its bytes once: the second pass must not read it again (it would find nothing, or block)
+        assertEquals("0->1:4 1->2:9 2->0:1", edges(read(fifo)));
+        writer.join(10_000);
+    }
+
+    @Test
     void aFileThatChangesBetweenThePassesIsRefused() throws IOException {
         final Path p = write("moving.el", "0 1\n1 0\n");
         final TextEdgeStream s = TextEdgeStream.open(p, p.toString(), EdgeListParser.UNWEIGHTED, true,
