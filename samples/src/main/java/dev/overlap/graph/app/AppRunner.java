@@ -25,7 +25,8 @@ import java.util.function.Supplier;
  * ({@link GraphAlgorithms#singleWorker()}, {@code solo}) gets a mesh of one device with one worker, and one that runs
  * on one device ({@link GraphAlgorithms#oneDevice()}, {@code coop}) a mesh of one device with devices x workers per
  * device workers, whatever the builder was given; {@link Measurement#devices()} and
- * {@link Measurement#threadsPerDevice()} say what ran.
+ * {@link Measurement#threadsPerDevice()} say what ran. {@link #place} does the first half alone and leaves the graph
+ * placed for the caller's own runs ({@link Placed}: queries from many sources, a benchmark harness).
  *
  * <p><b>Across processes.</b> With a {@link Builder#world WorldConfig} the mesh spans several processes (ranks) on
  * one host and every rank calls {@link #measure} with the same graph, app and settings (SPMD): each rank builds the
