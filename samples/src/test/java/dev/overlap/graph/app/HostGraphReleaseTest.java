@@ -230,8 +230,10 @@ class HostGraphReleaseTest {
             runner.measure(host, GraphApp.BFS, leaving(garbage), 0, AppSettings.defaults());
             full[i++] = fullCollections() - before;
         }
-        // two before the runs (before the mesh, after the placement), then one before every run but the first
-        assertTrue(full[0] >= 2 + warmups + runs - 1, full[0] + " full collections with 64 MiB left per run");
+        // two before the runs (before the mesh, after the placement), then one before every run but the first; one
+        // may be missed when a young collection happens to reclaim the dead array first (G1 frees dead humongous
+        // arrays eagerly), so one less is allowed: the runner without these collections makes 2
+        assertTrue(full[0] >= 2 + warmups + runs - 2, full[0] + " full collections with 64 MiB left per run");
         assertEquals(2, full[1], "a run that leaves 1 KiB is not followed by a collection");
     }
 }
