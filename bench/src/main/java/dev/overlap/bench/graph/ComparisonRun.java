@@ -59,6 +59,16 @@ final class ComparisonRun {
         return SOLO_GS.equals(impl) || COOP_GS.equals(impl);
     }
 
+    /** @return whether an implementation has a row for the app: the Gauss-Seidel ones have PageRank rows only */
+    static boolean hasRow(final String impl, final GraphApp app) {
+        return !isGaussSeidel(impl) || app == GraphApp.PAGERANK;
+    }
+
+    /** @return whether the app runs to a calibrated tolerance in this mode (async and Gauss-Seidel PageRank) */
+    static boolean toTolerance(final GraphApp app, final String mode) {
+        return app == GraphApp.PAGERANK && ("async".equals(mode) || isGaussSeidel(mode));
+    }
+
     private final long seed;
     private final boolean quiet;
     private final boolean child;
@@ -275,7 +285,7 @@ final class ComparisonRun {
         }
         for (final Map.Entry<String, GraphAlgorithms> p : providers.entrySet()) {
             for (final GraphApp app : apps) {
-                if (isGaussSeidel(p.getKey()) && app != GraphApp.PAGERANK) {
+                if (!hasRow(p.getKey(), app)) {
                     continue; // the same BFS and SSSP as the mode's own rows
                 }
                 if (forker != null) {
@@ -318,7 +328,7 @@ final class ComparisonRun {
         final String mode, final GraphAlgorithms provider, final AppRunner runner, final GraphApp.Expected expected,
         final AppSettings fixed, final PageRankReference ref) {
         System.gc();
-        final boolean toTolerance = app == GraphApp.PAGERANK && ("async".equals(mode) || isGaussSeidel(mode));
+        final boolean toTolerance = toTolerance(app, mode);
         final AppRunner.Measurement m;
         AppSettings s;
         try {
@@ -369,11 +379,11 @@ final class ComparisonRun {
      */
     private void measureForked(final ComparisonInput input, final GraphApp app, final String mode,
         final GraphAlgorithms provider, final AppRunner runner) throws IOException {
-        if (isGaussSeidel(mode) && app != GraphApp.PAGERANK) {
+        if (!hasRow(mode, app)) {
             return;
         }
         final String name = input.name();
-        final boolean toTolerance = app == GraphApp.PAGERANK && ("async".equals(mode) || isGaussSeidel(mode));
+        final boolean toTolerance = toTolerance(app, mode);
         final ForkedAnswers answers = new ForkedAnswers();
         final ForkedInput in;
         final AppRunner.Measurement m;
