@@ -41,20 +41,13 @@ final class ForkedMeasurement {
     }
 
     /**
-     * The heap flags of {@code ./overlap bfs|pr|sssp}: a heap that gives back what a collection frees (the apps
-     * collect before the devices' memory is allocated and once the host graph is dropped), so that a forked
-     * measurement's peak RSS is a user's run's. This JVM's own options come after them and win.
-     */
-    static final List<String> APP_HEAP_FLAGS = List.of("-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30");
-
-    /**
-     * @return the java, the apps' heap flags ({@link #APP_HEAP_FLAGS}), this JVM's options and class path: how every
-     *         forked JVM starts
+     * @return the java, JVM options and class path of this JVM: how every forked JVM starts (the launcher gives
+     *         {@code bench-graphs} the heap flags of {@code overlap bfs|pr|sssp}, so a forked measurement's peak RSS
+     *         is a user's run's)
      */
     static List<String> javaCommand() {
         final List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(APP_HEAP_FLAGS);
         cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path")));
         return cmd;
