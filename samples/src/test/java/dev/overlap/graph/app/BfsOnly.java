@@ -2,6 +2,9 @@ package dev.overlap.graph.app;
 
 import dev.overlap.graph.partition.DeviceGraph;
 
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
 /**
  * A provider for tests that do something around a BFS (wait on a latch, count calls, leave garbage, take no lease):
  * it reports a built-in mode's name, shape and memory, answers {@code bfs} as the subclass says (usually through
@@ -14,6 +17,24 @@ public abstract class BfsOnly implements GraphAlgorithms {
     /** @param mode the built-in mode to report and delegate to */
     protected BfsOnly(final String mode) {
         this.delegate = Algorithms.forMode(mode);
+    }
+
+    /**
+     * For a run held open while the test acts: signals {@code inside}, then waits (at most a minute) until the test
+     * counts {@code proceed} down.
+     *
+     * @throws IllegalStateException when the wait times out or is interrupted (the test then fails)
+     */
+    protected static void holdUntil(final CountDownLatch inside, final CountDownLatch proceed) {
+        inside.countDown();
+        try {
+            if (!proceed.await(60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the test did not let the run go on within a minute");
+            }
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the test held the run", e);
+        }
     }
 
     @Override

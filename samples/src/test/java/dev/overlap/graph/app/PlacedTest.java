@@ -84,12 +84,7 @@ class PlacedTest {
         final GraphAlgorithms waiting = new BfsOnly("coop") {
             @Override
             public AppResult bfs(final DeviceGraph g, final int source, final AppSettings settings) {
-                inside.countDown();
-                try {
-                    assertTrue(closeTried.await(60, TimeUnit.SECONDS), "the close was tried");
-                } catch (final InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
+                holdUntil(inside, closeTried);
                 return delegate.bfs(g, source, settings); // the graph and the mesh are still there: the run uses both
             }
         };

@@ -146,12 +146,7 @@ class DeviceGraphLeaseTest {
 
             @Override
             public AppResult bfs(final DeviceGraph g, final int source, final AppSettings settings) {
-                inside.countDown();
-                try {
-                    assertTrue(closeTried.await(60, TimeUnit.SECONDS), "the close was tried");
-                } catch (final InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
+                holdUntil(inside, closeTried);
                 // the graph is still placed: read it as a kernel would
                 final int[] depths = new int[g.partition().vertexCount()];
                 java.util.Arrays.fill(depths, -1);
