@@ -39,7 +39,17 @@ import java.util.function.Supplier;
  * own mesh (on a small machine, one at a time is what measures anything).
  */
 public final class AppRunner {
+    /**
+     * Device memory beyond the graph and the app's reported state, for the modes that build a transport (inboxes,
+     * worklist rings, exchange buffers: sized by their builders, with alignment the estimate does not repeat).
+     */
     private static final long SLACK = 8L << 20;
+    /**
+     * The same for the one-device modes ({@code solo}, {@code coop}): their runs allocate exactly the state they
+     * report (alignment included), so the slack covers allocation granularity only. The device memory is zeroed, so
+     * resident, from the mesh's start: slack no run uses is resident memory for nothing.
+     */
+    private static final long ONE_DEVICE_SLACK = 1L << 20;
     /** Heap a run may leave behind before the next run starts on a collected heap ({@link #collectBetweenRuns}). */
     private static final long RUN_GARBAGE = 16L << 20;
     /** The source of a {@link #place placement}: none yet, each {@link Placed#run} names and checks its own. */
@@ -361,7 +371,7 @@ public final class AppRunner {
         }
         final long perDevice = DeviceGraph.bytesPerDevice(toPlace, p, app.weighted())
             + algorithms.stateBytesPerDevice(app, graph, maxOwned, devices, threadsPerDevice, settings)
-            + SLACK;
+            + (algorithms.singleWorker() || algorithms.oneDevice() ? ONE_DEVICE_SLACK : SLACK);
         if (perDevice > MAX_DEVICE_BYTES) {
             throw new IllegalStateException("the graph needs " + (perDevice >> 20) + " MiB per device on " + devices
                 + " devices, more than a device holds (2 GiB): " + (algorithms.singleWorker() ? "use a parallel --mode"

@@ -294,6 +294,9 @@ public final class CliErrors {
         if (b >= 1L << 20) {
             return String.format(Locale.ROOT, "%.1f MiB", b / (double)(1L << 20));
         }
+        if (b >= 1L << 10) {
+            return String.format(Locale.ROOT, "%.1f KiB", b / (double)(1L << 10));
+        }
         return b + " bytes";
     }
 

@@ -192,28 +192,32 @@ public final class DeviceGraph implements AutoCloseable {
         final CsrGraph g = source[0];
         final int lo = p.lo(d);
         final int rows = p.size(d);
-        final long[] local = new long[rows + 1];
-        for (int i = 0; i < rows; i++) {
-            local[i + 1] = local[i] + g.degree(p.original(lo + i));
-        }
         final int blocks = Math.max(1, (rows + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK);
+        // each block's first local offset: one long per block, not a second copy of the slice's offsets on the heap
+        final long[] blockStart = new long[blocks + 1];
+        for (int i = 0; i < rows; i++) {
+            blockStart[i / ROWS_PER_BLOCK + 1] += g.degree(p.original(lo + i));
+        }
+        for (int b = 0; b < blocks; b++) {
+            blockStart[b + 1] += blockStart[b];
+        }
         return dev.launch(blocks, (ctx, block) -> {
             final CsrGraph graph = source[0]; // set until every block has run (the placement joins them first)
             final int from = block * ROWS_PER_BLOCK;
             final int to = Math.min(rows, from + ROWS_PER_BLOCK);
+            long slot = blockStart[block];
             for (int i = from; i < to; i++) {
-                off.set(i, local[i]);
+                off.set(i, slot);
                 final int u = p.original(lo + i);
-                int slot = (int)local[i];
                 for (long e = graph.edgeStart(u), end = graph.edgeEnd(u); e < end; e++, slot++) {
-                    tgt.set(slot, p.internal(graph.target(e)));
+                    tgt.set((int)slot, p.internal(graph.target(e)));
                     if (wgt != null) {
-                        wgt.set(slot, graph.weight(e));
+                        wgt.set((int)slot, graph.weight(e));
                     }
                 }
             }
             if (to == rows) {
-                off.set(rows, local[rows]);
+                off.set(rows, slot);
             }
         });
     }

@@ -58,9 +58,10 @@ class CliErrorsTest {
 
     @Test
     void directMemoryOutOfMemoryIsOneLineWithHint() throws Exception {
-        // every device gets at least 8 MiB of direct memory: a 4 MiB limit fails the first allocation of the mesh
-        final ForkedCli run = new ForkedCli(List.of("-XX:MaxDirectMemorySize=4m"), "bfs", "--generate", "kron:8", "--quiet");
-        assertOneLine("bfs", run.exit, run.err, "out of direct memory", "limit 4.0 MiB",
+        // every device gets at least 1 MiB of direct memory: a 512 KiB limit fails the first allocation of the mesh
+        final ForkedCli run = new ForkedCli(List.of("-XX:MaxDirectMemorySize=512k"), "bfs", "--generate", "kron:8",
+            "--quiet");
+        assertOneLine("bfs", run.exit, run.err, "out of direct memory", "limit 512.0 KiB",
             "OVERLAP_JAVA_OPTS=-XX:MaxDirectMemorySize=");
     }
 
