@@ -25,10 +25,22 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <p><b>Top-down step.</b> Each worker expands a contiguous share of the frontier (as the GAP suite's static
  * schedule: on a grid or a road network, neighbouring frontier vertices share the cache lines of their neighbours'
- * depths, and interleaved chunks would bounce those lines between the cores on every level); for each out-edge {@code u -> v} an unvisited {@code v} is claimed with a compare-and-set of its depth from
- * "unvisited" to the next level, so each vertex is claimed, and later expanded, once (ideal work). A worker collects
- * the vertices it claimed in a buffer of its own and reserves room for them in the next frontier with one
- * {@code getAndAdd} per {@value #BUFFER} vertices (Atos' one atomic per batch).
+ * depths, and interleaved chunks would bounce those lines between the cores on every level); for each out-edge
+ * {@code u -> v} an unvisited {@code v} gets the next level as its depth with a plain store, and joins the next
+ * frontier. A worker collects the vertices it claimed in a buffer of its own and reserves room for them in the next
+ * frontier with one {@code getAndAdd} per {@value #BUFFER} vertices (Atos' one atomic per batch).
+ *
+ * <p><b>Claims race, benignly</b> (Gunrock's idempotent BFS). Two workers that look at the same unvisited vertex
+ * within a level may both claim it: both store the same depth (every store to a depth within a level is that level's
+ * number, and the barriers order the levels), so the depths are exact, and the vertex joins the next frontier twice
+ * and is expanded twice, which only repeats stores of the same values. A worker sees its own stores, so a vertex
+ * joins a frontier at most once per worker. A compare-and-set per claim would make the claims exclusive, but it is a
+ * locked instruction per reached vertex that keeps the loads after it from overlapping, and on a long-diameter
+ * graph, where each frontier vertex claims about one neighbour, it was most of a level's time. The run reports the expansions done as its work ({@link WorkCounts#visited()}) and the vertices
+ * reached as the ideal, so a repeat shows as work above the ideal. <b>Room:</b> the next frontier holds {@code n}
+ * vertices; repeats could make a level's claims exceed it. A reservation past the end is not written: it marks the
+ * level, and after the level's barrier the workers rebuild the next frontier from the depths (each vertex of the next
+ * level once), so an overflow costs a scan of the depths and loses nothing.
  *
  * <p><b>Bottom-up step</b> (direction-optimizing, symmetric graphs; Beamer et al., the same switching rule as
  * {@code bsp}, with hysteresis): when the frontier's edges exceed the unexplored edges / {@value #ALPHA}, unless
@@ -58,7 +70,7 @@ final class CoopBfs {
     /** Vertices per claim in a bottom-up step and in the bitmap-to-queue conversion: a multiple of 64. */
     static final int SCAN = 1024;
     /** Claimed vertices a worker buffers before it reserves room in the next frontier. */
-    static final int BUFFER = 256;
+    static final int BUFFER = 4096;
     static final int ALPHA = 15;
     static final int BETA = 18;
     /** Longs between two shared counters (a cache line and its neighbour, so no two counters share one). */
@@ -67,9 +79,14 @@ final class CoopBfs {
     private static final int CLAIM = 0;
     private static final int TAIL = 1;
     private static final int EDGES = 2;
-    /** The queue's tail while a level converts the frontier bitmap into the queue. */
+    /**
+     * The queue's tail while a level converts the frontier bitmap into the queue, or while the workers rebuild an
+     * overflowed next frontier from the depths.
+     */
     private static final int CONVERTED = 3;
-    private static final int KINDS = 4;
+    /** Non-zero once a top-down step's claims reserved room past the end of the next frontier. */
+    private static final int OVERFLOW = 4;
+    private static final int KINDS = 5;
     /** Run totals (not rotating). */
     private static final int VISITED_TOTAL = KINDS * 3;
     private static final int SCANNED_TOTAL = VISITED_TOTAL + 1;
@@ -85,6 +102,14 @@ final class CoopBfs {
     }
 
     static AppResult run(final DeviceGraph dg, final int source, final AppSettings settings) {
+        return run(dg, source, settings, Integer.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #run(DeviceGraph, int, AppSettings)}, with the room a top-down step's claims may reserve in the next
+     * frontier lowered to {@code claimRoom} (when below {@code n}): tests make levels overflow with it.
+     */
+    static AppResult run(final DeviceGraph dg, final int source, final AppSettings settings, final int claimRoom) {
         final SoloGraph g = SoloGraph.of(dg);
         final int n = g.vertices();
         final int s = g.internalSource(source);
@@ -103,7 +128,8 @@ final class CoopBfs {
             final int words = (n + 63) >> 6;
             bits0 = dev.allocateLongs(Math.max(1, words));
             bits1 = dev.allocateLongs(Math.max(1, words));
-            final Run run = new Run(g, n, s, optimizing, dg.localEdges(0), RawArrays.of(depthArray).address(0),
+            final Run run = new Run(g, n, Math.min(n, claimRoom), s, optimizing, dg.localEdges(0),
+                RawArrays.of(depthArray).address(0),
                 RawArrays.of(queue0).address(0), RawArrays.of(queue1).address(0), RawArrays.of(bits0).address(0),
                 RawArrays.of(bits1).address(0));
             final long start = System.nanoTime();
@@ -115,11 +141,14 @@ final class CoopBfs {
             joinUninterruptibly(launch);
             final long nanos = System.nanoTime() - start;
             final int[] depth = new int[n];
+            long reached = 0;
             for (int v = 0; v < n; v++) {
-                depth[v] = Math.max(UNVISITED, depthArray.get(v));
+                final int d = depthArray.get(v);
+                depth[v] = Math.max(UNVISITED, d);
+                reached += d >= 0 ? 1 : 0;
             }
-            final long visited = run.counters.get(VISITED_TOTAL * PAD) + 1;
-            return AppResult.bfs(g.toOriginal(depth), nanos, new WorkCounts(run.levels, visited, visited,
+            final long expanded = run.counters.get(VISITED_TOTAL * PAD) + 1;
+            return AppResult.bfs(g.toOriginal(depth), nanos, new WorkCounts(run.levels, expanded, reached,
                 run.counters.get(SCANNED_TOTAL * PAD), 0, 0, 0, 0, 0));
         } finally {
             for (final var a : new DeviceArray[] {bits1, bits0, queue1, queue0, depthArray}) {
@@ -157,6 +186,8 @@ final class CoopBfs {
     /** One run's shared state: the addresses, the counters, and what every worker decides alike each level. */
     static final class Run {
         final int n;
+        /** Entries a top-down step may reserve in the next frontier: {@code n}, or less in tests. */
+        final int claimRoom;
         final int source;
         final boolean optimizing;
         final long totalEdges;
@@ -170,9 +201,11 @@ final class CoopBfs {
         /** Levels run; written by worker 0, read after the join. */
         long levels;
 
-        Run(final SoloGraph g, final int n, final int source, final boolean optimizing, final long totalEdges,
-            final long depth, final long queue0, final long queue1, final long bits0, final long bits1) {
+        Run(final SoloGraph g, final int n, final int claimRoom, final int source, final boolean optimizing,
+            final long totalEdges, final long depth, final long queue0, final long queue1, final long bits0,
+            final long bits1) {
             this.n = n;
+            this.claimRoom = claimRoom;
             this.source = source;
             this.optimizing = optimizing;
             this.totalEdges = totalEdges;
@@ -218,19 +251,22 @@ final class CoopBfs {
             long explored = degree(source);
             long previousSize = 0;
             boolean bottomUp = false;
+            boolean rebuilt = false;
             int level = 0;
             while (true) {
-                final long size = counters.get(slot(TAIL, level));
+                final long size = counters.get(slot(rebuilt ? CONVERTED : TAIL, level));
                 if (size == 0) {
                     break;
                 }
                 final long frontierEdges = counters.get(slot(EDGES, level));
                 if (w == 0) {
-                    // free for level + 1 (claims) and level + 2 (tail, edges): published by this level's barrier
+                    // free for level + 1 (claims) and level + 2 (tail, edges, overflow): published by this level's
+                    // barrier
                     counters.set(slot(CLAIM, level + 1), 0);
                     counters.set(slot(CONVERTED, level + 1), 0);
                     counters.set(slot(TAIL, level + 2), 0);
                     counters.set(slot(EDGES, level + 2), 0);
+                    counters.set(slot(OVERFLOW, level + 2), 0);
                 }
                 final boolean wasBottomUp = bottomUp;
                 if (optimizing) {
@@ -269,6 +305,14 @@ final class CoopBfs {
                 }
                 if (!ctx.syncWorkers()) {
                     return;
+                }
+                // a bottom-up step writes no queue; a top-down one whose claims overflowed it left it incomplete
+                rebuilt = !bottomUp && counters.get(slot(OVERFLOW, level + 1)) != 0;
+                if (rebuilt) {
+                    rebuildQueue(next, level + 1, buffer, w, workers);
+                    if (!ctx.syncWorkers()) {
+                        return;
+                    }
                 }
                 explored += frontierEdges;
                 previousSize = size;
@@ -339,14 +383,38 @@ final class CoopBfs {
                 long word = UnsafeApi.getLong(null, bits + (i << 3));
                 while (word != 0) {
                     if (held == BUFFER) {
-                        flush(buffer, held, queue, tail);
+                        flushDistinct(buffer, held, queue, tail);
                         held = 0;
                     }
                     buffer[held++] = (int)((i << 6) + Long.numberOfTrailingZeros(word));
                     word &= word - 1;
                 }
             }
-            flush(buffer, held, queue, tail);
+            flushDistinct(buffer, held, queue, tail);
+        }
+
+        /**
+         * Fills {@code queue} with the vertices of depth {@code depthOf} in this worker's share of the vertices (each
+         * once), reserving room at that level's {@link #CONVERTED} tail: the next frontier of a level whose claims
+         * overflowed it.
+         */
+        private void rebuildQueue(final long queue, final int depthOf, final int[] buffer, final int w,
+            final int workers) {
+            final int tail = slot(CONVERTED, depthOf);
+            final long share = ((long)n + workers - 1) / workers;
+            final long from = Math.min(n, share * w);
+            final long to = Math.min(n, from + share);
+            int held = 0;
+            for (long v = from; v < to; v++) {
+                if (UnsafeApi.getInt(null, depth + (v << 2)) == depthOf) {
+                    if (held == BUFFER) {
+                        flushDistinct(buffer, held, queue, tail);
+                        held = 0;
+                    }
+                    buffer[held++] = (int)v;
+                }
+            }
+            flushDistinct(buffer, held, queue, tail);
         }
 
         /** A top-down step: adds this worker's vertices claimed and edges scanned to {@code work}. */
@@ -356,7 +424,7 @@ final class CoopBfs {
             for (long i = size * w / workers, end = size * (w + 1) / workers; i < end; i++) {
                 lane.expand(UnsafeApi.getInt(null, cur + (i << 2)));
             }
-            flush(lane.buffer, lane.held, next, lane.tail);
+            lane.flush();
             counters.getAndAdd(slot(EDGES, level + 1), lane.discovered);
             work[0] += lane.claimed;
             work[1] += lane.scanned;
@@ -377,14 +445,36 @@ final class CoopBfs {
             work[1] += lane.scanned;
         }
 
-        /** Reserves room for {@code held} buffered vertices at the tail counter {@code tail} and copies them there. */
-        private void flush(final int[] buffer, final int held, final long queue, final int tail) {
+        /**
+         * Reserves room for {@code held} claimed vertices at the tail counter {@code tail} and copies them there; a
+         * reservation that ends past {@link #claimRoom} is not written and marks the level's {@link #OVERFLOW}
+         * instead (its vertices are claimed: the rebuild finds them in the depths).
+         */
+        void flushClaims(final int[] buffer, final int held, final long queue, final int tail, final int level) {
             if (held == 0) {
                 return;
             }
-            final long to = queue + (counters.getAndAdd(tail, held) << 2);
+            final long at = counters.getAndAdd(tail, held);
+            if (at + held > claimRoom) {
+                counters.set(slot(OVERFLOW, level), 1);
+                return;
+            }
+            copy(buffer, held, queue + (at << 2));
+        }
+
+        /**
+         * Reserves room for {@code held} vertices at the tail counter {@code tail} and copies them there: for vertices
+         * that enter the queue once each (a converted bitmap, a rebuilt frontier), so they fit in its {@code n}.
+         */
+        private void flushDistinct(final int[] buffer, final int held, final long queue, final int tail) {
+            if (held != 0) {
+                copy(buffer, held, queue + (counters.getAndAdd(tail, held) << 2));
+            }
+        }
+
+        private static void copy(final int[] buffer, final int held, final long to) {
             // a loop, not Unsafe.copyMemory: from a heap array, that is a call into the VM, which cost a tenth of a
-            // grid run (a flush per 256 vertices and per level and worker); the loop costs a few nanoseconds
+            // grid run (a flush per full buffer and per level and worker); the loop costs a few nanoseconds
             for (int k = 0; k < held; k++) {
                 UnsafeApi.putInt(null, to + ((long)k << 2), buffer[k]);
             }
@@ -423,24 +513,66 @@ final class CoopBfs {
             discovered = 0;
         }
 
-        /** Top-down: claims every unvisited out-neighbour of {@code u} for the next level and buffers it. */
+        /** Writes the buffered claims into the next frontier (see {@link Run#flushClaims}). */
+        void flush() {
+            run.flushClaims(buffer, held, next, tail, nextDepth);
+            held = 0;
+        }
+
+        /**
+         * Top-down: claims every unvisited out-neighbour of {@code u} for the next level (a plain store of its depth:
+         * see the class comment) and buffers it.
+         */
         void expand(final int u) {
             final long off = run.off;
-            final long depth = run.depth;
-            final int nextD = nextDepth;
             final long first = UnsafeApi.getLong(null, off + ((long)u << 3));
             final int degree = (int)(UnsafeApi.getLong(null, off + ((long)(u + 1) << 3)) - first);
+            if (degree > BUFFER - held) {
+                // room for every neighbour before the edge loop, so the loop never flushes: a call in the loop body,
+                // even one seldom taken, keeps the JIT from holding the loop's state in registers
+                flush();
+                if (degree > BUFFER) {
+                    expandWide(first, degree);
+                    return;
+                }
+            }
             final long edges = run.tgt + (first << 2);
+            final long depth = run.depth;
+            final int nextD = nextDepth;
+            final int[] buf = buffer;
+            int h = held;
+            long edgesOfFound = 0;
+            for (int e = 0; e < degree; e++) {
+                final int v = UnsafeApi.getInt(null, edges + ((long)e << 2));
+                final long at = depth + ((long)v << 2);
+                final int old = UnsafeApi.getInt(null, at);
+                if (old < 0) {
+                    UnsafeApi.putInt(null, at, nextD);
+                    buf[h++] = v;
+                    edgesOfFound += -1 - old;
+                }
+            }
+            claimed += h - held;
+            held = h;
+            scanned += degree;
+            discovered += edgesOfFound;
+        }
+
+        /** {@link #expand} of a vertex with more neighbours than the buffer holds: flushes within the edge loop. */
+        private void expandWide(final long first, final int degree) {
+            final long edges = run.tgt + (first << 2);
+            final long depth = run.depth;
+            final int nextD = nextDepth;
             long found = 0;
             long edgesOfFound = 0;
             for (int e = 0; e < degree; e++) {
                 final int v = UnsafeApi.getInt(null, edges + ((long)e << 2));
                 final long at = depth + ((long)v << 2);
                 final int old = UnsafeApi.getInt(null, at);
-                if (old < 0 && UnsafeApi.compareAndSetInt(null, at, old, nextD)) {
+                if (old < 0) {
+                    UnsafeApi.putInt(null, at, nextD);
                     if (held == BUFFER) {
-                        run.flush(buffer, held, next, tail);
-                        held = 0;
+                        flush();
                     }
                     buffer[held++] = v;
                     found++;

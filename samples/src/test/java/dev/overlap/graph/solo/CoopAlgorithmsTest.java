@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The cooperative path answers exactly what the references answer, with every worker of one device, on every shape,
- * in both BFS directions, and does the ideal work.
+ * in both BFS directions, and does the ideal work (BFS: within what its benign claim races may repeat).
  */
 @Timeout(120)
 class CoopAlgorithmsTest {
@@ -81,7 +82,7 @@ class CoopAlgorithmsTest {
 
     @ParameterizedTest(name = "{0}, {1} numbering")
     @MethodSource("cases")
-    void bfsEqualsSequentialBfsInEitherDirectionPolicyAndClaimsEachReachedVertexOnce(final String spec,
+    void bfsEqualsSequentialBfsInEitherDirectionPolicyAndExpandsEachReachedVertexAtMostOncePerWorker(final String spec,
         final String kind) {
         final CsrGraph g = graph(spec).withoutWeights();
         try (DeviceGraph dg = DeviceGraph.place(three, g, partition(g, kind), false)) {
@@ -97,9 +98,38 @@ class CoopAlgorithmsTest {
                         final AppResult r = coop.bfs(dg, source, AppSettings.builder().direction(dir).build());
                         final Verification v = Verification.depths(expected, r.depths());
                         assertTrue(v.passed(), spec + " from " + source + ", " + dir + ": " + v.detail());
-                        assertEquals(reached, r.counts().visited(), "each reached vertex claimed or found once");
+                        assertEquals(reached, r.counts().ideal(), "the ideal is the vertices reached");
+                        // a race may let two workers claim a vertex; a worker never claims one twice
+                        assertTrue(r.counts().visited() >= reached && r.counts().visited() <= 3 * reached,
+                            "each reached vertex expanded at least once and at most once per worker: "
+                                + r.counts().visited() + " for " + reached);
                         assertEquals(levels, r.counts().iterations(), "levels");
                         assertEquals(0, r.counts().remotePushes() + r.counts().messages(), "no transport");
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Claims past the room of the next frontier are not written; the level's frontier is rebuilt from the depths. A
+     * room of a few vertices makes nearly every level overflow, in both directions and from several sources.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"kron:12", "grid:40x40", "road:3000"})
+    void aNextFrontierOverflowedByItsClaimsIsRebuiltFromTheDepths(final String spec) {
+        final CsrGraph g = graph(spec).withoutWeights();
+        try (DeviceGraph dg = DeviceGraph.place(three, g, Partition.byEdges(g, 1), false)) {
+            for (final int source : sources(g)) {
+                final int[] expected = SequentialBfs.depths(g, source);
+                for (final AppSettings.Direction dir : AppSettings.Direction.values()) {
+                    for (final int room : new int[] {1, 5, 64}) {
+                        final AppResult r = CoopBfs.run(dg, source, AppSettings.builder().direction(dir).build(),
+                            room);
+                        final Verification v = Verification.depths(expected, r.depths());
+                        assertTrue(v.passed(), spec + " from " + source + ", " + dir + ", room " + room + ": "
+                            + v.detail());
+                        assertEquals(GraphApp.reached(expected), r.counts().ideal());
                     }
                 }
             }
