@@ -13,9 +13,9 @@ import java.util.Objects;
  * <em>high-degree</em> otherwise (Kronecker and social graphs), and each app has an edge count from which its
  * parallel mode is chosen, below which {@code solo} is:
  * <ul>
- *   <li>BFS: {@code coop} from {@value #BFS_HIGH_DEGREE_EDGES} edges on high-degree graphs; {@code solo} on
- *       low-degree graphs at every size (their thousands of short levels let two workers at best match one
- *       thread);</li>
+ *   <li>BFS: {@code coop} from {@value #BFS_HIGH_DEGREE_EDGES} edges on high-degree graphs and from
+ *       {@value #BFS_LOW_DEGREE_EDGES} on low-degree ones (below, their thousands of short levels let two workers
+ *       at best match one thread);</li>
  *   <li>PageRank: {@code coop} from {@value #PR_LOW_DEGREE_EDGES} edges on low-degree graphs (they need many
  *       iterations, which a pull over two workers shares well) and from {@value #PR_HIGH_DEGREE_EDGES} on
  *       high-degree ones;</li>
@@ -25,7 +25,8 @@ import java.util.Objects;
  * The parallel mode is {@code coop} (every worker of one device, rounds separated by an in-kernel barrier): it beat
  * {@code bsp} and {@code async} on every row it was measured on. The thresholds sit between the largest graph where
  * {@code solo} won and the smallest where {@code coop} did, on 2 workers ({@code bench/results/2026-11-28-coop/}:
- * kron 14-20, grid 200-1000, road 100k-1M). Across processes the mode is the app's multi-device one ({@code bsp},
+ * kron 14-20, grid 200-1000, road 100k-1M; for BFS on low-degree graphs {@code bench/results/2026-11-29-coop-bfs/}:
+ * grid 200-1000, road 100k-1M). Across processes the mode is the app's multi-device one ({@code bsp},
  * or {@code async} for SSSP): {@code solo} and {@code coop} run in one. The mean degree is the predictor of shape
  * because it costs nothing (two counts the graph already has) and separates the families measured cleanly.
  *
@@ -38,6 +39,8 @@ public final class AutoMode {
     public static final double LOW_DEGREE = 8;
     /** BFS on a high-degree graph: parallel ({@code coop}) from this many edges. */
     public static final long BFS_HIGH_DEGREE_EDGES = 4_000_000;
+    /** BFS on a low-degree graph: parallel ({@code coop}) from this many edges. */
+    public static final long BFS_LOW_DEGREE_EDGES = 1_000_000;
     /** PageRank on a low-degree graph: parallel ({@code coop}) from this many edges. */
     public static final long PR_LOW_DEGREE_EDGES = 200_000;
     /** PageRank on a high-degree graph: parallel ({@code coop}) from this many edges. */
@@ -76,9 +79,6 @@ public final class AutoMode {
         final long from = threshold(app, low);
         final String shape = String.format(Locale.ROOT, "mean degree %.1f %s %s", degree, low ? "<" : ">=",
             compact(LOW_DEGREE));
-        if (from == Long.MAX_VALUE) {
-            return new Choice(SOLO, app + " on " + compact(edges) + " edges, " + shape + ": solo at every size");
-        }
         final String mode = parallelMode(app);
         return edges >= from
             ? new Choice(mode, app + " on " + compact(edges) + " edges, at least " + compact(from) + " at " + shape)
@@ -103,7 +103,7 @@ public final class AutoMode {
     static long threshold(final GraphApp app, final boolean lowDegree) {
         switch (app) {
             case BFS:
-                return lowDegree ? Long.MAX_VALUE : BFS_HIGH_DEGREE_EDGES;
+                return lowDegree ? BFS_LOW_DEGREE_EDGES : BFS_HIGH_DEGREE_EDGES;
             case PAGERANK:
                 return lowDegree ? PR_LOW_DEGREE_EDGES : PR_HIGH_DEGREE_EDGES;
             default:

@@ -20,6 +20,7 @@ class AutoModeTest {
     void eachAppGoesParallelAtItsThresholdAndStaysSoloJustBelow() {
         final Object[][] rules = {
             {GraphApp.BFS, false, AutoMode.BFS_HIGH_DEGREE_EDGES, "coop"},
+            {GraphApp.BFS, true, AutoMode.BFS_LOW_DEGREE_EDGES, "coop"},
             {GraphApp.PAGERANK, true, AutoMode.PR_LOW_DEGREE_EDGES, "coop"},
             {GraphApp.PAGERANK, false, AutoMode.PR_HIGH_DEGREE_EDGES, "coop"},
             {GraphApp.SSSP, true, AutoMode.SSSP_LOW_DEGREE_EDGES, "coop"},
@@ -38,14 +39,6 @@ class AutoModeTest {
     }
 
     @Test
-    void bfsOnLowDegreeGraphsStaysSoloAtEverySize() {
-        for (final long edges : new long[] {0, 40_000, AutoMode.BFS_HIGH_DEGREE_EDGES, 16_000_000, 4_000_000_000L}) {
-            final AutoMode.Choice c = AutoMode.choose(GraphApp.BFS, vertices(edges, true), edges, 64);
-            assertEquals("solo", c.mode(), edges + " edges");
-        }
-    }
-
-    @Test
     void theDegreeThresholdSeparatesTheShapes() {
         // sizes between each app's low- and high-degree thresholds: the mean degree alone decides
         final long pr = 500_000;
@@ -54,9 +47,9 @@ class AutoModeTest {
         final long sssp = 700_000;
         assertEquals("coop", AutoMode.choose(GraphApp.SSSP, sssp / 8 + 1, sssp, 2).mode());
         assertEquals("solo", AutoMode.choose(GraphApp.SSSP, sssp / 8, sssp, 2).mode());
-        final long bfs = 10_000_000;
-        assertEquals("solo", AutoMode.choose(GraphApp.BFS, bfs / 8 + 1, bfs, 2).mode());
-        assertEquals("coop", AutoMode.choose(GraphApp.BFS, bfs / 8, bfs, 2).mode());
+        final long bfs = 2_000_000;
+        assertEquals("coop", AutoMode.choose(GraphApp.BFS, bfs / 8 + 1, bfs, 2).mode());
+        assertEquals("solo", AutoMode.choose(GraphApp.BFS, bfs / 8, bfs, 2).mode());
     }
 
     @Test
@@ -82,12 +75,13 @@ class AutoModeTest {
             {"road:100000", 100_000L, 229_998L, "solo", "coop", "solo"},
             {"kron:14", 16_384L, 426_246L, "solo", "solo", "solo"},
             {"grid:500x500", 250_000L, 998_000L, "solo", "coop", "coop"},
+            {"grid:512x512", 262_144L, 1_046_528L, "coop", "coop", "coop"},
             {"kron:16", 65_536L, 1_819_184L, "solo", "coop", "coop"},
-            {"road:1000000", 1_000_000L, 2_299_998L, "solo", "coop", "coop"},
-            {"grid:1000x1000", 1_000_000L, 3_996_000L, "solo", "coop", "coop"},
+            {"road:1000000", 1_000_000L, 2_299_998L, "coop", "coop", "coop"},
+            {"grid:1000x1000", 1_000_000L, 3_996_000L, "coop", "coop", "coop"},
             {"kron:18", 262_144L, 7_612_524L, "coop", "coop", "coop"},
-            {"road:4000000", 4_000_000L, 9_199_998L, "solo", "coop", "coop"},
-            {"grid:2000x2000", 4_000_000L, 15_992_000L, "solo", "coop", "coop"},
+            {"road:4000000", 4_000_000L, 9_199_998L, "coop", "coop", "coop"},
+            {"grid:2000x2000", 4_000_000L, 15_992_000L, "coop", "coop", "coop"},
             {"kron:20", 1_048_576L, 31_408_236L, "coop", "coop", "coop"},
             {"kron:22", 4_194_304L, 128_314_544L, "coop", "coop", "coop"},
         };
@@ -108,8 +102,10 @@ class AutoModeTest {
             AutoMode.choose(GraphApp.SSSP, 1_000_000, 2_299_998, 2).line());
         assertEquals("mode auto -> coop (bfs on 30M edges, at least 4M at mean degree 30.0 >= 8)",
             AutoMode.choose(GraphApp.BFS, 1_000_000, 30_000_000, 2).line());
-        assertEquals("mode auto -> solo (bfs on 16M edges, mean degree 4.0 < 8: solo at every size)",
+        assertEquals("mode auto -> coop (bfs on 16M edges, at least 1M at mean degree 4.0 < 8)",
             AutoMode.choose(GraphApp.BFS, 4_000_000, 15_992_000, 2).line());
+        assertEquals("mode auto -> solo (bfs on 998k edges, below 1M at mean degree 4.0 < 8)",
+            AutoMode.choose(GraphApp.BFS, 250_000, 998_000, 2).line());
         assertEquals("999", AutoMode.compact(999));
         assertEquals("1k", AutoMode.compact(1000));
         assertEquals("128M", AutoMode.compact(128_314_544));
