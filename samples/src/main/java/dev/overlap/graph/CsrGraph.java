@@ -18,7 +18,7 @@ import java.util.Objects;
  * <p>Thread-safety: immutable after construction (the arrays are never exposed or modified), so an instance may
  * be shared freely between threads once safely published (all fields are final).
  */
-public final class CsrGraph {
+public final class CsrGraph implements Csr {
     /** Largest number of edges an on-heap CSR holds (the JVM's array size limit). */
     public static final long MAX_EDGES = Integer.MAX_VALUE - 8;
 
@@ -90,46 +90,55 @@ public final class CsrGraph {
     }
 
     /** @return number of vertices {@code n} */
+    @Override
     public int vertexCount() {
         return vertices;
     }
 
     /** @return number of directed edges (an undirected edge counts twice, a self-loop once) */
+    @Override
     public long edgeCount() {
         return edges;
     }
 
     /** @return true when every edge is stored in both directions */
+    @Override
     public boolean isSymmetric() {
         return symmetric;
     }
 
     /** @return true when edges carry weights */
+    @Override
     public boolean isWeighted() {
         return weights != null;
     }
 
     /** @return index of the first out-edge of {@code v} */
+    @Override
     public long edgeStart(final int v) {
         return offsets[v];
     }
 
     /** @return one past the last out-edge of {@code v} */
+    @Override
     public long edgeEnd(final int v) {
         return offsets[v + 1];
     }
 
     /** @return out-degree of {@code v} */
+    @Override
     public int degree(final int v) {
         return (int)(offsets[v + 1] - offsets[v]);
     }
 
     /** @return target vertex of edge {@code e} */
+    @Override
     public int target(final long e) {
         return targets[(int)e];
     }
 
     /** @return weight of edge {@code e}; 1 when the graph is unweighted */
+    @Override
     public int weight(final long e) {
         return weights == null ? 1 : weights[(int)e];
     }

@@ -10,7 +10,9 @@ import java.util.stream.IntStream;
  * target then weight) and compacts it keeping the first, lightest, copy. Memory at the peak: the edge list (from a
  * regenerating stream, one batch) plus the CSR arrays plus {@code 8n} bytes of cursors; duplicates are dropped
  * in place (the arrays keep an unused tail, see {@link #keepsInPlace}), so no second CSR-sized array exists beside
- * the first; no allocation per edge.
+ * the first; no allocation per edge. The edges go to the heap arrays of a {@link CsrGraph}, or to any other
+ * {@link Destination} (a device's memory: {@link dev.overlap.graph.partition.DeviceGraph#load}), with the same passes
+ * and checks.
  *
  * <p>Thread-safety: stateless; {@link #build} may run concurrently on different lists. It uses the common
  * fork-join pool for the per-row sort.
@@ -57,6 +59,71 @@ public final class GraphBuilder {
      */
     public static CsrGraph build(final EdgeStream edges, final int vertexCount, final BuildOptions options,
         final boolean symmetricIn, final Progress progress) {
+        return build(edges, vertexCount, options, symmetricIn, progress, ON_HEAP);
+    }
+
+    /**
+     * Where a build puts its edges and what it makes of them: {@link EdgeArrays} allocated once the first pass has
+     * counted the edges, and the graph made of them once the last step is done.
+     *
+     * @param <G> the graph built
+     */
+    public interface Destination<G> {
+        /**
+         * @param vertices the vertices
+         * @param edges    the edges the second pass writes (before duplicates are dropped)
+         * @param weighted whether they carry weights
+         * @return room for them
+         */
+        EdgeArrays allocate(int vertices, long edges, boolean weighted);
+
+        /**
+         * @param offsets   {@code n + 1} offsets into {@code edges}; {@code offsets[n]} is the edge count, which may be
+         *                  below {@code edges.length()} once duplicates were dropped
+         * @param edges     what {@link #allocate} returned, written
+         * @param symmetric whether every edge has its reverse
+         * @return the graph
+         */
+        G finish(long[] offsets, EdgeArrays edges, boolean symmetric);
+
+        /**
+         * Called when the build fails once the first pass is done (in {@link #allocate} or after it), so that the
+         * destination frees whatever it allocated.
+         */
+        default void abandon() {
+        }
+    }
+
+    /** The heap: a {@link CsrGraph} that takes the arrays over (trimmed by a copy when {@link #keepsInPlace} says). */
+    private static final Destination<CsrGraph> ON_HEAP = new Destination<>() {
+        @Override
+        public EdgeArrays allocate(final int vertices, final long edges, final boolean weighted) {
+            return EdgeArrays.onHeap(vertices, edges, weighted);
+        }
+
+        @Override
+        public CsrGraph finish(final long[] offsets, final EdgeArrays edges, final boolean symmetric) {
+            final EdgeArrays.Heap heap = (EdgeArrays.Heap)edges;
+            final int m = (int)offsets[offsets.length - 1];
+            if (keepsInPlace(m, heap.targets.length)) {
+                return new CsrGraph(offsets, heap.targets, heap.weights, symmetric);
+            }
+            return new CsrGraph(offsets, Arrays.copyOf(heap.targets, m),
+                heap.weights == null ? null : Arrays.copyOf(heap.weights, m), symmetric);
+        }
+    };
+
+    /**
+     * As {@link #build(EdgeStream, int, BuildOptions, boolean, Progress)}, into {@code destination}: its
+     * {@link Destination#allocate} gets the counts of the first pass, the second pass and the deduplication write
+     * into what it returns, and its {@link Destination#finish} makes the graph.
+     *
+     * @param destination where the edges go
+     * @param <G>         the graph built
+     * @return the graph
+     */
+    public static <G> G build(final EdgeStream edges, final int vertexCount, final BuildOptions options,
+        final boolean symmetricIn, final Progress progress, final Destination<G> destination) {
         if (vertexCount < -1) {
             throw new IllegalArgumentException("vertexCount must be >= 0, or -1 for the largest id plus one, was "
                 + vertexCount);
@@ -74,29 +141,30 @@ public final class GraphBuilder {
             for (int v = 0; v < n; v++) {
                 offsets[v + 1] += offsets[v];
             }
-            final long m = offsets[n];
-            if (m > CsrGraph.MAX_EDGES) {
-                throw new IllegalArgumentException("the graph would have " + m + " edges; an on-heap CSR holds at most "
-                    + CsrGraph.MAX_EDGES);
-            }
-            final int[] targets = new int[(int)m];
-            final int[] weights = edges.isWeighted() ? new int[(int)m] : null;
-            final long[] cursor = Arrays.copyOf(offsets, n);
-            edges.forEachBatch(batch -> scatter(batch, sym, dropLoops, offsets, cursor, targets, weights, task));
-            for (int v = 0; v < n; v++) {
-                if (cursor[v] != offsets[v + 1]) {
-                    throw new IllegalArgumentException("the second pass over the edges gave vertex " + v + " "
-                        + (cursor[v] - offsets[v]) + " edges, the first " + (offsets[v + 1] - offsets[v]));
+            boolean built = false;
+            try {
+                final EdgeArrays arrays = destination.allocate(n, offsets[n], edges.isWeighted());
+                final long[] cursor = Arrays.copyOf(offsets, n);
+                edges.forEachBatch(batch -> scatter(batch, sym, dropLoops, offsets, cursor, arrays, task));
+                for (int v = 0; v < n; v++) {
+                    if (cursor[v] != offsets[v + 1]) {
+                        throw new IllegalArgumentException("the second pass over the edges gave vertex " + v + " "
+                            + (cursor[v] - offsets[v]) + " edges, the first " + (offsets[v + 1] - offsets[v]));
+                    }
+                }
+                task.stepTo(2L * size);
+                if (options.dropDuplicates()) {
+                    dedupe(n, offsets, arrays);
+                    task.stepTo(3L * size);
+                }
+                final G g = destination.finish(offsets, arrays, sym || symmetricIn);
+                built = true;
+                return g;
+            } finally {
+                if (!built) {
+                    destination.abandon();
                 }
             }
-            task.stepTo(2L * size);
-            final boolean symmetric = sym || symmetricIn;
-            if (!options.dropDuplicates()) {
-                return new CsrGraph(offsets, targets, weights, symmetric);
-            }
-            final CsrGraph g = dedupe(n, offsets, targets, weights, symmetric);
-            task.stepTo(3L * size);
-            return g;
         }
     }
 
@@ -161,7 +229,7 @@ public final class GraphBuilder {
 
     /** Second pass: writes each kept edge (and its reverse) at its source's cursor, failing past the row's end. */
     private static void scatter(final EdgeList batch, final boolean sym, final boolean dropLoops, final long[] offsets,
-        final long[] cursor, final int[] targets, final int[] weights, final Progress.Task task) {
+        final long[] cursor, final EdgeArrays arrays, final Progress.Task task) {
         final int size = batch.size();
         for (int i = 0; i < size; i++) {
             final int u = batch.source(i);
@@ -169,9 +237,9 @@ public final class GraphBuilder {
             if (u == v && dropLoops) {
                 continue;
             }
-            put(u, v, batch.weight(i), offsets, cursor, targets, weights);
+            put(u, v, batch.weight(i), offsets, cursor, arrays);
             if (sym && u != v) {
-                put(v, u, batch.weight(i), offsets, cursor, targets, weights);
+                put(v, u, batch.weight(i), offsets, cursor, arrays);
             }
             if ((i & 0xFFFFF) == 0xFFFFF) {
                 task.stepBy(1 << 20);
@@ -181,7 +249,7 @@ public final class GraphBuilder {
     }
 
     private static void put(final int u, final int v, final int w, final long[] offsets, final long[] cursor,
-        final int[] targets, final int[] weights) {
+        final EdgeArrays arrays) {
         if (u < 0 || u >= cursor.length || cursor[u] >= offsets[u + 1]) {
             throw new IllegalArgumentException("the second pass over the edges gave vertex " + u
                 + " more edges than the first");
@@ -190,81 +258,34 @@ public final class GraphBuilder {
             throw new IllegalArgumentException("the second pass over the edges gave an edge to vertex " + v
                 + ", outside the " + cursor.length + " vertices of the first");
         }
-        final int slot = (int)cursor[u]++;
-        targets[slot] = v;
-        if (weights != null) {
-            weights[slot] = w;
-        }
+        arrays.put(cursor[u]++, v, w);
     }
 
-    /** Sorts every row and removes repeated targets in place, keeping the smallest weight. */
-    private static CsrGraph dedupe(final int n, final long[] offsets, final int[] targets, final int[] weights,
-        final boolean symmetric) {
+    /**
+     * Sorts every row and removes repeated targets in place, keeping the smallest weight, then closes the gaps: the
+     * offsets become those of the rows kept.
+     */
+    private static void dedupe(final int n, final long[] offsets, final EdgeArrays arrays) {
         final int[] kept = new int[n];
-        final ThreadLocal<long[]> scratch = ThreadLocal.withInitial(() -> new long[64]);
+        final ThreadLocal<long[][]> scratch = ThreadLocal.withInitial(() -> new long[1][]);
         IntStream.range(0, n).parallel().forEach(v -> {
-            final int from = (int)offsets[v];
-            final int to = (int)offsets[v + 1];
-            if (to - from < 2) {
-                kept[v] = to - from;
-                return;
-            }
-            if (weights == null) {
-                Arrays.sort(targets, from, to);
-                int w = from + 1;
-                for (int r = from + 1; r < to; r++) {
-                    if (targets[r] != targets[w - 1]) {
-                        targets[w++] = targets[r];
-                    }
-                }
-                kept[v] = w - from;
-            } else {
-                long[] pairs = scratch.get();
-                if (pairs.length < to - from) {
-                    pairs = new long[Integer.highestOneBit(to - from) << 1];
-                    scratch.set(pairs);
-                }
-                for (int r = from; r < to; r++) {
-                    // Sort key: target, then weight in signed order (flipping the sign bit orders it as unsigned).
-                    pairs[r - from] = (long)targets[r] << 32 | ((weights[r] ^ 0x80000000) & 0xFFFFFFFFL);
-                }
-                Arrays.sort(pairs, 0, to - from);
-                int w = from;
-                int last = -1;
-                for (int r = 0; r < to - from; r++) {
-                    final int t = (int)(pairs[r] >>> 32);
-                    if (t != last) {
-                        targets[w] = t;
-                        weights[w] = (int)pairs[r] ^ 0x80000000;
-                        w++;
-                        last = t;
-                    }
-                }
-                kept[v] = w - from;
-            }
+            final long from = offsets[v];
+            final long to = offsets[v + 1];
+            kept[v] = to - from < 2 ? (int)(to - from) : arrays.dedupeRow(from, to, scratch.get());
         });
         long write = 0;
         long read = 0;
         for (int v = 0; v < n; v++) {
             final long nextRead = offsets[v + 1];
             final int k = kept[v];
-            if (write != read) {
-                System.arraycopy(targets, (int)read, targets, (int)write, k);
-                if (weights != null) {
-                    System.arraycopy(weights, (int)read, weights, (int)write, k);
-                }
+            if (write != read && k > 0) {
+                arrays.move(read, write, k);
             }
             read = nextRead;
             offsets[v] = write;
             write += k;
         }
         offsets[n] = write;
-        final int m = (int)write;
-        if (keepsInPlace(m, targets.length)) {
-            return new CsrGraph(offsets, targets, weights, symmetric);
-        }
-        return new CsrGraph(offsets, Arrays.copyOf(targets, m), weights == null ? null : Arrays.copyOf(weights, m),
-            symmetric);
     }
 
     /**

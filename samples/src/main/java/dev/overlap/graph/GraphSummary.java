@@ -25,7 +25,7 @@ public final class GraphSummary {
     private final long negativeEdge;
     private final int negativeWeight;
 
-    private GraphSummary(final CsrGraph g) {
+    private GraphSummary(final Csr g) {
         this.vertices = g.vertexCount();
         this.edges = g.edgeCount();
         this.symmetric = g.isSymmetric();
@@ -60,7 +60,7 @@ public final class GraphSummary {
      * @param g a host graph (read once, in {@code O(n + m)}; no reference to it is kept)
      * @return its summary
      */
-    public static GraphSummary of(final CsrGraph g) {
+    public static GraphSummary of(final Csr g) {
         return new GraphSummary(Objects.requireNonNull(g, "g"));
     }
 

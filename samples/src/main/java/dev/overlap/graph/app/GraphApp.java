@@ -1,5 +1,6 @@
 package dev.overlap.graph.app;
 
+import dev.overlap.graph.Csr;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.partition.DeviceGraph;
@@ -153,7 +154,7 @@ public enum GraphApp {
      * @return the answer, its time and its work ({@code visited = ideal =} vertices reached; PageRank
      *         {@code n * iterations})
      */
-    public AppResult sequential(final CsrGraph g, final int source, final AppSettings settings) {
+    public AppResult sequential(final Csr g, final int source, final AppSettings settings) {
         final long start = System.nanoTime();
         switch (this) {
             case BFS: {
@@ -194,7 +195,7 @@ public enum GraphApp {
      *                   reference (BFS, SSSP, fixed-iteration PageRank), or null to compute the reference here
      * @return the checker
      */
-    public Expected expected(final CsrGraph g, final int source, final AppSettings settings,
+    public Expected expected(final Csr g, final int source, final AppSettings settings,
         final AppResult sequential) {
         switch (this) {
             case BFS:
@@ -222,11 +223,11 @@ public enum GraphApp {
      * @return the edges traversed (TEPS numerator): the CSR out-edges of every vertex the answer reaches, so an
      *         undirected edge counts once per direction; 0 for PageRank (not a traversal)
      */
-    public long edgesTraversed(final CsrGraph g, final AppResult result) {
+    public long edgesTraversed(final Csr g, final AppResult result) {
         return edgesTraversed(g::degree, result);
     }
 
-    /** @return {@link #edgesTraversed(CsrGraph, AppResult)} from the graph's summary (its out-degrees) */
+    /** @return {@link #edgesTraversed(Csr, AppResult)} from the graph's summary (its out-degrees) */
     public long edgesTraversed(final GraphSummary g, final AppResult result) {
         return edgesTraversed(g::degree, result);
     }
@@ -246,7 +247,7 @@ public enum GraphApp {
      * The default source of a traversal: a random vertex with out-edges, chosen by {@code seed} (the first vertex
      * with edges if 64 draws find none, 0 for a graph without edges).
      */
-    public static int defaultSource(final CsrGraph g, final long seed) {
+    public static int defaultSource(final Csr g, final long seed) {
         final SplittableRandom rnd = new SplittableRandom(seed ^ 0x5DEECE66DL);
         for (int tries = 0; tries < 64; tries++) {
             final int v = rnd.nextInt(g.vertexCount());
@@ -263,7 +264,7 @@ public enum GraphApp {
     }
 
     /** @return the out-degree of every vertex */
-    public static int[] outDegrees(final CsrGraph g) {
+    public static int[] outDegrees(final Csr g) {
         final int[] out = new int[g.vertexCount()];
         for (int v = 0; v < out.length; v++) {
             out[v] = g.degree(v);
@@ -309,7 +310,7 @@ public enum GraphApp {
         return m;
     }
 
-    private static void requireNonNegativeWeights(final CsrGraph g) {
+    private static void requireNonNegativeWeights(final Csr g) {
         if (!g.isWeighted()) {
             return;
         }

@@ -95,8 +95,28 @@ public final class GraphSpec {
      * @return the cleaned, symmetric graph
      */
     public CsrGraph build(final long seed, final boolean weighted, final Progress progress) {
-        final EdgeStream edges = generator.stream(seed, weighted ? maxWeight : 0, progress);
-        return GraphBuilder.build(edges, generator.vertexCount(), options, false, progress);
+        return GraphBuilder.build(edges(seed, weighted, progress), vertexCount(), options(), false, progress);
+    }
+
+    /**
+     * @param seed     the seed; equal seeds give identical edges
+     * @param weighted whether edges get random weights
+     * @param progress progress reporting
+     * @return the generator's raw edges, regenerated on each pass (build them with {@link #vertexCount()} and
+     *         {@link #options()}, as {@link #build} does, into any {@link GraphBuilder.Destination})
+     */
+    public EdgeStream edges(final long seed, final boolean weighted, final Progress progress) {
+        return generator.stream(seed, weighted ? maxWeight : 0, progress);
+    }
+
+    /** @return the vertex count of the generated graph */
+    public int vertexCount() {
+        return generator.vertexCount();
+    }
+
+    /** @return the cleaning steps that make the generated edges the graph {@link #build} returns */
+    public BuildOptions options() {
+        return options;
     }
 
     @Override

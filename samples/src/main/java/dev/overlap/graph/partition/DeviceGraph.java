@@ -6,11 +6,18 @@ import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.LongArray;
 import dev.overlap.core.Mesh;
 import dev.overlap.core.SymmetricArray;
+import dev.overlap.graph.BuildOptions;
+import dev.overlap.graph.Csr;
 import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.EdgeArrays;
+import dev.overlap.graph.EdgeStream;
+import dev.overlap.graph.GraphBuilder;
+import dev.overlap.graph.Progress;
 import dev.overlap.graph.GraphSummary;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -78,7 +85,7 @@ public final class DeviceGraph implements AutoCloseable {
             maxRows = Math.max(maxRows, p.size(d));
             maxEdges = Math.max(maxEdges, edges[d]);
         }
-        return align((maxRows + 1) * 8) + align(Math.max(1, maxEdges) * 4) * (withWeights ? 2 : 1);
+        return bytesFor((int)maxRows, maxEdges, withWeights);
     }
 
     private static long[] edgesPerDevice(final CsrGraph g, final Partition p) {
@@ -220,6 +227,282 @@ public final class DeviceGraph implements AutoCloseable {
                 off.set(rows, slot);
             }
         });
+    }
+
+    /**
+     * The placed graph of a one-device mesh read as a {@link Csr}, in the original vertex ids (what the sequential
+     * references and the answers use): vertex {@code v}'s edges are those of its internal row, their targets mapped
+     * back. Every read goes through the typed arrays' checks, so a read once the graph is closed throws
+     * {@link IllegalStateException} instead of touching freed memory; it is the checked path for the references
+     * computed from the device copy (no host copy exists), not for kernels.
+     *
+     * @return the view, valid while the graph is open
+     * @throws IllegalStateException when the graph spans several devices or its device is another process's
+     */
+    public Csr csr() {
+        if (devices() != 1 || !mesh.world().isLocal(0)) {
+            throw new IllegalStateException(this + ": only the graph of one device in this process reads as a Csr");
+        }
+        return new SliceCsr(partition, offsets[0], targets[0], weights == null ? null : weights[0], summary.vertexCount(),
+            localEdges[0], summary.isSymmetric(), summary.isWeighted());
+    }
+
+    /**
+     * Builds a graph from {@code edges} straight into the memory of a one-device mesh, the way {@link GraphBuilder}
+     * builds a {@link CsrGraph} on the heap (the same two passes, checks, symmetrizing, self-loop and duplicate
+     * dropping): the first pass counts the degrees on the heap, {@code meshFor} then builds the mesh for the counted
+     * graph, the second pass writes each edge into the device's slice, and duplicates are dropped there. So the graph
+     * exists once, in device memory, where placing a loaded graph holds it twice (the host CSR and the device copy).
+     * The slice is in the original ids ({@link Partition#byEdges} of one device); its edge arrays keep the room of the
+     * first pass's count when duplicates were dropped (as {@link GraphBuilder} keeps its arrays).
+     *
+     * @param edges       the edges, read twice in the same order
+     * @param vertexCount the vertex count, or -1 for the largest id plus one
+     * @param options     the cleaning steps
+     * @param symmetricIn whether the edges already hold both directions of every edge
+     * @param withWeights whether to place weights (unit weights when the edges have none)
+     * @param meshFor     builds the mesh once the graph's size is known: one device in this process with at least
+     *                    the bytes it is given free; the load owns it until it returns, and closes it if it fails
+     * @param progress    progress reporting
+     * @return the graph, on the mesh {@code meshFor} built (close both: the graph, then {@link #mesh()})
+     * @throws IllegalArgumentException as {@link GraphBuilder} does for bad edges, or when the mesh is not one local
+     *                                  device
+     * @throws IllegalStateException    when the mesh has no room (the message names free and needed bytes)
+     */
+    public static DeviceGraph load(final EdgeStream edges, final int vertexCount, final BuildOptions options,
+        final boolean symmetricIn, final boolean withWeights, final MeshFor meshFor, final Progress progress) {
+        Objects.requireNonNull(meshFor, "meshFor");
+        return GraphBuilder.build(edges, vertexCount, options, symmetricIn, progress,
+            new Loading(withWeights, meshFor));
+    }
+
+    /** Builds the mesh a {@link #load} writes into, once the graph's size is known. */
+    @FunctionalInterface
+    public interface MeshFor {
+        /**
+         * @param vertices   the graph's vertices
+         * @param edges      the edges of the first pass (duplicates are dropped later)
+         * @param graphBytes the device bytes the graph takes ({@link #bytesFor})
+         * @return a mesh of one device in this process with at least {@code graphBytes} free
+         */
+        Mesh build(int vertices, long edges, long graphBytes);
+    }
+
+    /**
+     * @return device bytes a one-device slice of {@code vertices} and {@code edges} takes, as {@link #bytesPerDevice}
+     *         counts them
+     */
+    public static long bytesFor(final int vertices, final long edges, final boolean withWeights) {
+        return align((vertices + 1L) * 8) + align(Math.max(1, edges) * 4) * (withWeights ? 2 : 1);
+    }
+
+    /** {@link #load}'s destination: the mesh and the slice's arrays, then the placed graph. Not thread-safe. */
+    private static final class Loading implements GraphBuilder.Destination<DeviceGraph> {
+        private final boolean withWeights;
+        private final MeshFor meshFor;
+        private Mesh mesh;
+        private final List<SymmetricArray<?>> storage = new ArrayList<>(3);
+        private DeviceEdges slots;
+        private int vertices;
+        private boolean weightedIn;
+
+        Loading(final boolean withWeights, final MeshFor meshFor) {
+            this.withWeights = withWeights;
+            this.meshFor = meshFor;
+        }
+
+        @Override
+        public EdgeArrays allocate(final int vertices, final long edges, final boolean weighted) {
+            final long bytes = bytesFor(vertices, edges, withWeights);
+            this.vertices = vertices;
+            this.weightedIn = weighted;
+            mesh = Objects.requireNonNull(meshFor.build(vertices, edges, bytes), "meshFor built no mesh");
+            if (mesh.deviceCount() != 1 || !mesh.world().isLocal(0)) {
+                throw new IllegalArgumentException("a graph loads into a mesh of one device in this process, not "
+                    + mesh);
+            }
+            final SymmetricArray<LongArray> off = keep(mesh.allocateLongs(vertices + 1L));
+            final SymmetricArray<IntArray> tgt = keep(mesh.allocateInts(Math.max(1, edges)));
+            final SymmetricArray<IntArray> wgt = withWeights ? keep(mesh.allocateInts(Math.max(1, edges))) : null;
+            slots = new DeviceEdges(off.on(0), tgt.on(0), wgt != null ? wgt.on(0) : null, edges, weighted);
+            return slots;
+        }
+
+        private <A extends dev.overlap.core.DeviceArray> SymmetricArray<A> keep(final SymmetricArray<A> array) {
+            storage.add(array);
+            return array;
+        }
+
+        @Override
+        public DeviceGraph finish(final long[] offsets, final EdgeArrays edges, final boolean symmetric) {
+            final LongArray off = slots.offsets;
+            for (int v = 0; v <= vertices; v++) {
+                off.set(v, offsets[v]);
+            }
+            final long m = offsets[vertices];
+            final Csr view = new SliceCsr(null, off, slots.targets, slots.weights, vertices, m, symmetric, weightedIn);
+            final GraphSummary summary = GraphSummary.of(view);
+            final DeviceGraph dg = new DeviceGraph(mesh, Partition.byEdges(view, 1), summary, withWeights);
+            dg.offsets[0] = off;
+            dg.targets[0] = slots.targets;
+            if (withWeights) {
+                dg.weights[0] = slots.weights;
+            }
+            dg.localEdges[0] = m;
+            dg.storage.addAll(storage);
+            return dg;
+        }
+
+        @Override
+        public void abandon() {
+            if (mesh != null) {
+                mesh.close(); // frees the arrays with it
+            }
+        }
+    }
+
+    /**
+     * The edge slots of a {@link #load}: device memory written through the typed arrays (checked, so a bug in the
+     * build cannot write outside them). One thread writes and moves; the deduplication's threads sort disjoint rows.
+     */
+    private static final class DeviceEdges implements EdgeArrays {
+        final LongArray offsets;
+        final IntArray targets;
+        final IntArray weights;
+        private final long length;
+        private final boolean weightedIn;
+
+        DeviceEdges(final LongArray offsets, final IntArray targets, final IntArray weights, final long length,
+            final boolean weightedIn) {
+            this.offsets = offsets;
+            this.targets = targets;
+            this.weights = weights;
+            this.length = length;
+            this.weightedIn = weightedIn;
+        }
+
+        @Override
+        public boolean weighted() {
+            return weights != null;
+        }
+
+        @Override
+        public long length() {
+            return length;
+        }
+
+        @Override
+        public void put(final long slot, final int target, final int weight) {
+            targets.set((int)slot, target);
+            if (weights != null) {
+                weights.set((int)slot, weightedIn ? weight : 1);
+            }
+        }
+
+        @Override
+        public int dedupeRow(final long from, final long to, final long[][] scratch) {
+            final int count = (int)(to - from);
+            final long[] pairs = EdgeArrays.Rows.pairs(scratch, count);
+            for (int r = 0; r < count; r++) {
+                final int slot = (int)from + r;
+                pairs[r] = EdgeArrays.Rows.pair(targets.get(slot), weights != null ? weights.get(slot) : 0);
+            }
+            final int kept = EdgeArrays.Rows.sortAndKeepFirst(pairs, count);
+            for (int r = 0; r < kept; r++) {
+                final int slot = (int)from + r;
+                targets.set(slot, EdgeArrays.Rows.target(pairs[r]));
+                if (weights != null) {
+                    weights.set(slot, EdgeArrays.Rows.weight(pairs[r]));
+                }
+            }
+            return kept;
+        }
+
+        @Override
+        public void move(final long from, final long to, final int count) {
+            for (int i = 0; i < count; i++) { // to < from: a forward copy never overwrites a slot it has yet to read
+                targets.set((int)to + i, targets.get((int)from + i));
+                if (weights != null) {
+                    weights.set((int)to + i, weights.get((int)from + i));
+                }
+            }
+        }
+    }
+
+    /**
+     * A one-device slice read as a {@link Csr} in the original ids ({@link #csr()}, and {@link #load}'s summary before
+     * the graph exists): every read goes through the typed arrays' checks. Immutable.
+     */
+    private static final class SliceCsr implements Csr {
+        private final Partition partition;
+        private final LongArray off;
+        private final IntArray tgt;
+        private final IntArray wgt;
+        private final int vertices;
+        private final long edges;
+        private final boolean symmetric;
+        private final boolean weighted;
+
+        /** @param partition the numbering, or null for the identity */
+        SliceCsr(final Partition partition, final LongArray off, final IntArray tgt, final IntArray wgt,
+            final int vertices, final long edges, final boolean symmetric, final boolean weighted) {
+            this.partition = partition == null || partition.isIdentity() ? null : partition;
+            this.off = off;
+            this.tgt = tgt;
+            this.wgt = wgt;
+            this.vertices = vertices;
+            this.edges = edges;
+            this.symmetric = symmetric;
+            this.weighted = weighted && wgt != null;
+        }
+
+        @Override
+        public int vertexCount() {
+            return vertices;
+        }
+
+        @Override
+        public long edgeCount() {
+            return edges;
+        }
+
+        @Override
+        public boolean isSymmetric() {
+            return symmetric;
+        }
+
+        @Override
+        public boolean isWeighted() {
+            return weighted;
+        }
+
+        @Override
+        public long edgeStart(final int v) {
+            return off.get(partition == null ? v : partition.internal(v));
+        }
+
+        @Override
+        public long edgeEnd(final int v) {
+            return off.get((partition == null ? v : partition.internal(v)) + 1);
+        }
+
+        @Override
+        public int target(final long e) {
+            final int t = tgt.get(edge(e));
+            return partition == null ? t : partition.original(t);
+        }
+
+        @Override
+        public int weight(final long e) {
+            return weighted ? wgt.get(edge(e)) : 1;
+        }
+
+        private int edge(final long e) {
+            if (e < 0 || e >= edges) {
+                throw new IndexOutOfBoundsException("edge " + e + " of " + edges);
+            }
+            return (int)e;
+        }
     }
 
     /** @return the mesh */

@@ -1,6 +1,6 @@
 package dev.overlap.graph.partition;
 
-import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.Csr;
 
 /**
  * Which device owns which vertex. Devices own contiguous ranges of <em>internal</em> ids: device {@code d} owns
@@ -40,7 +40,7 @@ public final class Partition {
      * Cuts the ids into {@code devices} contiguous ranges so each holds about the same number of edges plus
      * vertices (counting vertices too keeps ranges of isolated vertices from collapsing).
      */
-    public static Partition byEdges(final CsrGraph g, final int devices) {
+    public static Partition byEdges(final Csr g, final int devices) {
         checkDevices(devices);
         final int n = g.vertexCount();
         final long total = g.edgeCount() + n;
@@ -68,7 +68,7 @@ public final class Partition {
      * high-degree vertices every gather and bottom-up scan touches most end up packed at the start of each range,
      * so their entries in per-vertex arrays share cache lines. Kind {@link Kind#RANGE}, not the identity.
      */
-    public static Partition byEdgesDegreeOrdered(final CsrGraph g, final int devices) {
+    public static Partition byEdgesDegreeOrdered(final Csr g, final int devices) {
         final Partition ranges = byEdges(g, devices);
         final int n = g.vertexCount();
         final int[] toInternal = new int[n];
@@ -91,7 +91,7 @@ public final class Partition {
     }
 
     /** Assigns vertex {@code v} to device {@code hash(v) mod devices} (a 32-bit finalizer mix). */
-    public static Partition byHash(final CsrGraph g, final int devices) {
+    public static Partition byHash(final Csr g, final int devices) {
         checkDevices(devices);
         final int n = g.vertexCount();
         final int[] bounds = new int[devices + 1];

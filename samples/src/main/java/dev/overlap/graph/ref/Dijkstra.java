@@ -1,6 +1,6 @@
 package dev.overlap.graph.ref;
 
-import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.Csr;
 
 /**
  * Dijkstra's algorithm with an indexed binary heap (decrease-key, no allocation per edge): the SSSP reference.
@@ -18,7 +18,7 @@ public final class Dijkstra {
      * @return the shortest distance from {@code source} to every vertex ({@link #UNREACHED} if unreachable)
      * @throws IllegalArgumentException if an edge has a negative weight
      */
-    public static long[] distances(final CsrGraph g, final int source) {
+    public static long[] distances(final Csr g, final int source) {
         final int n = g.vertexCount();
         if (source < 0 || source >= n) {
             throw new IllegalArgumentException("source " + source + " is outside 0.." + (n - 1));

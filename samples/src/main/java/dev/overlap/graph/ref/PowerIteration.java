@@ -1,6 +1,6 @@
 package dev.overlap.graph.ref;
 
-import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.Csr;
 
 /**
  * PageRank by sequential power iteration (push along out-edges), the reference for every PageRank here.
@@ -11,7 +11,7 @@ import dev.overlap.graph.CsrGraph;
  *
  * <p>Stopping: the iteration is a contraction with factor {@code d} in the L1 norm, so after a step that changed
  * the vector by {@code delta} (L1), the distance to the true PageRank is at most {@code delta * d / (1 - d)}.
- * {@link #ranks(CsrGraph, double, double, int)} stops once that bound is below the tolerance, so its answer is
+ * {@link #ranks(Csr, double, double, int)} stops once that bound is below the tolerance, so its answer is
  * within {@code tolerance} (L1) of the exact PageRank. Stateless; thread-safe.
  */
 public final class PowerIteration {
@@ -58,17 +58,17 @@ public final class PowerIteration {
      * @param maxIterations cap on steps
      * @return ranks summing to 1
      */
-    public static Result ranks(final CsrGraph g, final double damping, final double tolerance,
+    public static Result ranks(final Csr g, final double damping, final double tolerance,
         final int maxIterations) {
         return run(g, damping, tolerance, maxIterations);
     }
 
     /** Exactly {@code iterations} steps (the fixed-iteration mode). */
-    public static Result fixed(final CsrGraph g, final double damping, final int iterations) {
+    public static Result fixed(final Csr g, final double damping, final int iterations) {
         return run(g, damping, 0, iterations);
     }
 
-    private static Result run(final CsrGraph g, final double damping, final double tolerance, final int maxIterations) {
+    private static Result run(final Csr g, final double damping, final double tolerance, final int maxIterations) {
         final int n = g.vertexCount();
         double[] x = new double[n];
         double[] next = new double[n];

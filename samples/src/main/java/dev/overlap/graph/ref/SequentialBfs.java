@@ -1,9 +1,9 @@
 package dev.overlap.graph.ref;
 
-import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.Csr;
 
 /**
- * Plain single-threaded BFS over a {@link CsrGraph} with an array queue: the reference every parallel BFS is checked
+ * Plain single-threaded BFS over a {@link Csr} with an array queue: the reference every parallel BFS is checked
  * against, and the "plain single-threaded Java CSR" speed baseline. Stateless; thread-safe.
  */
 public final class SequentialBfs {
@@ -16,7 +16,7 @@ public final class SequentialBfs {
     /**
      * @return depth of every vertex from {@code source} (0 for the source, {@link #UNREACHED} if unreachable)
      */
-    public static int[] depths(final CsrGraph g, final int source) {
+    public static int[] depths(final Csr g, final int source) {
         final int n = g.vertexCount();
         if (source < 0 || source >= n) {
             throw new IllegalArgumentException("source " + source + " is outside 0.." + (n - 1));
