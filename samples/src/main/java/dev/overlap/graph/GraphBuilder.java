@@ -94,6 +94,11 @@ public final class GraphBuilder {
         }
     }
 
+    /** @return the heap destination of {@link #build(EdgeStream, int, BuildOptions, boolean, Progress)} */
+    public static Destination<CsrGraph> onHeap() {
+        return ON_HEAP;
+    }
+
     /** The heap: a {@link CsrGraph} that takes the arrays over (trimmed by a copy when {@link #keepsInPlace} says). */
     private static final Destination<CsrGraph> ON_HEAP = new Destination<>() {
         @Override

@@ -2,6 +2,7 @@ package dev.overlap.bench.graph;
 
 import dev.overlap.graph.BuildOptions;
 import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.GraphBuilder;
 import dev.overlap.graph.Progress;
 import dev.overlap.graph.gen.GraphSpec;
 import dev.overlap.graph.io.GraphFormat;
@@ -93,6 +94,22 @@ final class ComparisonInput {
     CsrGraph load(final long seed, final boolean weighted, final Progress progress) throws IOException {
         return file != null ? GraphReader.read(file, null, BuildOptions.UNDIRECTED_SIMPLE, weighted, progress)
             : spec.build(seed, weighted, progress);
+    }
+
+    /**
+     * As {@link #load(long, boolean, Progress)}, built into {@code destination} (a device's memory).
+     *
+     * @param destination where the graph is built
+     * @param <G>         the graph built
+     * @return the undirected simple graph
+     * @throws IOException for an unreadable or malformed file
+     */
+    <G> G load(final long seed, final boolean weighted, final Progress progress,
+        final GraphBuilder.Destination<G> destination) throws IOException {
+        return file != null
+            ? GraphReader.read(file, null, BuildOptions.UNDIRECTED_SIMPLE, weighted, progress, destination)
+            : GraphBuilder.build(spec.edges(seed, weighted, progress), spec.vertexCount(), spec.options(), false,
+                progress, destination);
     }
 
     /** @return whether GAP's reader takes this file as it is: by its suffix, a text format GAP knows, not compressed */

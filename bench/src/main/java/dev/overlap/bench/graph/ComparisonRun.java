@@ -1,6 +1,7 @@
 package dev.overlap.bench.graph;
 
 import dev.overlap.graph.ConsoleProgress;
+import dev.overlap.graph.Csr;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppRunner;
@@ -8,6 +9,7 @@ import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.io.EdgeListWriter;
+import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.ref.PowerIteration;
 import dev.overlap.graph.ref.Verification;
 
@@ -372,10 +374,12 @@ final class ComparisonRun {
 
     /**
      * A forked measurement of one mode on one app, shaped like {@code overlap bfs|pr|sssp} so that its peak RSS is a
-     * user's run's: the graph is loaded with weights only when the app reads them, the sequential reference answer
-     * is computed by the host graph's last reader, and the runner drops the graph once it is placed
-     * ({@link dev.overlap.graph.app.HostGraph}); nothing here keeps a reference to it. The edges traversed come
-     * from the reference answer (a verified answer reaches the same vertices).
+     * user's run's: the graph is loaded with weights only when the app reads them; a one-device mode's graph loads
+     * straight into its device's memory ({@link AppRunner#loading}), where the reference answer reads it, unless its
+     * PageRank runs to a calibrated tolerance (the calibration places the host graph again and again); otherwise the
+     * sequential reference answer is computed by the host graph's last reader, and the runner drops the graph once it
+     * is placed ({@link dev.overlap.graph.app.HostGraph}); nothing here keeps a reference to it. The edges traversed
+     * come from the reference answer (a verified answer reaches the same vertices).
      */
     private void measureForked(final ComparisonInput input, final GraphApp app, final String mode,
         final GraphAlgorithms provider, final AppRunner runner) throws IOException {
@@ -388,8 +392,13 @@ final class ComparisonRun {
         final ForkedInput in;
         final AppRunner.Measurement m;
         try {
-            in = forkedInput(input, app, mode, provider, runner, toTolerance, answers);
-            m = runner.measure(in.host, app, provider, in.source, in.settings);
+            if (!toTolerance && (provider.singleWorker() || provider.oneDevice())) {
+                in = loadedInput(input, app, provider, runner, answers);
+                m = runner.measure(in.loaded, app, provider, in.source, in.settings);
+            } else {
+                in = forkedInput(input, app, mode, provider, runner, toTolerance, answers);
+                m = runner.measure(in.host, app, provider, in.source, in.settings);
+            }
         } catch (final UnsupportedOperationException | IllegalStateException e) {
             skipped(name, app, mode, e);
             return;
@@ -403,9 +412,47 @@ final class ComparisonRun {
         long traversed;
     }
 
-    /** A forked measurement's graph, held by its {@link dev.overlap.graph.app.HostGraph} alone, and its settings. */
-    private record ForkedInput(dev.overlap.graph.app.HostGraph host, int source, AppSettings settings,
-        PageRankReference ref) {
+    /**
+     * A forked measurement's graph, held by its {@link dev.overlap.graph.app.HostGraph} alone or loaded into the
+     * runner's mesh (one of the two), and its settings.
+     */
+    private record ForkedInput(dev.overlap.graph.app.HostGraph host, DeviceGraph loaded, int source,
+        AppSettings settings, PageRankReference ref) {
+    }
+
+    /**
+     * Loads the graph of a forked measurement into the runner's mesh for {@code provider} and computes the reference
+     * answer into {@code answers} from that copy; closes it if anything fails before the runner takes it.
+     */
+    private ForkedInput loadedInput(final ComparisonInput input, final GraphApp app, final GraphAlgorithms provider,
+        final AppRunner runner, final ForkedAnswers answers) throws IOException {
+        final DeviceGraph dg = input.load(seed, app.weighted(), ConsoleProgress.forConsole(quiet),
+            runner.loading(app, provider));
+        boolean handed = false;
+        try {
+            final Csr g = dg.csr();
+            final int source = GraphApp.defaultSource(g, seed);
+            final AppSettings fixed = AppSettings.builder().fixedIterations(Math.max(1, prIterations))
+                .queue(app.autoQueue()).build();
+            PageRankReference ref = null;
+            if (app == GraphApp.PAGERANK) {
+                ref = prReferenceFile != null ? PageRankReference.read(prReferenceFile, g)
+                    : PageRankReference.compute(g, PowerIteration.DAMPING);
+            }
+            final AppResult seq = app.sequential(g, source, fixed);
+            answers.expected = app.expected(g, source, fixed, seq);
+            answers.traversed = app.edgesTraversed(g, seq);
+            handed = true;
+            return new ForkedInput(null, dg, source, fixed, ref);
+        } finally {
+            if (!handed) {
+                try {
+                    dg.close();
+                } finally {
+                    dg.mesh().close();
+                }
+            }
+        }
     }
 
     /**
@@ -437,7 +484,7 @@ final class ComparisonRun {
             final AppResult seq = app.sequential(h, source, fixed);
             answers.expected = app.expected(h, source, fixed, seq);
             answers.traversed = app.edgesTraversed(h, seq);
-        }), source, s, ref);
+        }), null, source, s, ref);
     }
 
     /**

@@ -1,6 +1,6 @@
 package dev.overlap.bench.graph;
 
-import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.Csr;
 import dev.overlap.graph.ref.PowerIteration;
 
 import java.io.DataInputStream;
@@ -37,12 +37,12 @@ final class PageRankReference {
     }
 
     /** @return the converged ranks of {@code g} with damping {@code damping} */
-    static PageRankReference compute(final CsrGraph g, final double damping) {
+    static PageRankReference compute(final Csr g, final double damping) {
         final PowerIteration.Result r = PowerIteration.ranks(g, damping, TOLERANCE, MAX_ITERATIONS);
         return of(g, r.ranks(), r.iterations());
     }
 
-    private static PageRankReference of(final CsrGraph g, final double[] ranks, final int iterations) {
+    private static PageRankReference of(final Csr g, final double[] ranks, final int iterations) {
         double dangling = 0;
         for (int v = 0; v < ranks.length; v++) {
             dangling += g.degree(v) == 0 ? ranks[v] : 0;
@@ -85,7 +85,7 @@ final class PageRankReference {
      *
      * @return that many steps, at least 1 (at most 100,000)
      */
-    int powerIterationsFor(final CsrGraph g, final double damping, final double target) {
+    int powerIterationsFor(final Csr g, final double damping, final double target) {
         final int n = g.vertexCount();
         double[] x = new double[n];
         double[] next = new double[n];
@@ -136,7 +136,7 @@ final class PageRankReference {
      * @return the reference {@link #write} wrote
      * @throws IOException when the file is unreadable or holds ranks for another vertex count
      */
-    static PageRankReference read(final Path file, final CsrGraph g) throws IOException {
+    static PageRankReference read(final Path file, final Csr g) throws IOException {
         try (InputStream raw = Files.newInputStream(file);
             DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(raw, 1 << 16))) {
             final int n = in.readInt();

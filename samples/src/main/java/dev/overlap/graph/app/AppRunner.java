@@ -4,6 +4,7 @@ import dev.overlap.core.Mesh;
 import dev.overlap.core.World;
 import dev.overlap.core.WorldConfig;
 import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.GraphBuilder;
 import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.partition.Partition;
@@ -51,7 +52,7 @@ public final class AppRunner {
      */
     private static final long ONE_DEVICE_SLACK = 1L << 20;
     /** Heap a run may leave behind before the next run starts on a collected heap ({@link #collectBetweenRuns}). */
-    private static final long RUN_GARBAGE = 16L << 20;
+    private static final long RUN_GARBAGE = 4L << 20;
     /** The source of a {@link #place placement}: none yet, each {@link Placed#run} names and checks its own. */
     private static final int EACH_RUN = Integer.MIN_VALUE;
     /** The most memory one device can have (a mesh's limit, just under 2 GiB). */
@@ -194,29 +195,181 @@ public final class AppRunner {
     private Measurement measure(final HostGraph host, final GraphApp app, final GraphAlgorithms algorithms,
         final int source, final AppSettings settings, final boolean collect) {
         try (Placed placed = open(host, app, algorithms, source, settings, collect)) {
-            final World w = placed.mesh.world();
-            final long settled = usedHeap();
-            for (int r = 0; r < warmups; r++) {
-                placed.run(source);
+            return runs(placed, source, collect);
+        }
+    }
+
+    /**
+     * Where a graph loads for a one-device run of {@code app}: a {@link GraphBuilder.Destination} (for
+     * {@link dev.overlap.graph.io.GraphReader#read(Path, dev.overlap.graph.io.GraphFormat,
+     * dev.overlap.graph.BuildOptions, boolean, dev.overlap.graph.Progress, GraphBuilder.Destination) GraphReader.read}
+     * or {@link GraphBuilder#build(dev.overlap.graph.EdgeStream, int, dev.overlap.graph.BuildOptions, boolean,
+     * dev.overlap.graph.Progress, GraphBuilder.Destination) GraphBuilder.build}) that builds this runner's mesh of one
+     * device once the first pass has counted the graph, and the graph into its memory
+     * ({@link DeviceGraph#loading}): the graph is never on the heap, where a placed host graph exists twice while it
+     * is copied. The mesh gets the workers and the device memory the most demanding of {@code modes} needs, so any of
+     * them can run on it (a caller that chooses the mode from the loaded graph, as {@code --mode auto} does, names
+     * its candidates). Hand the graph to {@link #measure(DeviceGraph, GraphApp, GraphAlgorithms, int, AppSettings)}.
+     *
+     * @param app   the app (its weights: SSSP's are loaded, unit weights when the edges have none)
+     * @param modes the one-device models that may run on it ({@link GraphAlgorithms#singleWorker()} or
+     *              {@link GraphAlgorithms#oneDevice()})
+     * @return the destination, for one graph
+     * @throws IllegalArgumentException for no model, or one that runs on several devices
+     * @throws IllegalStateException    for a runner across processes (its ranks place a host graph together)
+     */
+    public GraphBuilder.Destination<DeviceGraph> loading(final GraphApp app, final GraphAlgorithms... modes) {
+        Objects.requireNonNull(app, "app");
+        if (world != null) {
+            throw new IllegalStateException("a runner across processes places a host graph on every rank: a graph "
+                + "loads into one device in one process");
+        }
+        if (modes.length == 0) {
+            throw new IllegalArgumentException("name the modes the loaded graph is for");
+        }
+        int workers = 1;
+        for (final GraphAlgorithms m : modes) {
+            workers = Math.max(workers, workersOf(m));
+        }
+        final int meshWorkers = workers;
+        final GraphBuilder.Destination<DeviceGraph> loading = DeviceGraph.loading(app.weighted(),
+            (vertices, edges, graphBytes) -> {
+                long state = 0;
+                for (final GraphAlgorithms m : modes) {
+                    state = Math.max(state, m.stateBytesForLoad(app, vertices, workersOf(m)));
+                }
+                final long perDevice = graphBytes + state + ONE_DEVICE_SLACK;
+                if (perDevice > MAX_DEVICE_BYTES) {
+                    throw new IllegalStateException("the graph needs " + (perDevice >> 20) + " MiB on one device, "
+                        + "more than a device holds (2 GiB): use a multi-device --mode");
+                }
+                // the first pass's garbage (the degree counts it outgrew), before the devices' zeroed memory joins
+                // the heap's: a heap that may shrink (the launcher's -XX:MaxHeapFreeRatio) gives its pages back here
+                System.gc();
+                return mesh(app, 1, meshWorkers, perDevice);
+            });
+        return new GraphBuilder.Destination<>() {
+            @Override
+            public dev.overlap.graph.EdgeArrays allocate(final int vertices, final long edges, final boolean weighted) {
+                return loading.allocate(vertices, edges, weighted);
+            }
+
+            @Override
+            public DeviceGraph finish(final long[] offsets, final dev.overlap.graph.EdgeArrays edges,
+                final boolean symmetric) {
+                final DeviceGraph dg = loading.finish(offsets, edges, symmetric);
+                System.gc(); // the second pass's cursors and the deduplication's counts, before the caller reads it
+                return dg;
+            }
+
+            @Override
+            public void abandon() {
+                loading.abandon();
+            }
+        };
+    }
+
+    /**
+     * Measures one app on a graph loaded into this runner's mesh ({@link #loading}), which it takes over: the runs, as
+     * {@link #measure(HostGraph, GraphApp, GraphAlgorithms, int, AppSettings) measure} times them, then the graph and
+     * its mesh are closed, however the measurement ends.
+     *
+     * @param loaded     a graph {@link #loading} built, for a set of modes holding {@code algorithms}
+     * @param algorithms the one-device model to run
+     * @return the times and the last run's answer ({@link Measurement#placeMillis()} 0: the graph was placed as it
+     *         loaded)
+     * @throws IllegalArgumentException for a source outside the graph, a model that is not one-device, a mesh with
+     *                                  fewer workers than it runs, or PageRank pulling along the in-edges of a graph
+     *                                  that is not symmetric (load it symmetrized, or place a host graph: the reverse
+     *                                  is built from it)
+     * @throws IllegalStateException    for SSSP on a negative weight (the message names the edge)
+     */
+    public Measurement measure(final DeviceGraph loaded, final GraphApp app, final GraphAlgorithms algorithms,
+        final int source, final AppSettings settings) {
+        try (Placed placed = adopt(loaded, app, algorithms, source, settings)) {
+            return runs(placed, source, true);
+        }
+    }
+
+    /** @return the workers of a one-device model's mesh */
+    private int workersOf(final GraphAlgorithms m) {
+        if (m.singleWorker()) {
+            return 1;
+        }
+        if (!m.oneDevice()) {
+            throw new IllegalArgumentException("--mode " + m.mode() + " runs on several devices: a graph loads into "
+                + "one");
+        }
+        return devices * threadsPerDevice;
+    }
+
+    /** Checks a loaded graph for a run and wraps it; closes it (and its mesh) when a check fails. */
+    private Placed adopt(final DeviceGraph loaded, final GraphApp app, final GraphAlgorithms algorithms,
+        final int source, final AppSettings settings) {
+        Objects.requireNonNull(loaded, "loaded");
+        boolean adopted = false;
+        try {
+            Objects.requireNonNull(app, "app");
+            Objects.requireNonNull(settings, "settings");
+            final int workers = workersOf(Objects.requireNonNull(algorithms, "algorithms"));
+            final GraphSummary graph = loaded.summary();
+            if (graph.vertexCount() == 0) {
+                throw new IllegalArgumentException("the graph has no vertices");
+            }
+            if (app.hasSource() && (source < 0 || source >= graph.vertexCount())) {
+                throw new IllegalArgumentException("source " + source + " is outside 0.." + (graph.vertexCount() - 1));
+            }
+            if (loaded.devices() != 1 || loaded.mesh().device(0).workerCount() < workers) {
+                throw new IllegalArgumentException(loaded + " is not on a mesh of one device with " + workers
+                    + " workers: load it with loading(app, modes) naming --mode " + algorithms.mode());
+            }
+            if (app == GraphApp.PAGERANK && algorithms.pageRankEdges() == GraphAlgorithms.PageRankEdges.IN
+                && !graph.isSymmetric()) {
+                throw new IllegalArgumentException("--mode " + algorithms.mode() + " pulls PageRank along in-edges, and "
+                    + "the loaded graph is directed: load it symmetrized, or place a host graph (its reverse is built "
+                    + "from it)");
+            }
+            app.requireUsable(graph);
+            // the load's garbage (and the caller's reference answer's), before the runs' arrays: as after a placement
+            System.gc();
+            final Placed placed = new Placed(loaded.mesh(), loaded, graph, app, algorithms, settings, 0, 1, workers);
+            adopted = true;
+            return placed;
+        } finally {
+            if (!adopted) {
+                try {
+                    loaded.close();
+                } finally {
+                    loaded.mesh().close();
+                }
+            }
+        }
+    }
+
+    /** The warm-up and timed runs of a measurement on a placed graph. */
+    private Measurement runs(final Placed placed, final int source, final boolean collect) {
+        final World w = placed.mesh.world();
+        final long settled = usedHeap();
+        for (int r = 0; r < warmups; r++) {
+            placed.run(source);
+            collectBetweenRuns(collect, settled);
+        }
+        AppResult result = null;
+        double[] times = new double[runs];
+        for (int r = 0; r < runs; r++) {
+            if (r > 0) {
+                result = null; // the last run's answer is the one kept
                 collectBetweenRuns(collect, settled);
             }
-            AppResult result = null;
-            double[] times = new double[runs];
-            for (int r = 0; r < runs; r++) {
-                if (r > 0) {
-                    result = null; // the last run's answer is the one kept
-                    collectBetweenRuns(collect, settled);
-                }
-                result = placed.run(source);
-                times[r] = result.nanos() / 1e6;
-                // decided together across processes: any rank's stop ends every rank's runs here
-                if (r + 1 < runs && w.allReduceMax(stopRuns.getAsBoolean() ? 1 : 0) > 0) {
-                    times = Arrays.copyOf(times, r + 1);
-                    break;
-                }
+            result = placed.run(source);
+            times[r] = result.nanos() / 1e6;
+            // decided together across processes: any rank's stop ends every rank's runs here
+            if (r + 1 < runs && w.allReduceMax(stopRuns.getAsBoolean() ? 1 : 0) > 0) {
+                times = Arrays.copyOf(times, r + 1);
+                break;
             }
-            return new Measurement(result, times, placed.placeMillis, placed.devices, placed.workers, placed.graph);
         }
+        return new Measurement(result, times, placed.placeMillis, placed.devices, placed.workers, placed.graph);
     }
 
     /**
@@ -247,18 +400,7 @@ public final class AppRunner {
             // may shrink (the launcher's -XX:MaxHeapFreeRatio) gives its unused pages back here
             System.gc();
         }
-        final Mesh.Builder mb = Mesh.builder().name("overlap-" + app.id()).devices(meshDevices)
-            .threadsPerDevice(meshWorkers).memoryPerDevice(plan.perDevice);
-        if (idleStrategy != null) {
-            mb.idleStrategy(idleStrategy);
-        }
-        if (countersDirectory != null) {
-            mb.countersDirectory(countersDirectory);
-        }
-        if (world != null) {
-            mb.world(world);
-        }
-        final Mesh mesh = mb.build();
+        final Mesh mesh = mesh(app, meshDevices, meshWorkers, plan.perDevice);
         DeviceGraph dg = null;
         boolean opened = false;
         try {
@@ -290,6 +432,22 @@ public final class AppRunner {
                 }
             }
         }
+    }
+
+    /** @return a mesh for {@code app} with this runner's idle strategy, counters and world */
+    private Mesh mesh(final GraphApp app, final int meshDevices, final int meshWorkers, final long perDevice) {
+        final Mesh.Builder mb = Mesh.builder().name("overlap-" + app.id()).devices(meshDevices)
+            .threadsPerDevice(meshWorkers).memoryPerDevice(perDevice);
+        if (idleStrategy != null) {
+            mb.idleStrategy(idleStrategy);
+        }
+        if (countersDirectory != null) {
+            mb.countersDirectory(countersDirectory);
+        }
+        if (world != null) {
+            mb.world(world);
+        }
+        return mb.build();
     }
 
     /**

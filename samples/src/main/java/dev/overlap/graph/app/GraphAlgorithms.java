@@ -96,6 +96,19 @@ public interface GraphAlgorithms {
     }
 
     /**
+     * The device bytes a run of {@code app} needs on a one-device mesh of {@code vertices}, before the graph's
+     * summary exists: what {@link AppRunner#loading} sizes a mesh with once the first pass has counted the graph.
+     *
+     * @param app      the app
+     * @param vertices the vertices
+     * @param workers  the workers of the device
+     * @return bytes; by default the most any app needs ({@link #stateBytesPerDevice(int, int, int, int)})
+     */
+    default long stateBytesForLoad(final GraphApp app, final int vertices, final int workers) {
+        return stateBytesPerDevice(vertices, vertices, 1, workers);
+    }
+
+    /**
      * As {@link #stateBytesPerDevice(int, int, int, int, AppSettings)} for the runs of {@code app} alone on the graph
      * {@code graph} summarises: the devices' memory is zeroed, so resident, from the mesh's start, and a BFS need not
      * carry PageRank's state. By default the state of any app (the method above); a model overrides it when its

@@ -3,6 +3,7 @@ package dev.overlap.graph.cli;
 import dev.overlap.core.IdleStrategies;
 import dev.overlap.core.counters.CountersFile;
 import dev.overlap.graph.ConsoleProgress;
+import dev.overlap.graph.Csr;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.answer.Answer;
@@ -14,6 +15,8 @@ import dev.overlap.graph.app.AutoMode;
 import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.app.HostGraph;
+import dev.overlap.graph.io.GraphFormatException;
+import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.ref.Verification;
 import dev.overlap.graph.report.RunReport;
 import dev.overlap.graph.solo.CoopAlgorithms;
@@ -176,7 +179,7 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
      *
      * @return the provider, and the auto line (null when the mode was given)
      */
-    private Resolved resolve(final CommandLine cl, final GraphApp app, final CsrGraph g, final LaunchedWorld world,
+    private Resolved resolve(final CommandLine cl, final GraphApp app, final Csr g, final LaunchedWorld world,
         final boolean lead) {
         final String mode = mode(cl);
         AutoMode.Choice choice = null;
@@ -221,9 +224,6 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
         final AnswerDestination destination, final LaunchedWorld world) throws IOException {
         final boolean lead = world == null || world.rank() == 0;
         final Reference reference = new Reference();
-        // the loaded graph is referenced by the input's HostGraph alone: the runner drops it once placed
-        final Input in = input(cl, app, settings, world, lead, reference);
-        final GraphAlgorithms algorithms = in.resolved().algorithms();
         final AppRunner.Builder rb0 = AppRunner.builder().devices(meshOptions.devices)
             .threadsPerDevice(meshOptions.threads()).partitioning(meshOptions.partitioning()).warmups(warmups).runs(runs);
         if (world != null) {
@@ -244,7 +244,13 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
             rb0.stopRunsWhen(stop);
         }
         final AppRunner runner = rb0.build();
-        final AppRunner.Measurement m = runner.measure(in.host(), app, algorithms, in.source(), settings);
+        // the loaded graph is referenced by the input alone: the runner drops a host graph once placed, and closes a
+        // graph loaded into its mesh once measured
+        final Input in = input(cl, app, settings, world, lead, reference, runner);
+        final GraphAlgorithms algorithms = in.resolved().algorithms();
+        final AppRunner.Measurement m = in.loaded() != null
+            ? runner.measure(in.loaded(), app, algorithms, in.source(), settings)
+            : runner.measure(in.host(), app, algorithms, in.source(), settings);
         if (!lead) {
             if (!output.quiet) {
                 cl.getErr().println("overlap " + app + ": " + MeshOptions.describeRank(world, meshOptions.devices)
@@ -283,18 +289,73 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
     /**
      * Loads or generates the graph, chooses the source and the mode, and hands the graph over: the returned input
      * holds it in its {@link HostGraph} only, whose last reader computes the reference answer into {@code reference}
-     * (on the lead rank, unless {@code --no-verify}) once the graph is placed. Nothing of this method's frame
-     * outlives it, so the graph is unreachable once the runner drops it.
+     * (on the lead rank, unless {@code --no-verify}) once the graph is placed; or, for a one-device mode in one
+     * process ({@link #loadsIntoDevice}), builds it straight into the memory of the runner's mesh, where the source,
+     * the mode and the reference read it, so that the graph never exists twice. Nothing of this method's frame
+     * outlives it, so a host graph is unreachable once the runner drops it.
      */
     private Input input(final CommandLine cl, final GraphApp app, final AppSettings settings,
-        final LaunchedWorld world, final boolean lead, final Reference reference) throws IOException {
+        final LaunchedWorld world, final boolean lead, final Reference reference, final AppRunner runner)
+        throws IOException {
+        if (loadsIntoDevice(cl, app, world)) {
+            return loadIntoDevice(cl, app, settings, reference, runner);
+        }
         final GraphInputOptions.Loaded loaded = loadGraph(lead);
         final CsrGraph g = loaded.graph;
         final int src = app.hasSource() ? chooseSource(g, cl) : 0;
         final Resolved resolved = resolve(cl, app, g, world, lead);
         final HostGraph host = lead && !output.noVerify ? HostGraph.of(g, h -> reference.compute(app, h, src, settings))
             : HostGraph.of(g);
-        return new Input(host, loaded.name, loaded.millis, src, resolved);
+        return new Input(host, null, loaded.name, loaded.millis, src, resolved);
+    }
+
+    /**
+     * Whether the graph loads straight into a device's memory: in one process, for the one-device modes ({@code solo},
+     * {@code coop}, and {@code auto}, which picks one of them), with the default range partition (a renumbering
+     * partition needs the whole graph first), and for PageRank only on a graph known to be symmetric (the one-device
+     * modes pull along in-edges: a directed graph's reverse is built from a host copy).
+     */
+    private boolean loadsIntoDevice(final CommandLine cl, final GraphApp app, final LaunchedWorld world) {
+        final String mode = mode(cl);
+        return world == null && (mode.equals(AutoMode.MODE) || candidates(mode)[0].singleWorker()
+            || candidates(mode)[0].oneDevice()) && meshOptions.partitioning() == AppRunner.Partitioning.RANGE
+            && (app != GraphApp.PAGERANK || input.symmetric());
+    }
+
+    /** @return the models a mode's loaded graph is sized for: auto's two, or the mode's own */
+    private static GraphAlgorithms[] candidates(final String mode) {
+        return mode.equals(AutoMode.MODE) ? new GraphAlgorithms[] {Algorithms.forMode("solo"), Algorithms.forMode(
+            "coop")} : new GraphAlgorithms[] {Algorithms.forMode(mode)};
+    }
+
+    /** {@link #input} for a graph built in the runner's mesh: closed here if anything fails before the runs. */
+    private Input loadIntoDevice(final CommandLine cl, final GraphApp app, final AppSettings settings,
+        final Reference reference, final AppRunner runner) throws IOException {
+        final GraphInputOptions.Into<DeviceGraph> loaded = input.load(app.weighted(),
+            ConsoleProgress.forConsole(output.quiet), runner.loading(app, candidates(mode(cl))));
+        final DeviceGraph dg = loaded.graph();
+        boolean handed = false;
+        try {
+            if (dg.summary().vertexCount() == 0) {
+                throw new GraphFormatException(loaded.name(), 0, "no vertices: the file holds no edges");
+            }
+            final Csr g = dg.csr();
+            final int src = app.hasSource() ? chooseSource(g, cl) : 0;
+            final Resolved resolved = resolve(cl, app, g, null, true);
+            if (!output.noVerify) {
+                reference.compute(app, g, src, settings);
+            }
+            handed = true;
+            return new Input(null, dg, loaded.name(), loaded.millis(), src, resolved);
+        } finally {
+            if (!handed) {
+                try {
+                    dg.close();
+                } finally {
+                    dg.mesh().close();
+                }
+            }
+        }
     }
 
     /**
@@ -305,16 +366,23 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
         return untilStdinCloses && lead ? StdinWatch.start() : null;
     }
 
-    /** The graph handed to the runner, what the report says of its loading, the source and the mode. */
-    private record Input(HostGraph host, String name, double loadMillis, int source, Resolved resolved) {
+    /**
+     * The graph handed to the runner (a host graph to place, or one loaded into the runner's mesh: one of the two),
+     * what the report says of its loading, the source and the mode.
+     */
+    private record Input(HostGraph host, DeviceGraph loaded, String name, double loadMillis, int source,
+        Resolved resolved) {
     }
 
-    /** The reference answer, computed from the host graph before the runner drops it, and its time. */
+    /**
+     * The reference answer, computed from the host graph before the runner drops it (or from the graph loaded into the
+     * device's memory), and its time.
+     */
     private static final class Reference {
         GraphApp.Expected expected;
         double millis;
 
-        void compute(final GraphApp app, final CsrGraph g, final int source, final AppSettings settings) {
+        void compute(final GraphApp app, final Csr g, final int source, final AppSettings settings) {
             final long start = System.nanoTime();
             expected = app.expected(g, source, settings, null);
             millis = (System.nanoTime() - start) / 1e6;
@@ -440,7 +508,7 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
         return "default".equals(dir) ? CountersFile.defaultDirectory() : java.nio.file.Paths.get(dir);
     }
 
-    int chooseSource(final CsrGraph g, final CommandLine cl) {
+    int chooseSource(final Csr g, final CommandLine cl) {
         if (source != null) {
             if (source < 0 || source >= g.vertexCount()) {
                 throw new CommandLine.ParameterException(cl, "--source " + source + " is outside 0.."

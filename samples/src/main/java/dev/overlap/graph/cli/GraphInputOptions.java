@@ -2,6 +2,7 @@ package dev.overlap.graph.cli;
 
 import dev.overlap.graph.BuildOptions;
 import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.GraphBuilder;
 import dev.overlap.graph.Progress;
 import dev.overlap.graph.gen.GraphSpec;
 import dev.overlap.graph.io.GraphFormat;
@@ -77,6 +78,43 @@ public final class GraphInputOptions {
     }
 
     /**
+     * Loads or generates the graph into {@code destination} ({@link GraphBuilder.Destination}: a device's memory), as
+     * {@link #load(boolean, Progress)} loads it onto the heap; the caller checks that it has vertices.
+     *
+     * @param destination where the graph is built
+     * @return the graph and what the report says of its loading
+     * @throws IOException with file, line and reason for a bad file
+     */
+    <G> Into<G> load(final boolean weighted, final Progress progress, final GraphBuilder.Destination<G> destination)
+        throws IOException {
+        final long start = System.nanoTime();
+        final G g;
+        if (source.spec != null) {
+            final GraphSpec s = source.spec;
+            g = GraphBuilder.build(s.edges(seed, weighted, progress), s.vertexCount(), s.options(), false, progress,
+                destination);
+        } else {
+            g = GraphReader.read(source.file, format, new BuildOptions(symmetrize, dropSelfLoops, dropDuplicates),
+                weighted, progress, destination);
+        }
+        return new Into<>(g, name(weighted), (System.nanoTime() - start) / 1e6);
+    }
+
+    /** A graph built into a destination, its name and how long it took. */
+    record Into<G>(G graph, String name, double millis) {
+    }
+
+    /** @return true when the graph is symmetric whatever its file holds (generated, or {@code --symmetrize}) */
+    boolean symmetric() {
+        return source.spec != null || symmetrize;
+    }
+
+    private String name(final boolean weighted) {
+        return source.spec != null ? source.spec.toString() + (weighted ? " (weights 1.." + source.spec.maxWeight()
+            + ")" : "") + ", seed " + seed : source.file.toString();
+    }
+
+    /**
      * @param weighted whether the app reads weights: a generated graph gets random weights, a weighted file keeps
      *                 its own (without, a weighted file is loaded without them: 4 bytes less per edge)
      * @param progress progress reporting
@@ -86,15 +124,12 @@ public final class GraphInputOptions {
     Loaded load(final boolean weighted, final Progress progress) throws IOException {
         final long start = System.nanoTime();
         final CsrGraph g;
-        final String name;
+        final String name = name(weighted);
         if (source.spec != null) {
             g = source.spec.build(seed, weighted, progress);
-            name = source.spec.toString() + (weighted ? " (weights 1.." + source.spec.maxWeight() + ")" : "")
-                + ", seed " + seed;
         } else {
             g = GraphReader.read(source.file, format, new BuildOptions(symmetrize, dropSelfLoops, dropDuplicates),
                 weighted, progress);
-            name = source.file.toString();
             if (g.vertexCount() == 0) {
                 // a data problem, not a usage one: exit 1 naming the file (an empty file, or comments only)
                 throw new GraphFormatException(name, 0, "no vertices: the file holds no edges");

@@ -61,24 +61,65 @@ public final class GraphReader {
     public static CsrGraph read(final Path path, final GraphFormat format, final BuildOptions options,
         final boolean weights, final Progress progress) throws IOException {
         final String name = path.toString();
+        final GraphFormat f = format(path, format, name);
+        if (f == GraphFormat.BCSR) {
+            final CsrGraph g = readBinary(path, name, progress);
+            return clean(weights ? g : g.withoutWeights(), options, name, progress);
+        }
+        return readText(path, f, name, options, weights, progress, GraphBuilder.onHeap());
+    }
+
+    /**
+     * As {@link #read(Path, GraphFormat, BuildOptions, boolean, Progress)}, building the graph into
+     * {@code destination} (a device's memory: {@link dev.overlap.graph.partition.DeviceGraph#loading}): a text file's
+     * two passes write there directly; a binary file is read, then rebuilt there from its rows.
+     *
+     * @param destination where the graph is built
+     * @param <G>         the graph built
+     * @return the graph
+     * @throws GraphFormatException as {@link #read(Path, GraphFormat, BuildOptions, boolean, Progress)}
+     * @throws IOException          never other than a {@link GraphFormatException}
+     */
+    public static <G> G read(final Path path, final GraphFormat format, final BuildOptions options,
+        final boolean weights, final Progress progress, final GraphBuilder.Destination<G> destination)
+        throws IOException {
+        final String name = path.toString();
+        final GraphFormat f = format(path, format, name);
+        if (f == GraphFormat.BCSR) {
+            final CsrGraph g = readBinary(path, name, progress);
+            final CsrGraph kept = weights ? g : g.withoutWeights();
+            final BuildOptions o = kept.isSymmetric() ? options.withSymmetrize(false) : options;
+            return GraphBuilder.build(rows(kept), kept.vertexCount(), o, kept.isSymmetric(), progress, destination);
+        }
+        return readText(path, f, name, options, weights, progress, destination);
+    }
+
+    /** @return the file's format: {@code format}, or told by its name */
+    private static GraphFormat format(final Path path, final GraphFormat format, final String name)
+        throws GraphFormatException {
         checkReadable(path, name);
-        final GraphFormat f;
         try {
-            f = format != null ? format : GraphFormat.fromFileName(path.getFileName().toString());
+            return format != null ? format : GraphFormat.fromFileName(path.getFileName().toString());
         } catch (final IllegalArgumentException e) {
             throw new GraphFormatException(name, 0, e.getMessage());
         }
-        if (f == GraphFormat.BCSR) {
-            final CsrGraph g;
-            try {
-                g = BinaryCsr.read(path, name, progress);
-            } catch (final GraphFormatException e) {
-                throw e;
-            } catch (final IOException e) {
-                throw ioFailure(name, e);
-            }
-            return clean(weights ? g : g.withoutWeights(), options, name, progress);
+    }
+
+    private static CsrGraph readBinary(final Path path, final String name, final Progress progress)
+        throws GraphFormatException {
+        try {
+            return BinaryCsr.read(path, name, progress);
+        } catch (final GraphFormatException e) {
+            throw e;
+        } catch (final IOException e) {
+            throw ioFailure(name, e);
         }
+    }
+
+    /** A text file, read in two passes into {@code destination}. */
+    private static <G> G readText(final Path path, final GraphFormat f, final String name, final BuildOptions options,
+        final boolean weights, final Progress progress, final GraphBuilder.Destination<G> destination)
+        throws GraphFormatException {
         final TextParser parser;
         switch (f) {
             case MTX:
@@ -106,7 +147,7 @@ public final class GraphReader {
         final TextHeader h = edges.header();
         final BuildOptions o = h.symmetricStorage ? options.withSymmetrize(true) : options;
         try {
-            return GraphBuilder.build(edges, h.vertices, o, false, Progress.none());
+            return GraphBuilder.build(edges, h.vertices, o, false, Progress.none(), destination);
         } catch (final UncheckedIOException e) {
             throw failure(name, e.getCause());
         } catch (final IllegalArgumentException e) {
@@ -175,8 +216,16 @@ public final class GraphReader {
         if (!options.symmetrize() && !options.dropSelfLoops() && !options.dropDuplicates()) {
             return g;
         }
-        // its edges row by row, in batches: no edge list of the whole graph beside the mapped one and the cleaned one
-        final EdgeStream edges = new EdgeStream() {
+        final BuildOptions o = g.isSymmetric() ? options.withSymmetrize(false) : options;
+        return GraphBuilder.build(rows(g), g.vertexCount(), o, g.isSymmetric(), progress);
+    }
+
+    /**
+     * @return {@code g}'s edges row by row, in batches: no edge list of the whole graph beside the read one and the
+     *         rebuilt one
+     */
+    private static EdgeStream rows(final CsrGraph g) {
+        return new EdgeStream() {
             @Override
             public boolean isWeighted() {
                 return g.isWeighted();
@@ -198,7 +247,5 @@ public final class GraphReader {
                 out.flush();
             }
         };
-        final BuildOptions o = g.isSymmetric() ? options.withSymmetrize(false) : options;
-        return GraphBuilder.build(edges, g.vertexCount(), o, g.isSymmetric(), progress);
     }
 }

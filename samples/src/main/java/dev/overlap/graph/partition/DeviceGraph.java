@@ -271,9 +271,19 @@ public final class DeviceGraph implements AutoCloseable {
      */
     public static DeviceGraph load(final EdgeStream edges, final int vertexCount, final BuildOptions options,
         final boolean symmetricIn, final boolean withWeights, final MeshFor meshFor, final Progress progress) {
-        Objects.requireNonNull(meshFor, "meshFor");
-        return GraphBuilder.build(edges, vertexCount, options, symmetricIn, progress,
-            new Loading(withWeights, meshFor));
+        return GraphBuilder.build(edges, vertexCount, options, symmetricIn, progress, loading(withWeights, meshFor));
+    }
+
+    /**
+     * The destination of a {@link #load}, for any source of edges a {@link GraphBuilder} reads (a file's reader, a
+     * generator): one per graph.
+     *
+     * @param withWeights whether to place weights (unit weights when the edges have none)
+     * @param meshFor     builds the mesh once the graph's size is known (see {@link #load})
+     * @return the destination
+     */
+    public static GraphBuilder.Destination<DeviceGraph> loading(final boolean withWeights, final MeshFor meshFor) {
+        return new Loading(withWeights, Objects.requireNonNull(meshFor, "meshFor"));
     }
 
     /** Builds the mesh a {@link #load} writes into, once the graph's size is known. */

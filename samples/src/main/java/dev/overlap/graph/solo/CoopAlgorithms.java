@@ -53,6 +53,13 @@ public final class CoopAlgorithms implements GraphAlgorithms {
         return Math.max(CoopBfs.stateBytes(vertices), CoopSssp.stateBytes(vertices));
     }
 
+    /** @return the state of {@code app} alone, as {@link #stateBytesPerDevice(GraphApp, GraphSummary, int, int, int, AppSettings)} */
+    @Override
+    public long stateBytesForLoad(final GraphApp app, final int vertices, final int workers) {
+        return app == GraphApp.BFS ? CoopBfs.stateBytes(vertices) : app == GraphApp.SSSP ? CoopSssp.stateBytes(vertices)
+            : 0;
+    }
+
     /** @return the state of {@code app} alone: BFS's depths, queues and bitmaps, SSSP's distances, none for PageRank */
     @Override
     public long stateBytesPerDevice(final GraphApp app, final GraphSummary graph, final int maxOwned,

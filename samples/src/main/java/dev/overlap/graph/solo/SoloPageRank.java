@@ -177,10 +177,13 @@ final class SoloPageRank {
                 g.graph().summary().edgeCount());
             final Partition p = g.partition();
             final long off = g.offsetsAt();
-            final int[] degree = new int[n];
+            // in internal ids: the caller's array itself when they are the original ids (read, never written)
+            final int[] degree = p.isIdentity() ? outDegrees : new int[n];
             int isolated = 0;
             for (int i = 0; i < n; i++) {
-                degree[i] = outDegrees[p.original(i)];
+                if (degree != outDegrees) {
+                    degree[i] = outDegrees[p.original(i)];
+                }
                 isolated += inPlace && degree[i] == 0 && noInEdge(off, i) ? 1 : 0; // only in-place sweeps use it
             }
             // Jacobi: every rank 1/n. Gauss-Seidel: total rank 1, the isolated rows at the rank they converge to when
@@ -209,16 +212,17 @@ final class SoloPageRank {
          *               {@code scale}
          * @param degree the out-degrees
          * @param scale  {@link #scale}
-         * @return the ranks they hold: {@code c[v] * degree[v]}, or {@code c[v]} for a dangling row (a product within
-         *         an ulp of the rank the iteration computed)
+         * @return {@code c} itself, now holding the ranks: {@code c[v] * degree[v]}, or {@code c[v]} for a dangling row
+         *         (a product within an ulp of the rank the iteration computed); the run's last contributions are not
+         *         needed after it, and a second array of {@code n} doubles per run would be garbage the size of the
+         *         answer
          */
         static double[] ranks(final double[] c, final int[] degree, final double scale) {
-            final double[] rank = new double[c.length];
             for (int v = 0; v < c.length; v++) {
                 final int k = degree[v];
-                rank[v] = (k == 0 ? c[v] : c[v] * k) * scale;
+                c[v] = (k == 0 ? c[v] : c[v] * k) * scale;
             }
-            return rank;
+            return c;
         }
     }
 }
