@@ -237,9 +237,13 @@ public final class DeviceGraph implements AutoCloseable {
      * computed from the device copy (no host copy exists), not for kernels.
      *
      * @return the view, valid while the graph is open
-     * @throws IllegalStateException when the graph spans several devices or its device is another process's
+     * @throws IllegalStateException when the graph is closed, spans several devices or its device is another
+     *                               process's
      */
     public Csr csr() {
+        if (leases.isClosed()) {
+            throw new IllegalStateException(this + " is closed: place or load the graph again to read it");
+        }
         if (devices() != 1 || !mesh.world().isLocal(0)) {
             throw new IllegalStateException(this + ": only the graph of one device in this process reads as a Csr");
         }
