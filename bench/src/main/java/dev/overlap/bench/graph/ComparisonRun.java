@@ -446,11 +446,7 @@ final class ComparisonRun {
             return new ForkedInput(null, dg, source, fixed, ref);
         } finally {
             if (!handed) {
-                try {
-                    dg.close();
-                } finally {
-                    dg.mesh().close();
-                }
+                dg.closeWithMesh();
             }
         }
     }

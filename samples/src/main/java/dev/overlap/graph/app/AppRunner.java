@@ -337,11 +337,7 @@ public final class AppRunner {
             return placed;
         } finally {
             if (!adopted) {
-                try {
-                    loaded.close();
-                } finally {
-                    loaded.mesh().close();
-                }
+                loaded.closeWithMesh();
             }
         }
     }
@@ -621,8 +617,7 @@ public final class AppRunner {
          */
         @Override
         public void close() {
-            placedGraph.close();
-            mesh.close();
+            placedGraph.closeWithMesh();
         }
 
         @Override

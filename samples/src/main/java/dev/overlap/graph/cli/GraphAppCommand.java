@@ -349,11 +349,7 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
             return new Input(null, dg, loaded.name(), loaded.millis(), src, resolved);
         } finally {
             if (!handed) {
-                try {
-                    dg.close();
-                } finally {
-                    dg.mesh().close();
-                }
+                dg.closeWithMesh();
             }
         }
     }

@@ -624,6 +624,18 @@ public final class DeviceGraph implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes this graph, then its mesh: for a graph on a mesh of its own ({@link #load}, or a runner's placement),
+     * whose holder owns the mesh with the graph.
+     *
+     * @throws IllegalStateException if a run holds a {@link Lease}: as {@link #close()}, nothing is closed or freed
+     *                               (the mesh neither: its memory holds the slices the run reads)
+     */
+    public void closeWithMesh() {
+        close();
+        mesh.close();
+    }
+
     @Override
     public String toString() {
         return "DeviceGraph{" + summary.vertexCount() + " vertices, " + summary.edgeCount() + " edges on "
