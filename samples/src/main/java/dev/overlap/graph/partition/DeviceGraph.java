@@ -139,9 +139,8 @@ public final class DeviceGraph implements AutoCloseable {
         }
         final DeviceGraph dg = new DeviceGraph(mesh, p, summary, withWeights);
         final KernelLaunch[] launches = new KernelLaunch[p.devices()];
-        // A device keeps its last launch, and so the kernel's closure, until its next one: the kernels reach the
-        // graph through this slot, emptied once they have joined, so the placed graph never keeps the host graph.
-        final CsrGraph[] source = {g};
+        // the fill kernels capture the host graph; a completed launch drops its kernel (KernelLaunch), so nothing the
+        // placed graph or its devices keep reaches the host graph once the placement has joined them
         try {
             final long[] edges = edgesPerDevice(g, p);
             long maxRows = 0;
@@ -161,7 +160,7 @@ public final class DeviceGraph implements AutoCloseable {
                     dg.weights[d] = wgt.on(d);
                 }
                 if (mesh.world().isLocal(d)) {
-                    launches[d] = fill(mesh.device(d), source, p, d, off.on(d), tgt.on(d),
+                    launches[d] = fill(mesh.device(d), g, p, d, off.on(d), tgt.on(d),
                         wgt != null ? wgt.on(d) : null);
                 }
             }
@@ -182,8 +181,6 @@ public final class DeviceGraph implements AutoCloseable {
             }
             dg.close();
             throw e;
-        } finally {
-            source[0] = null;
         }
         return dg;
     }
@@ -193,10 +190,9 @@ public final class DeviceGraph implements AutoCloseable {
         return array;
     }
 
-    /** Launches the kernel that writes device {@code d}'s slice of the graph in {@code source[0]} into its memory. */
-    private static KernelLaunch fill(final Device dev, final CsrGraph[] source, final Partition p, final int d,
+    /** Launches the kernel that writes device {@code d}'s slice of {@code g} into its memory. */
+    private static KernelLaunch fill(final Device dev, final CsrGraph g, final Partition p, final int d,
         final LongArray off, final IntArray tgt, final IntArray wgt) {
-        final CsrGraph g = source[0];
         final int lo = p.lo(d);
         final int rows = p.size(d);
         final int blocks = Math.max(1, (rows + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK);
@@ -209,17 +205,16 @@ public final class DeviceGraph implements AutoCloseable {
             blockStart[b + 1] += blockStart[b];
         }
         return dev.launch(blocks, (ctx, block) -> {
-            final CsrGraph graph = source[0]; // set until every block has run (the placement joins them first)
             final int from = block * ROWS_PER_BLOCK;
             final int to = Math.min(rows, from + ROWS_PER_BLOCK);
             long slot = blockStart[block];
             for (int i = from; i < to; i++) {
                 off.set(i, slot);
                 final int u = p.original(lo + i);
-                for (long e = graph.edgeStart(u), end = graph.edgeEnd(u); e < end; e++, slot++) {
-                    tgt.set((int)slot, p.internal(graph.target(e)));
+                for (long e = g.edgeStart(u), end = g.edgeEnd(u); e < end; e++, slot++) {
+                    tgt.set((int)slot, p.internal(g.target(e)));
                     if (wgt != null) {
-                        wgt.set((int)slot, graph.weight(e));
+                        wgt.set((int)slot, g.weight(e));
                     }
                 }
             }
