@@ -4,6 +4,7 @@ import dev.overlap.core.Mesh;
 import dev.overlap.core.World;
 import dev.overlap.core.WorldConfig;
 import dev.overlap.graph.CsrGraph;
+import dev.overlap.graph.EdgeArrays;
 import dev.overlap.graph.GraphBuilder;
 import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.partition.DeviceGraph;
@@ -250,12 +251,12 @@ public final class AppRunner {
             });
         return new GraphBuilder.Destination<>() {
             @Override
-            public dev.overlap.graph.EdgeArrays allocate(final int vertices, final long edges, final boolean weighted) {
+            public EdgeArrays allocate(final int vertices, final long edges, final boolean weighted) {
                 return loading.allocate(vertices, edges, weighted);
             }
 
             @Override
-            public DeviceGraph finish(final long[] offsets, final dev.overlap.graph.EdgeArrays edges,
+            public DeviceGraph finish(final long[] offsets, final EdgeArrays edges,
                 final boolean symmetric) {
                 final DeviceGraph dg = loading.finish(offsets, edges, symmetric);
                 System.gc(); // the second pass's cursors and the deduplication's counts, before the caller reads it
@@ -319,9 +320,11 @@ public final class AppRunner {
             if (app.hasSource() && (source < 0 || source >= graph.vertexCount())) {
                 throw new IllegalArgumentException("source " + source + " is outside 0.." + (graph.vertexCount() - 1));
             }
-            if (loaded.devices() != 1 || loaded.mesh().device(0).workerCount() < workers) {
+            // solo runs on the calling thread whatever the device has; coop on every worker, as many as this runner's
+            if (loaded.devices() != 1 || !algorithms.singleWorker()
+                && loaded.mesh().device(0).workerCount() != workers) {
                 throw new IllegalArgumentException(loaded + " is not on a mesh of one device with " + workers
-                    + " workers: load it with loading(app, modes) naming --mode " + algorithms.mode());
+                    + " workers: load it with this runner's loading(app, modes) naming --mode " + algorithms.mode());
             }
             if (app == GraphApp.PAGERANK && algorithms.pageRankEdges() == GraphAlgorithms.PageRankEdges.IN
                 && !graph.isSymmetric()) {
