@@ -40,7 +40,7 @@ public final class AutoMode {
     /** BFS on a high-degree graph: parallel ({@code coop}) from this many edges. */
     public static final long BFS_HIGH_DEGREE_EDGES = 4_000_000;
     /** BFS on a low-degree graph: parallel ({@code coop}) from this many edges. */
-    public static final long BFS_LOW_DEGREE_EDGES = 1_000_000;
+    public static final long BFS_LOW_DEGREE_EDGES = 1_500_000;
     /** PageRank on a low-degree graph: parallel ({@code coop}) from this many edges. */
     public static final long PR_LOW_DEGREE_EDGES = 200_000;
     /** PageRank on a high-degree graph: parallel ({@code coop}) from this many edges. */

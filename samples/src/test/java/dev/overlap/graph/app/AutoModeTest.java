@@ -75,7 +75,8 @@ class AutoModeTest {
             {"road:100000", 100_000L, 229_998L, "solo", "coop", "solo"},
             {"kron:14", 16_384L, 426_246L, "solo", "solo", "solo"},
             {"grid:500x500", 250_000L, 998_000L, "solo", "coop", "coop"},
-            {"grid:512x512", 262_144L, 1_046_528L, "coop", "coop", "coop"},
+            {"grid:512x512", 262_144L, 1_046_528L, "solo", "coop", "coop"},
+            {"grid:700x700", 490_000L, 1_957_200L, "coop", "coop", "coop"},
             {"kron:16", 65_536L, 1_819_184L, "solo", "coop", "coop"},
             {"road:1000000", 1_000_000L, 2_299_998L, "coop", "coop", "coop"},
             {"grid:1000x1000", 1_000_000L, 3_996_000L, "coop", "coop", "coop"},
@@ -102,9 +103,9 @@ class AutoModeTest {
             AutoMode.choose(GraphApp.SSSP, 1_000_000, 2_299_998, 2).line());
         assertEquals("mode auto -> coop (bfs on 30M edges, at least 4M at mean degree 30.0 >= 8)",
             AutoMode.choose(GraphApp.BFS, 1_000_000, 30_000_000, 2).line());
-        assertEquals("mode auto -> coop (bfs on 16M edges, at least 1M at mean degree 4.0 < 8)",
+        assertEquals("mode auto -> coop (bfs on 16M edges, at least 1.5M at mean degree 4.0 < 8)",
             AutoMode.choose(GraphApp.BFS, 4_000_000, 15_992_000, 2).line());
-        assertEquals("mode auto -> solo (bfs on 998k edges, below 1M at mean degree 4.0 < 8)",
+        assertEquals("mode auto -> solo (bfs on 998k edges, below 1.5M at mean degree 4.0 < 8)",
             AutoMode.choose(GraphApp.BFS, 250_000, 998_000, 2).line());
         assertEquals("999", AutoMode.compact(999));
         assertEquals("1k", AutoMode.compact(1000));
