@@ -264,9 +264,9 @@ public final class DeviceGraph implements AutoCloseable {
      *                    the bytes it is given free; the load owns it until it returns, and closes it if it fails
      * @param progress    progress reporting
      * @return the graph, on the mesh {@code meshFor} built (close both: the graph, then {@link #mesh()})
-     * @throws IllegalArgumentException as {@link GraphBuilder} does for bad edges, or when the mesh is not one local
-     *                                  device
-     * @throws IllegalStateException    when the mesh has no room (the message names free and needed bytes)
+     * @throws IllegalArgumentException as {@link GraphBuilder} does for bad edges
+     * @throws IllegalStateException    when {@code meshFor} fails or builds a mesh that is not one device in this
+     *                                  process, or the mesh has no room (the message names free and needed bytes)
      */
     public static DeviceGraph load(final EdgeStream edges, final int vertexCount, final BuildOptions options,
         final boolean symmetricIn, final boolean withWeights, final MeshFor meshFor, final Progress progress) {
@@ -291,7 +291,9 @@ public final class DeviceGraph implements AutoCloseable {
         /**
          * @param vertices   the graph's vertices
          * @param edges      the edges of the first pass (duplicates are dropped later)
-         * @param graphBytes the device bytes the graph takes ({@link #bytesFor})
+         * @param graphBytes the device bytes the graph takes ({@link #bytesFor}); a device holds at least 4096
+         *                   ({@link Mesh.Builder#memoryPerDevice}), so a mesh for the graph alone asks for
+         *                   {@code Math.max(4096, graphBytes)}, and one for runs adds their state
          * @return a mesh of one device in this process with at least {@code graphBytes} free
          */
         Mesh build(int vertices, long edges, long graphBytes);
@@ -325,9 +327,19 @@ public final class DeviceGraph implements AutoCloseable {
             final long bytes = bytesFor(vertices, edges, withWeights);
             this.vertices = vertices;
             this.weightedIn = weighted;
-            mesh = Objects.requireNonNull(meshFor.build(vertices, edges, bytes), "meshFor built no mesh");
+            // a bad mesh is the caller's mistake, not the edges': IllegalStateException, which a reader does not
+            // report as a malformed file (it wraps the builder's IllegalArgumentExceptions, about the edges)
+            try {
+                mesh = meshFor.build(vertices, edges, bytes);
+            } catch (final IllegalArgumentException e) {
+                throw new IllegalStateException("meshFor could not build a mesh for " + vertices + " vertices and "
+                    + edges + " edges (" + bytes + " bytes of graph): " + e.getMessage(), e);
+            }
+            if (mesh == null) {
+                throw new IllegalStateException("meshFor built no mesh");
+            }
             if (mesh.deviceCount() != 1 || !mesh.world().isLocal(0)) {
-                throw new IllegalArgumentException("a graph loads into a mesh of one device in this process, not "
+                throw new IllegalStateException("a graph loads into a mesh of one device in this process, not "
                     + mesh);
             }
             final SymmetricArray<LongArray> off = keep(mesh.allocateLongs(vertices + 1L));

@@ -124,10 +124,10 @@ class DeviceGraphLoadTest {
     }
 
     @Test
-    void aMeshOfTwoDevicesOrWithoutRoomIsRefusedAndClosed() {
+    void aMeshOfTwoDevicesOrWithoutRoomIsRefusedAndClosedAndAFailingMeshForIsNotAFormatError() throws Exception {
         final GraphSpec s = GraphSpec.parse("grid:30x30");
         final AtomicReference<Mesh> two = new AtomicReference<>();
-        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DeviceGraph.load(
+        final IllegalStateException e = assertThrows(IllegalStateException.class, () -> DeviceGraph.load(
             s.edges(1, false, Progress.none()), s.vertexCount(), s.options(), false, false, meshOf(two, 2, 0),
             Progress.none()));
         assertTrue(e.getMessage().contains("one device"), e.getMessage());
@@ -138,6 +138,20 @@ class DeviceGraphLoadTest {
             Progress.none()));
         assertTrue(full.getMessage().contains("device memory exhausted"), full.getMessage());
         assertTrue(small.get().isClosed());
+        // a mesh builder's refusal (here: below the 4096 bytes a device holds at least) is the caller's mistake,
+        // which a file's reader reports as it is, not as a malformed file
+        final java.nio.file.Path file = java.nio.file.Files.createTempFile("load", ".el");
+        try {
+            java.nio.file.Files.writeString(file, "0 1\n1 2\n");
+            final IllegalStateException tiny = assertThrows(IllegalStateException.class, () ->
+                dev.overlap.graph.io.GraphReader.read(file, null, BuildOptions.AS_IS, false, Progress.none(),
+                    DeviceGraph.loading(false, (v, m, bytes) -> Mesh.builder().devices(1).memoryPerDevice(bytes)
+                        .build())));
+            assertTrue(tiny.getMessage().startsWith("meshFor could not build a mesh for 3 vertices and 2 edges"),
+                tiny.getMessage());
+        } finally {
+            java.nio.file.Files.delete(file);
+        }
     }
 
     @Test
