@@ -30,8 +30,8 @@ public interface EdgeArrays {
      * Sorts the row in slots {@code [from, to)} by target, then weight, and keeps the first (lightest) copy of each
      * target at the row's start.
      *
-     * @param scratch a per-thread scratch array of at least {@code 2 * (to - from)} longs or ints the implementation
-     *                may grow: {@code scratch[0]} is replaced when too small
+     * @param scratch the calling thread's holder of a scratch array of sort keys ({@link Rows#pairs}): element 0 is
+     *                replaced by a larger array when the row does not fit
      * @return the slots kept
      */
     int dedupeRow(long from, long to, long[][] scratch);
