@@ -263,7 +263,7 @@ public final class DeviceGraph implements AutoCloseable {
      * @param meshFor     builds the mesh once the graph's size is known: one device in this process with at least
      *                    the bytes it is given free; the load owns it until it returns, and closes it if it fails
      * @param progress    progress reporting
-     * @return the graph, on the mesh {@code meshFor} built (close both: the graph, then {@link #mesh()})
+     * @return the graph, on the mesh {@code meshFor} built (close both: {@link #closeWithMesh()})
      * @throws IllegalArgumentException as {@link GraphBuilder} does for bad edges
      * @throws IllegalStateException    when {@code meshFor} fails or builds a mesh that is not one device in this
      *                                  process, or the mesh has no room (the message names free and needed bytes)
@@ -275,7 +275,8 @@ public final class DeviceGraph implements AutoCloseable {
 
     /**
      * The destination of a {@link #load}, for any source of edges a {@link GraphBuilder} reads (a file's reader, a
-     * generator): one per graph.
+     * generator): one per graph. A second build into it is refused with an {@link IllegalStateException} before
+     * anything is allocated (the first graph and its mesh are untouched).
      *
      * @param withWeights whether to place weights (unit weights when the edges have none)
      * @param meshFor     builds the mesh once the graph's size is known (see {@link #load})
@@ -312,6 +313,10 @@ public final class DeviceGraph implements AutoCloseable {
         private final boolean withWeights;
         private final MeshFor meshFor;
         private Mesh mesh;
+        /** Set by the first {@link #allocate}: a destination builds one graph. */
+        private boolean used;
+        /** Set once {@link #finish} has made the graph: the mesh is the graph's holder's, not this load's, after. */
+        private boolean built;
         private final List<SymmetricArray<?>> storage = new ArrayList<>(3);
         private DeviceEdges slots;
         private int vertices;
@@ -324,6 +329,11 @@ public final class DeviceGraph implements AutoCloseable {
 
         @Override
         public EdgeArrays allocate(final int vertices, final long edges, final boolean weighted) {
+            if (used) {
+                throw new IllegalStateException("a loading destination builds one graph: ask DeviceGraph.loading for "
+                    + "another");
+            }
+            used = true;
             final long bytes = bytesFor(vertices, edges, withWeights);
             this.vertices = vertices;
             this.weightedIn = weighted;
@@ -371,12 +381,13 @@ public final class DeviceGraph implements AutoCloseable {
             }
             dg.localEdges[0] = m;
             dg.storage.addAll(storage);
+            built = true;
             return dg;
         }
 
         @Override
         public void abandon() {
-            if (mesh != null) {
+            if (mesh != null && !built) {
                 mesh.close(); // frees the arrays with it
             }
         }

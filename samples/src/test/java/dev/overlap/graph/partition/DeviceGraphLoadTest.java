@@ -78,6 +78,25 @@ class DeviceGraphLoadTest {
     }
 
     @Test
+    void aLoadingDestinationBuildsOneGraphAndRefusesASecondWithoutTouchingTheFirst() {
+        final GraphSpec s = GraphSpec.parse("grid:10x10");
+        final AtomicReference<Mesh> mesh = new AtomicReference<>();
+        final GraphBuilder.Destination<DeviceGraph> into = DeviceGraph.loading(false, meshOf(mesh, 1, 0));
+        try (DeviceGraph first = GraphBuilder.build(s.edges(1, false, Progress.none()), s.vertexCount(), s.options(),
+            false, Progress.none(), into)) {
+            final Mesh firstMesh = mesh.get();
+            final IllegalStateException again = assertThrows(IllegalStateException.class, () -> GraphBuilder.build(
+                s.edges(1, false, Progress.none()), s.vertexCount(), s.options(), false, Progress.none(), into));
+            assertTrue(again.getMessage().contains("builds one graph"), again.getMessage());
+            assertEquals(firstMesh, mesh.get(), "no second mesh was built");
+            assertTrue(!firstMesh.isClosed(), "the first graph's mesh is untouched");
+            assertEquals(s.build(1, false, Progress.none()).edgeCount(), first.csr().edgeCount());
+        } finally {
+            mesh.get().close();
+        }
+    }
+
+    @Test
     void aLoadWithoutWeightsOfWeightedEdgesDropsThemAndUnitWeightsFillAnUnweightedLoad() {
         final GraphSpec s = GraphSpec.parse("grid:10x10");
         final AtomicReference<Mesh> mesh = new AtomicReference<>();
