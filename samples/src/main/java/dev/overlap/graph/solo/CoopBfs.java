@@ -521,28 +521,34 @@ final class CoopBfs {
 
         /**
          * Top-down: claims every unvisited out-neighbour of {@code u} for the next level (a plain store of its depth:
-         * see the class comment) and buffers it.
+         * see the class comment) and buffers it; a row longer than the buffer goes in pieces of at most
+         * {@value #BUFFER} edges.
          */
         void expand(final int u) {
             final long off = run.off;
             final long first = UnsafeApi.getLong(null, off + ((long)u << 3));
             final int degree = (int)(UnsafeApi.getLong(null, off + ((long)(u + 1) << 3)) - first);
-            if (degree > BUFFER - held) {
-                // room for every neighbour before the edge loop, so the loop never flushes: a call in the loop body,
-                // even one seldom taken, keeps the JIT from holding the loop's state in registers
-                flush();
-                if (degree > BUFFER) {
-                    expandWide(first, degree);
-                    return;
-                }
-            }
             final long edges = run.tgt + (first << 2);
+            for (int from = 0; from < degree; from += BUFFER) {
+                final int count = Math.min(BUFFER, degree - from);
+                if (count > BUFFER - held) {
+                    // room for every edge of the piece before its loop, so the loop never flushes: a call in the
+                    // loop body, even one seldom taken, keeps the JIT from holding the loop's state in registers
+                    flush();
+                }
+                claim(edges + ((long)from << 2), count);
+            }
+            scanned += degree;
+        }
+
+        /** Claims the unvisited targets of the {@code count} edges at {@code edges}; the buffer has room for them. */
+        private void claim(final long edges, final int count) {
             final long depth = run.depth;
             final int nextD = nextDepth;
             final int[] buf = buffer;
             int h = held;
             long edgesOfFound = 0;
-            for (int e = 0; e < degree; e++) {
+            for (int e = 0; e < count; e++) {
                 final int v = UnsafeApi.getInt(null, edges + ((long)e << 2));
                 final long at = depth + ((long)v << 2);
                 final int old = UnsafeApi.getInt(null, at);
@@ -554,33 +560,6 @@ final class CoopBfs {
             }
             claimed += h - held;
             held = h;
-            scanned += degree;
-            discovered += edgesOfFound;
-        }
-
-        /** {@link #expand} of a vertex with more neighbours than the buffer holds: flushes within the edge loop. */
-        private void expandWide(final long first, final int degree) {
-            final long edges = run.tgt + (first << 2);
-            final long depth = run.depth;
-            final int nextD = nextDepth;
-            long found = 0;
-            long edgesOfFound = 0;
-            for (int e = 0; e < degree; e++) {
-                final int v = UnsafeApi.getInt(null, edges + ((long)e << 2));
-                final long at = depth + ((long)v << 2);
-                final int old = UnsafeApi.getInt(null, at);
-                if (old < 0) {
-                    UnsafeApi.putInt(null, at, nextD);
-                    if (held == BUFFER) {
-                        flush();
-                    }
-                    buffer[held++] = v;
-                    found++;
-                    edgesOfFound += -1 - old;
-                }
-            }
-            scanned += degree;
-            claimed += found;
             discovered += edgesOfFound;
         }
 
