@@ -115,26 +115,8 @@ class GraphBuilderTest {
 
     @Test
     void aSecondPassThatNamesOtherVerticesIsRefused() {
-        final int[] pass = {0};
-        final EdgeStream changing = new EdgeStream() {
-            @Override
-            public boolean isWeighted() {
-                return false;
-            }
-
-            @Override
-            public long size() {
-                return -1;
-            }
-
-            @Override
-            public void forEachBatch(final java.util.function.Consumer<EdgeList> batch) {
-                final EdgeList b = new EdgeList(2, false);
-                b.add(0, 1);
-                b.add(1, pass[0]++ == 0 ? 0 : 5); // same degrees, but the second pass names vertex 5 of 2
-                batch.accept(b);
-            }
-        };
+        // same degrees, but the second pass names vertex 5 of 2
+        final EdgeStream changing = ChangingEdges.of(ChangingEdges.edges(0, 1, 1, 0), ChangingEdges.edges(0, 1, 1, 5));
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> GraphBuilder.build(changing, -1, BuildOptions.AS_IS, false, Progress.none()));
         assertTrue(e.getMessage().contains("edge to vertex 5"), e.getMessage());

@@ -2,9 +2,9 @@ package dev.overlap.graph.partition;
 
 import dev.overlap.core.Mesh;
 import dev.overlap.graph.BuildOptions;
+import dev.overlap.graph.ChangingEdges;
 import dev.overlap.graph.Csr;
 import dev.overlap.graph.CsrGraph;
-import dev.overlap.graph.EdgeList;
 import dev.overlap.graph.EdgeStream;
 import dev.overlap.graph.GraphBuilder;
 import dev.overlap.graph.GraphSummary;
@@ -19,7 +19,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -114,27 +113,9 @@ class DeviceGraphLoadTest {
 
     @Test
     void aSecondPassThatDiffersFailsNamingTheVertexAndClosesTheMesh() {
-        final int[] pass = {0};
-        final EdgeStream changing = new EdgeStream() {
-            @Override
-            public boolean isWeighted() {
-                return false;
-            }
-
-            @Override
-            public long size() {
-                return 3;
-            }
-
-            @Override
-            public void forEachBatch(final Consumer<EdgeList> batch) {
-                final EdgeList l = new EdgeList(3, false);
-                l.add(0, 1);
-                l.add(1, 2);
-                l.add(pass[0]++ == 0 ? 2 : 1, 0);
-                batch.accept(l);
-            }
-        };
+        // the second pass gives vertex 1 two edges and vertex 2 none, where the first gave each one
+        final EdgeStream changing = ChangingEdges.of(ChangingEdges.edges(0, 1, 1, 2, 2, 0),
+            ChangingEdges.edges(0, 1, 1, 2, 1, 0));
         final AtomicReference<Mesh> mesh = new AtomicReference<>();
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DeviceGraph.load(changing,
             3, DIRECTED_RAW, false, false, meshOf(mesh, 1, 0), Progress.none()));
