@@ -3,6 +3,7 @@ package dev.overlap.core;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -709,6 +710,9 @@ public final class World {
         }
     }
 
+    /** Walks of a directory that {@link #deleteDirectory} makes at most (each gives up on a concurrent removal). */
+    private static final int DELETE_ATTEMPTS = 8;
+
     /**
      * Deletes {@code dir} and what it holds, best effort (a file another process deletes meanwhile is skipped;
      * nothing is thrown): for a launcher that removes its job's directory once every process of the job has ended,
@@ -718,6 +722,13 @@ public final class World {
      * @param dir a job directory (a missing one is fine)
      */
     public static void deleteDirectory(final Path dir) {
+        // a walk that meets an entry another deleter removed under it gives up; the next walk starts from what is left
+        for (int attempt = 0; attempt < DELETE_ATTEMPTS && Files.exists(dir, LinkOption.NOFOLLOW_LINKS); attempt++) {
+            deleteWalk(dir);
+        }
+    }
+
+    private static void deleteWalk(final Path dir) {
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> {
                 try {

@@ -372,8 +372,14 @@ public final class LaunchCommand implements java.util.concurrent.Callable<Intege
             return failedRank >= 0 ? failedCode : 0;
         }
 
-        /** Kills whatever child still runs (politely first) and removes the job directory: idempotent. */
-        private void terminate() {
+        /**
+         * Kills whatever child still runs (politely first) and removes the job directory: idempotent. Synchronized
+         * because the shutdown hook and the main thread's {@code finally} both call it on a SIGTERM: the JVM halts as
+         * soon as the hook returns, so the hook must not return while the main thread's call is half-way through the
+         * directory (the hook's own walk then gives up on the entries the other call removed, and the rest stays
+         * behind); it waits for that call and then finds nothing left to do.
+         */
+        private synchronized void terminate() {
             for (final Process p : children) {
                 if (p.isAlive()) {
                     p.destroy();
