@@ -400,16 +400,27 @@ final class ComparisonRun {
                 m = runner.measure(in.host, app, provider, in.source, in.settings);
             }
         } catch (final UnsupportedOperationException | IllegalStateException e) {
+            answers.discard();
             skipped(name, app, mode, e);
             return;
         }
-        add(overlapRow(name, app, mode, m, in.settings, toTolerance, answers.traversed, answers.expected, in.ref));
+        add(overlapRow(name, app, mode, m, in.settings, toTolerance, answers.traversed, answers.expected.expected(),
+            in.ref));
     }
 
-    /** What a forked measurement's graph leaves behind besides itself: its reference answer and its edges. */
+    /**
+     * What a forked measurement's graph leaves behind besides itself: its reference answer (in a file until the runs
+     * are over) and its edges.
+     */
     private static final class ForkedAnswers {
-        GraphApp.Expected expected;
+        SpilledAnswer expected;
         long traversed;
+
+        void discard() {
+            if (expected != null) {
+                expected.discard();
+            }
+        }
     }
 
     /**
@@ -440,8 +451,8 @@ final class ComparisonRun {
                     : PageRankReference.compute(g, PowerIteration.DAMPING);
             }
             final AppResult seq = app.sequential(g, source, fixed);
-            answers.expected = app.expected(g, source, fixed, seq);
             answers.traversed = app.edgesTraversed(g, seq);
+            answers.expected = SpilledAnswer.of(app, source, fixed, seq, graphDir());
             handed = true;
             return new ForkedInput(null, dg, source, fixed, ref);
         } finally {
@@ -478,8 +489,12 @@ final class ComparisonRun {
         final AppSettings fixed = AppSettings.builder().fixedIterations(Math.max(1, prIterations)).build();
         return new ForkedInput(dev.overlap.graph.app.HostGraph.of(g, h -> {
             final AppResult seq = app.sequential(h, source, fixed);
-            answers.expected = app.expected(h, source, fixed, seq);
             answers.traversed = app.edgesTraversed(h, seq);
+            try {
+                answers.expected = SpilledAnswer.of(app, source, fixed, seq, graphDir());
+            } catch (final IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
         }), null, source, s, ref);
     }
 

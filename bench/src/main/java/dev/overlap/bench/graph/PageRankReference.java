@@ -19,21 +19,36 @@ import java.nio.file.Path;
  * {@code (1 - d) / n} and pass nothing on) is the same vector scaled by {@link #unnormalizedSum}, so its error is
  * measured after dividing by that sum (see {@link GapPageRankModel}).
  *
- * <p>Immutable after construction (the ranks array is never modified); thread-safe.
+ * <p>A forked measurement holds the reference {@link #read}: the ranks stay in their file until the runs are over
+ * and the first {@link #ranks()} reads them, so the child's peak resident memory is its runs' alone.
+ *
+ * <p>Thread-safe: the ranks array is never modified once it exists, and it comes to exist once, under the lock.
  */
 final class PageRankReference {
     /** L1 bound of the reference's own distance to the exact PageRank. */
     static final double TOLERANCE = 1e-11;
     private static final int MAX_ITERATIONS = 100_000;
 
-    private final double[] ranks;
+    /** The ranks; null until read from {@link #file}. */
+    private double[] ranks;
+    private final Path file;
+    private final int vertices;
     private final double danglingRank;
     private final int iterations;
 
     private PageRankReference(final double[] ranks, final double danglingRank, final int iterations) {
         this.ranks = ranks;
+        this.file = null;
+        this.vertices = ranks.length;
         this.danglingRank = danglingRank;
         this.iterations = iterations;
+    }
+
+    private PageRankReference(final Path file, final int vertices, final double danglingRank) {
+        this.file = file;
+        this.vertices = vertices;
+        this.danglingRank = danglingRank;
+        this.iterations = 0;
     }
 
     /** @return the converged ranks of {@code g} with damping {@code damping} */
@@ -50,8 +65,24 @@ final class PageRankReference {
         return new PageRankReference(ranks, dangling, iterations);
     }
 
-    /** @return the ranks; do not modify */
-    double[] ranks() {
+    /**
+     * @return the ranks (read from the file on the first call, for a reference {@link #read}); do not modify
+     * @throws java.io.UncheckedIOException when that file can no longer be read
+     */
+    synchronized double[] ranks() {
+        if (ranks == null) {
+            try (InputStream raw = Files.newInputStream(file);
+                DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(raw, 1 << 16))) {
+                in.readInt();
+                final double[] r = new double[vertices];
+                for (int v = 0; v < vertices; v++) {
+                    r[v] = in.readDouble();
+                }
+                ranks = r;
+            } catch (final IOException e) {
+                throw new java.io.UncheckedIOException(file + ": the PageRank reference could not be read again", e);
+            }
+        }
         return ranks;
     }
 
@@ -62,9 +93,10 @@ final class PageRankReference {
 
     /** @return L1 distance of {@code answer} (ranks summing to 1) to the reference */
     double error(final double[] answer) {
+        final double[] r = ranks();
         double s = 0;
-        for (int v = 0; v < ranks.length; v++) {
-            s += Math.abs(answer[v] - ranks[v]);
+        for (int v = 0; v < r.length; v++) {
+            s += Math.abs(answer[v] - r[v]);
         }
         return s;
     }
@@ -87,6 +119,7 @@ final class PageRankReference {
      */
     int powerIterationsFor(final Csr g, final double damping, final double target) {
         final int n = g.vertexCount();
+        final double[] ref = ranks();
         double[] x = new double[n];
         double[] next = new double[n];
         java.util.Arrays.fill(x, 1.0 / n);
@@ -108,7 +141,7 @@ final class PageRankReference {
             double err = 0;
             for (int v = 0; v < n; v++) {
                 next[v] = base + damping * next[v];
-                err += Math.abs(next[v] - ranks[v]);
+                err += Math.abs(next[v] - ref[v]);
             }
             if (err <= target) {
                 return it;
@@ -124,16 +157,19 @@ final class PageRankReference {
     void write(final Path file) throws IOException {
         try (OutputStream raw = Files.newOutputStream(file);
             DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(raw, 1 << 16))) {
-            out.writeInt(ranks.length);
-            for (final double r : ranks) {
+            out.writeInt(vertices);
+            for (final double r : ranks()) {
                 out.writeDouble(r);
             }
         }
     }
 
     /**
-     * @param g the graph the ranks are of (for the dangling rank)
-     * @return the reference {@link #write} wrote
+     * The reference {@link #write} wrote, the ranks kept in the file until {@link #ranks()} is first called: one pass
+     * over the file now, for the dangling rank, and one then (the file must stay until that call).
+     *
+     * @param g the graph the ranks are of (for the dangling rank; not needed afterwards)
+     * @return the reference, on disk
      * @throws IOException when the file is unreadable or holds ranks for another vertex count
      */
     static PageRankReference read(final Path file, final Csr g) throws IOException {
@@ -143,11 +179,12 @@ final class PageRankReference {
             if (n != g.vertexCount()) {
                 throw new IOException(file + ": ranks of " + n + " vertices for a graph of " + g.vertexCount());
             }
-            final double[] r = new double[n];
+            double dangling = 0;
             for (int v = 0; v < n; v++) {
-                r[v] = in.readDouble();
+                final double r = in.readDouble();
+                dangling += g.degree(v) == 0 ? r : 0;
             }
-            return of(g, r, 0);
+            return new PageRankReference(file, n, dangling);
         }
     }
 }
