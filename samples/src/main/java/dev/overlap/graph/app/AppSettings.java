@@ -54,8 +54,11 @@ public final class AppSettings {
          * total rank scaled back to 1 after each sweep: fewer sweeps than Jacobi's iterations to the same error, but
          * a sweep can cost more than an iteration, because a row that reads the row just written waits for it (on
          * grids, where every row reads its left neighbour, more than the sweeps save). Its answer depends on the
-         * workers' interleaving, so it runs to a tolerance only and is verified against the converged ranks. The
-         * measurements: {@code bench/results/2026-11-29-pr-rows/}.
+         * workers' interleaving, so it runs to a tolerance only and is verified against the converged ranks; so
+         * {@code solo} and {@code coop} keep its contributions in {@code float} (the GAP suite's precision, half the
+         * bytes per gathered neighbour) unless the tolerance is below what float rounding lets the stopping rule see
+         * (1e-5). The measurements: {@code bench/results/2026-11-29-pr-rows/} and
+         * {@code bench/results/2026-11-29-float-gs/}.
          */
         GAUSS_SEIDEL,
         /**

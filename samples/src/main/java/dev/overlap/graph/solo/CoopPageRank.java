@@ -24,10 +24,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <p>The contributions (which hold the ranks, {@link SoloPageRank.PullState}) and degrees are heap arrays; each row
  * is written by the one worker whose chunk holds it (plain stores, published by the barrier and, for the answer, by
  * the launch's completion). With {@link AppSettings.PageRankSweep#GAUSS_SEIDEL} the contributions are one array
- * updated in place: a worker's gather then races with the other workers' writes of the same sweep and reads each
- * slot's value from before or after its update (either is a valid Gauss-Seidel step; an aligned 8-byte heap access
- * is never split by the 64-bit JVMs this runs on), which is why that sweep is verified against the converged ranks
- * and not against power iteration step by step.
+ * updated in place, in {@code float} when its tolerance allows ({@link SoloPageRank.PullState#single}): a worker's
+ * gather then races with the other workers' writes of the same sweep and reads each slot's value from before or after
+ * its update (either is a valid Gauss-Seidel step; an aligned 4- or 8-byte heap access is never split by the 64-bit
+ * JVMs this runs on), which is why that sweep is verified against the converged ranks and not against power iteration
+ * step by step.
  *
  * <p>Thread-safety: one run at a time per placed graph.
  */
@@ -59,6 +60,7 @@ final class CoopPageRank {
         final SoloPageRank.PullState state = SoloPageRank.PullState.initial(g, outDegrees, settings);
         final int[] degree = state.degree;
         final double[][] contrib = state.contrib;
+        final float[] single = state.single;
         final double firstDangling = state.dangling;
         final KernelLaunch launch = in.mesh().device(0).launchPersistent(ctx -> {
             final int w = ctx.workerIndex();
@@ -79,8 +81,13 @@ final class CoopPageRank {
                 double myMass = 0;
                 long k;
                 while ((k = claims.getAndAdd(claim, ROWS)) < n) {
-                    SoloPageRank.rows((int)k, (int)Math.min(n, k + ROWS), off, tgt, base, damping, scale,
-                        contrib[cur], contrib[cur ^ 1], degree, sums);
+                    if (single != null) {
+                        SoloPageRank.singleRows((int)k, (int)Math.min(n, k + ROWS), off, tgt, base, damping, scale,
+                            single, degree, sums);
+                    } else {
+                        SoloPageRank.rows((int)k, (int)Math.min(n, k + ROWS), off, tgt, base, damping, scale,
+                            contrib[cur], contrib[cur ^ 1], degree, sums);
+                    }
                     myDelta += sums[0];
                     myDangling += sums[1];
                     myMass += sums[2];
@@ -117,7 +124,7 @@ final class CoopPageRank {
         CoopBfs.joinUninterruptibly(launch);
         final long it = iterationsDone[0];
         // the last iteration wrote contrib[it & 1] (iteration i reads contrib[i & 1] and writes the other)
-        final double[] rank = SoloPageRank.PullState.ranks(contrib[(int)(it & 1)], degree, state.scale);
+        final double[] rank = state.answer((int)it);
         final long nanos = System.nanoTime() - start;
         return AppResult.pageRank(g.toOriginal(rank), nanos, new WorkCounts(it, n * it, n * it,
             in.summary().edgeCount() * it, 0, 0, 0, 0, 0));

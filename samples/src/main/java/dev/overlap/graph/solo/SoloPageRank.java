@@ -32,7 +32,7 @@ final class SoloPageRank {
         final PullState state = PullState.initial(g, outDegrees, settings);
         final int iterations = iterate(g, state, settings.damping(), fixed > 0 ? 0 : settings.tolerance(),
             fixed > 0 ? fixed : settings.maxIterations());
-        final double[] rank = PullState.ranks(state.contrib[iterations & 1], state.degree, state.scale);
+        final double[] rank = state.answer(iterations);
         final long nanos = System.nanoTime() - start;
         final long it = iterations;
         return AppResult.pageRank(g.toOriginal(rank), nanos, new WorkCounts(it, n * it, n * it,
@@ -52,6 +52,7 @@ final class SoloPageRank {
         final double bound = damping / (1 - damping);
         final int[] degree = state.degree;
         final double[][] contrib = state.contrib;
+        final float[] single = state.single;
         final long off = g.offsetsAt();
         final long tgt = g.targetsAt();
         final double[] sums = new double[3];
@@ -61,7 +62,11 @@ final class SoloPageRank {
         while (iterations < maxIterations && !(delta * bound < tolerance)) {
             final double base = (1 - damping) / n + damping * dangling / n;
             final int cur = iterations & 1;
-            rows(0, n, off, tgt, base, damping, state.scale, contrib[cur], contrib[cur ^ 1], degree, sums);
+            if (single != null) {
+                singleRows(0, n, off, tgt, base, damping, state.scale, single, degree, sums);
+            } else {
+                rows(0, n, off, tgt, base, damping, state.scale, contrib[cur], contrib[cur ^ 1], degree, sums);
+            }
             delta = sums[0];
             dangling = sums[1];
             if (state.inPlace) { // back to a total rank of 1 (see PullState)
@@ -111,6 +116,48 @@ final class SoloPageRank {
     }
 
     /**
+     * As {@link #rows} for an in-place sweep over {@code float} contributions ({@link PullState#single}): the same
+     * row, its sums in {@code double}, each contribution stored rounded to a float. Shared with
+     * {@link CoopPageRank}.
+     */
+    static void singleRows(final int from, final int to, final long off, final long tgt, final double base,
+        final double damping, final double scale, final float[] c, final int[] degree, final double[] sums) {
+        final double gatherFactor = damping * scale;
+        final double unscale = 1 / scale;
+        double delta = 0;
+        double dangling = 0;
+        double mass = 0;
+        long first = tgt + (UnsafeApi.getLong(null, off + ((long)from << 3)) << 2);
+        for (int v = from; v < to; v++) {
+            final long last = tgt + (UnsafeApi.getLong(null, off + ((long)(v + 1) << 3)) << 2);
+            final double r = base + gatherFactor * singleGather(c, first, last);
+            first = last;
+            mass += r;
+            final int k = degree[v];
+            if (k == 0) {
+                delta += Math.abs(r - c[v] * scale);
+                dangling += r;
+                c[v] = (float)(r * unscale);
+            } else {
+                delta += Math.abs(r - (double)c[v] * k * scale);
+                c[v] = (float)(r * unscale / k);
+            }
+        }
+        sums[0] = delta;
+        sums[1] = dangling;
+        sums[2] = mass;
+    }
+
+    /** As {@link #gather} over {@code float} contributions, summed in {@code double}. */
+    private static double singleGather(final float[] c, final long at, final long end) {
+        double sum = 0;
+        for (int i = 0, k = (int)((end - at) >> 2); i < k; i++) {
+            sum += c[UnsafeApi.getInt(null, at + ((long)i << 2))];
+        }
+        return sum;
+    }
+
+    /**
      * @return the sum of {@code c} over the targets at absolute addresses {@code [at, end)}: one vertex's in-neighbours.
      *         A method of its own, called once per vertex and iteration, so the JIT compiles it within the first
      *         iteration rather than only on-stack inside a method called once per run.
@@ -146,8 +193,24 @@ final class SoloPageRank {
      * {@code bench/results/2026-11-29-pr-rows/}.
      */
     static final class PullState {
+        /**
+         * The least tolerance an in-place sweep runs to over {@code float} contributions: their rounding (a relative
+         * 2^-24 per stored value) leaves an L1 change of a few 1e-8 between sweeps that changed nothing, which times
+         * {@code d / (1-d)} must stay well below the tolerance for the stopping rule to see convergence.
+         */
+        static final double SINGLE_TOLERANCE = 1e-5;
         final int[] degree;
+        /** The contributions in {@code double}: two arrays (Jacobi) or one twice (in place); null with a float state. */
         final double[][] contrib;
+        /**
+         * The contributions of an in-place sweep in {@code float} (the GAP suite's precision), or null: half the bytes
+         * per gathered neighbour, and a gather is where a sweep's time goes on a graph whose contributions do not fit
+         * in the cache. Chosen for in-place sweeps (which only run to a tolerance) to a tolerance of at least
+         * {@link #SINGLE_TOLERANCE}: their answer is checked against the converged ranks to the tolerance, not bit for
+         * bit, so the rounding only has to stay below it. Jacobi keeps {@code double}: it is power iteration step for
+         * step, verified to 1e-9.
+         */
+        final float[] single;
         /** The dangling rows' rank before the first iteration. */
         final double dangling;
         /** Whether the iterations are in-place sweeps, scaled back to a total rank of 1 each. */
@@ -155,9 +218,11 @@ final class SoloPageRank {
         /** The arrays hold the contributions divided by this (1 until an in-place sweep scales them). */
         double scale = 1;
 
-        private PullState(final int[] degree, final double[][] contrib, final double dangling, final boolean inPlace) {
+        private PullState(final int[] degree, final double[][] contrib, final float[] single, final double dangling,
+            final boolean inPlace) {
             this.degree = degree;
             this.contrib = contrib;
+            this.single = single;
             this.dangling = dangling;
             this.inPlace = inPlace;
         }
@@ -191,20 +256,44 @@ final class SoloPageRank {
             final double d = settings.damping();
             final double isolatedRank = isolated == n ? 1.0 / n : (1 - d) / n / (1 - d * isolated / n);
             final double otherRank = isolated == n ? 1.0 / n : (1 - isolated * isolatedRank) / (n - isolated);
-            final double[] c0 = new double[n];
+            final boolean single = inPlace && settings.tolerance() >= SINGLE_TOLERANCE; // in-place runs to a tolerance
+            final double[] c0 = single ? null : new double[n];
+            final float[] f0 = single ? new float[n] : null;
             double dangling = 0;
             for (int i = 0; i < n; i++) {
                 final int k = degree[i];
                 final double r = inPlace && k == 0 && noInEdge(off, i) ? isolatedRank : otherRank;
-                c0[i] = k == 0 ? r : r / k;
+                if (single) {
+                    f0[i] = (float)(k == 0 ? r : r / k);
+                } else {
+                    c0[i] = k == 0 ? r : r / k;
+                }
                 dangling += k == 0 ? r : 0;
             }
-            return new PullState(degree, new double[][] {c0, inPlace ? c0 : new double[n]}, dangling, inPlace);
+            return new PullState(degree, single ? null : new double[][] {c0, inPlace ? c0 : new double[n]}, f0,
+                dangling, inPlace);
         }
 
         /** @return whether row {@code i} of the placed reverse graph (offsets at {@code off}) has no in-edge */
         private static boolean noInEdge(final long off, final int i) {
             return UnsafeApi.getLong(null, off + ((long)(i + 1) << 3)) == UnsafeApi.getLong(null, off + ((long)i << 3));
+        }
+
+        /**
+         * @param iterations the iterations run (the last wrote {@code contrib[iterations & 1]})
+         * @return the ranks, internal ids: {@link #ranks} of the last contributions, or of {@link #single} into a new
+         *         array
+         */
+        double[] answer(final int iterations) {
+            if (single == null) {
+                return ranks(contrib[iterations & 1], degree, scale);
+            }
+            final double[] rank = new double[single.length];
+            for (int v = 0; v < rank.length; v++) {
+                final int k = degree[v];
+                rank[v] = (k == 0 ? single[v] : (double)single[v] * k) * scale;
+            }
+            return rank;
         }
 
         /**

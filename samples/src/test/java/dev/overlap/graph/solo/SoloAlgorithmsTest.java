@@ -240,14 +240,33 @@ class SoloAlgorithmsTest {
         }
     }
 
+    /**
+     * In-place sweeps keep float contributions where float rounding stays below what the stopping rule must see (a
+     * tolerance of 1e-5 or more), doubles below that; Jacobi always doubles. The 1e-8 runs of
+     * {@link #assertGaussSeidelWithinTolerance} show the double sweeps reach what floats could not.
+     */
+    @Test
+    void inPlaceSweepsKeepFloatContributionsOnlyWhereTheToleranceAllows() {
+        final CsrGraph g = GraphSpec.parse("kron:8").build(7, false, Progress.none());
+        final int[] out = GraphApp.outDegrees(g);
+        try (DeviceGraph dg = DeviceGraph.place(one, g.transpose(), Partition.byEdges(g.transpose(), 1), false)) {
+            final SoloGraph sg = SoloGraph.of(dg);
+            final AppSettings.Builder gs = AppSettings.builder().pageRankSweep(GS);
+            assertTrue(SoloPageRank.PullState.initial(sg, out, gs.tolerance(1e-5).build()).single != null);
+            assertTrue(SoloPageRank.PullState.initial(sg, out, gs.tolerance(1e-4).build()).contrib == null);
+            assertTrue(SoloPageRank.PullState.initial(sg, out, gs.tolerance(0.99e-5).build()).single == null);
+            assertTrue(SoloPageRank.PullState.initial(sg, out, AppSettings.builder().tolerance(1e-4)
+                .pageRankSweep(AppSettings.PageRankSweep.JACOBI).build()).single == null);
+        }
+    }
+
     private static double errorAfter(final DeviceGraph dg, final int[] out, final AppSettings.PageRankSweep sweep,
         final int sweeps, final double[] exact) {
         final SoloGraph g = SoloGraph.of(dg);
         final SoloPageRank.PullState state = SoloPageRank.PullState.initial(g, out,
             AppSettings.builder().pageRankSweep(sweep).build());
         final int done = SoloPageRank.iterate(g, state, PowerIteration.DAMPING, 0, sweeps);
-        final double[] ranks = g.toOriginal(SoloPageRank.PullState.ranks(state.contrib[done & 1], state.degree,
-            state.scale));
+        final double[] ranks = g.toOriginal(state.answer(done));
         double error = 0;
         for (int v = 0; v < ranks.length; v++) {
             error += Math.abs(ranks[v] - exact[v]);
