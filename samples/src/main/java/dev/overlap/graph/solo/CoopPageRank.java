@@ -59,7 +59,6 @@ final class CoopPageRank {
         final long start = System.nanoTime();
         final SoloPageRank.PullState state = SoloPageRank.PullState.initial(g, outDegrees, settings);
         final int[] degree = state.degree;
-        final double[][] contrib = state.contrib;
         final float[] single = state.single;
         final double firstDangling = state.dangling;
         final KernelLaunch launch = in.mesh().device(0).launchPersistent(ctx -> {
@@ -81,13 +80,8 @@ final class CoopPageRank {
                 double myMass = 0;
                 long k;
                 while ((k = claims.getAndAdd(claim, ROWS)) < n) {
-                    if (single != null) {
-                        SoloPageRank.singleRows((int)k, (int)Math.min(n, k + ROWS), off, tgt, base, damping, scale,
-                            single, degree, sums);
-                    } else {
-                        SoloPageRank.rows((int)k, (int)Math.min(n, k + ROWS), off, tgt, base, damping, scale,
-                            contrib[cur], contrib[cur ^ 1], degree, sums);
-                    }
+                    SoloPageRank.rows((int)k, (int)Math.min(n, k + ROWS), off, tgt, base, damping, scale,
+                        state.read(cur), state.written(cur), single, degree, sums);
                     myDelta += sums[0];
                     myDangling += sums[1];
                     myMass += sums[2];

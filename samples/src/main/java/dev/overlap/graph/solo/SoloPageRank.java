@@ -51,7 +51,6 @@ final class SoloPageRank {
         final int n = g.vertices();
         final double bound = damping / (1 - damping);
         final int[] degree = state.degree;
-        final double[][] contrib = state.contrib;
         final float[] single = state.single;
         final long off = g.offsetsAt();
         final long tgt = g.targetsAt();
@@ -62,11 +61,7 @@ final class SoloPageRank {
         while (iterations < maxIterations && !(delta * bound < tolerance)) {
             final double base = (1 - damping) / n + damping * dangling / n;
             final int cur = iterations & 1;
-            if (single != null) {
-                singleRows(0, n, off, tgt, base, damping, state.scale, single, degree, sums);
-            } else {
-                rows(0, n, off, tgt, base, damping, state.scale, contrib[cur], contrib[cur ^ 1], degree, sums);
-            }
+            rows(0, n, off, tgt, base, damping, state.scale, state.read(cur), state.written(cur), single, degree, sums);
             delta = sums[0];
             dangling = sums[1];
             if (state.inPlace) { // back to a total rank of 1 (see PullState)
@@ -82,13 +77,17 @@ final class SoloPageRank {
      * Rows {@code [from, to)} of one iteration: {@code r = base + damping * (sum of the contributions of v's
      * in-neighbours)}, kept as the next contribution {@code r / degree[v]}, or {@code r} itself for a dangling row
      * ({@link PullState}: the ranks are not stored apart, which saves reading and writing 8 bytes per row and
-     * iteration; the L1 change reads the old rank back from {@code c}). The arrays hold the contributions divided by
-     * {@code scale} ({@link PullState#scale}; 1 for Jacobi). Leaves the rows' L1 change in {@code sums[0]}, their
-     * dangling rank in {@code sums[1]} and their total rank in {@code sums[2]}. Shared with {@link CoopPageRank}.
+     * iteration; the L1 change reads the old rank back from the contributions). The contributions are {@code c}
+     * (read) and {@code next} (written), or, when {@code single} is not null, that one {@code float} array read and
+     * written in place ({@link PullState#single}; the row's sums stay {@code double}, each stored contribution is
+     * rounded to a float). The arrays hold the contributions divided by {@code scale} ({@link PullState#scale}; 1 for
+     * Jacobi). Leaves the rows' L1 change in {@code sums[0]}, their dangling rank in {@code sums[1]} and their total
+     * rank in {@code sums[2]}. Shared with {@link CoopPageRank}. The test of {@code single} is the same for every row
+     * of a call, so the JIT takes it out of the loop, or the branch predictor never misses it.
      */
     static void rows(final int from, final int to, final long off, final long tgt, final double base,
-        final double damping, final double scale, final double[] c, final double[] next, final int[] degree,
-        final double[] sums) {
+        final double damping, final double scale, final double[] c, final double[] next, final float[] single,
+        final int[] degree, final double[] sums) {
         final double gatherFactor = damping * scale;
         final double unscale = 1 / scale;
         double delta = 0;
@@ -97,50 +96,25 @@ final class SoloPageRank {
         long first = tgt + (UnsafeApi.getLong(null, off + ((long)from << 3)) << 2);
         for (int v = from; v < to; v++) {
             final long last = tgt + (UnsafeApi.getLong(null, off + ((long)(v + 1) << 3)) << 2);
-            final double r = base + gatherFactor * gather(c, first, last);
+            final double r = base + gatherFactor * (single != null ? singleGather(single, first, last)
+                : gather(c, first, last));
             first = last;
             mass += r;
             final int k = degree[v];
+            final double old = single != null ? single[v] : c[v];
+            final double stored;
             if (k == 0) {
-                delta += Math.abs(r - c[v] * scale);
+                delta += Math.abs(r - old * scale);
                 dangling += r;
-                next[v] = r * unscale;
+                stored = r * unscale;
             } else {
-                delta += Math.abs(r - c[v] * k * scale);
-                next[v] = r * unscale / k;
+                delta += Math.abs(r - old * k * scale);
+                stored = r * unscale / k;
             }
-        }
-        sums[0] = delta;
-        sums[1] = dangling;
-        sums[2] = mass;
-    }
-
-    /**
-     * As {@link #rows} for an in-place sweep over {@code float} contributions ({@link PullState#single}): the same
-     * row, its sums in {@code double}, each contribution stored rounded to a float. Shared with
-     * {@link CoopPageRank}.
-     */
-    static void singleRows(final int from, final int to, final long off, final long tgt, final double base,
-        final double damping, final double scale, final float[] c, final int[] degree, final double[] sums) {
-        final double gatherFactor = damping * scale;
-        final double unscale = 1 / scale;
-        double delta = 0;
-        double dangling = 0;
-        double mass = 0;
-        long first = tgt + (UnsafeApi.getLong(null, off + ((long)from << 3)) << 2);
-        for (int v = from; v < to; v++) {
-            final long last = tgt + (UnsafeApi.getLong(null, off + ((long)(v + 1) << 3)) << 2);
-            final double r = base + gatherFactor * singleGather(c, first, last);
-            first = last;
-            mass += r;
-            final int k = degree[v];
-            if (k == 0) {
-                delta += Math.abs(r - c[v] * scale);
-                dangling += r;
-                c[v] = (float)(r * unscale);
+            if (single != null) {
+                single[v] = (float)stored;
             } else {
-                delta += Math.abs(r - (double)c[v] * k * scale);
-                c[v] = (float)(r * unscale / k);
+                next[v] = stored;
             }
         }
         sums[0] = delta;
@@ -277,6 +251,16 @@ final class SoloPageRank {
         /** @return whether row {@code i} of the placed reverse graph (offsets at {@code off}) has no in-edge */
         private static boolean noInEdge(final long off, final int i) {
             return UnsafeApi.getLong(null, off + ((long)(i + 1) << 3)) == UnsafeApi.getLong(null, off + ((long)i << 3));
+        }
+
+        /** @return the double contributions iteration {@code i} reads, or null with {@link #single} */
+        double[] read(final int i) {
+            return contrib == null ? null : contrib[i & 1];
+        }
+
+        /** @return the double contributions iteration {@code i} writes, or null with {@link #single} */
+        double[] written(final int i) {
+            return contrib == null ? null : contrib[(i & 1) ^ 1];
         }
 
         /**
