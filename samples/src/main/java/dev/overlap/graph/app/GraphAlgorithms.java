@@ -73,11 +73,22 @@ public interface GraphAlgorithms {
      *                   {@link PageRankEdges#IN} the reverse graph ({@code g.targets} of {@code v} are the vertices
      *                   linking to {@code v}), for {@link PageRankEdges#OUT} the graph itself; for a symmetric graph
      *                   both are the graph itself
-     * @param outDegrees out-degree of every vertex, original ids
+     * @param outDegrees out-degree of every vertex, original ids, read and never written; may be null when
+     *                   {@link #pageRankReadsOutDegrees} says the model does not read them on {@code g}
      * @param settings   damping, tolerance, iteration limits
      * @return ranks summing to 1
      */
     AppResult pageRank(DeviceGraph g, int[] outDegrees, AppSettings settings);
+
+    /**
+     * @param g the graph as {@link #pageRank} gets it
+     * @return whether {@link #pageRank} reads its out-degrees on {@code g}; when false a caller may pass null instead
+     *         of a copy of them per run (a one-device pull on a symmetric graph reads its rows' lengths). True by
+     *         default.
+     */
+    default boolean pageRankReadsOutDegrees(final DeviceGraph g) {
+        return true;
+    }
 
     /**
      * @return bytes each device needs for this model's state on top of the placed graph, for a graph of

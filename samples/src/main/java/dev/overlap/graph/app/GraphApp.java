@@ -111,7 +111,9 @@ public enum GraphApp {
                 return AppResult.sssp(r.distances(), r.nanos(), r.counts().withIdeal(reached(r.distances())));
             }
             default:
-                return algorithms.pageRank(placed, graph.outDegrees(), settings);
+                // a copy of the degrees per run only for a model that reads them
+                return algorithms.pageRank(placed, algorithms.pageRankReadsOutDegrees(placed) ? graph.outDegrees()
+                    : null, settings);
         }
     }
 

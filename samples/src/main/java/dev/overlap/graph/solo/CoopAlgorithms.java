@@ -42,6 +42,12 @@ public final class CoopAlgorithms implements GraphAlgorithms {
         return g.leased(() -> CoopSssp.run(g, source, settings)); // the graph cannot be closed under the run
     }
 
+    /** @return false on a symmetric graph: the pull reads its rows' lengths ({@link SoloPageRank.PullState#degree}) */
+    @Override
+    public boolean pageRankReadsOutDegrees(final DeviceGraph g) {
+        return !g.summary().isSymmetric();
+    }
+
     @Override
     public AppResult pageRank(final DeviceGraph in, final int[] outDegrees, final AppSettings settings) {
         return in.leased(() -> CoopPageRank.run(in, outDegrees, settings)); // the graph cannot be closed under the run

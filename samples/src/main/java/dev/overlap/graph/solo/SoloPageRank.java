@@ -75,15 +75,16 @@ final class SoloPageRank {
 
     /**
      * Rows {@code [from, to)} of one iteration: {@code r = base + damping * (sum of the contributions of v's
-     * in-neighbours)}, kept as the next contribution {@code r / degree[v]}, or {@code r} itself for a dangling row
+     * in-neighbours)}, kept as the next contribution {@code r / outdeg(v)}, or {@code r} itself for a dangling row
      * ({@link PullState}: the ranks are not stored apart, which saves reading and writing 8 bytes per row and
      * iteration; the L1 change reads the old rank back from the contributions). The contributions are {@code c}
      * (read) and {@code next} (written), or, when {@code single} is not null, that one {@code float} array read and
      * written in place ({@link PullState#single}; the row's sums stay {@code double}, each stored contribution is
      * rounded to a float). The arrays hold the contributions divided by {@code scale} ({@link PullState#scale}; 1 for
-     * Jacobi). Leaves the rows' L1 change in {@code sums[0]}, their dangling rank in {@code sums[1]} and their total
-     * rank in {@code sums[2]}. Shared with {@link CoopPageRank}. The test of {@code single} is the same for every row
-     * of a call, so the JIT takes it out of the loop, or the branch predictor never misses it.
+     * Jacobi). The out-degrees are {@code degree}, or the rows' own lengths when it is null
+     * ({@link PullState#degree}). Leaves the rows' L1 change in {@code sums[0]}, their dangling rank in
+     * {@code sums[1]} and their total rank in {@code sums[2]}. Shared with {@link CoopPageRank}. The null tests are
+     * the same for every row of a call, so the JIT takes them out of the loop, or the branch predictor never misses.
      */
     static void rows(final int from, final int to, final long off, final long tgt, final double base,
         final double damping, final double scale, final double[] c, final double[] next, final float[] single,
@@ -96,11 +97,11 @@ final class SoloPageRank {
         long first = tgt + (UnsafeApi.getLong(null, off + ((long)from << 3)) << 2);
         for (int v = from; v < to; v++) {
             final long last = tgt + (UnsafeApi.getLong(null, off + ((long)(v + 1) << 3)) << 2);
+            final int k = degree != null ? degree[v] : (int)((last - first) >> 2); // null: the row's length
             final double r = base + gatherFactor * (single != null ? singleGather(single, first, last)
                 : gather(c, first, last));
             first = last;
             mass += r;
-            final int k = degree[v];
             final double old = single != null ? single[v] : c[v];
             final double stored;
             if (k == 0) {
@@ -173,7 +174,14 @@ final class SoloPageRank {
          * {@code d / (1-d)} must stay well below the tolerance for the stopping rule to see convergence.
          */
         static final double SINGLE_TOLERANCE = 1e-5;
+        /**
+         * The out-degrees in internal ids, or null when they are the placed rows' lengths: on a symmetric graph the
+         * placed in-edges are the out-edges, so the caller need not copy its degrees for every run
+         * ({@link SoloAlgorithms#pageRankReadsOutDegrees}).
+         */
         final int[] degree;
+        /** The absolute address of the placed graph's offsets (the rows' lengths). */
+        private final long off;
         /** The contributions in {@code double}: two arrays (Jacobi) or one twice (in place); null with a float state. */
         final double[][] contrib;
         /**
@@ -192,9 +200,10 @@ final class SoloPageRank {
         /** The arrays hold the contributions divided by this (1 until an in-place sweep scales them). */
         double scale = 1;
 
-        private PullState(final int[] degree, final double[][] contrib, final float[] single, final double dangling,
-            final boolean inPlace) {
+        private PullState(final int[] degree, final long off, final double[][] contrib, final float[] single,
+            final double dangling, final boolean inPlace) {
             this.degree = degree;
+            this.off = off;
             this.contrib = contrib;
             this.single = single;
             this.dangling = dangling;
@@ -202,13 +211,19 @@ final class SoloPageRank {
         }
 
         /**
-         * @param outDegrees the out-degrees, original ids
+         * @param outDegrees the out-degrees, original ids (read, never written), or null on a symmetric graph: its
+         *                   rows' lengths
          * @param settings   the sweep
-         * @throws IllegalArgumentException when {@code outDegrees} (original ids) does not cover the graph
+         * @throws IllegalArgumentException when {@code outDegrees} (original ids) does not cover the graph, or is null
+         *                                  for a directed one
          */
         static PullState initial(final SoloGraph g, final int[] outDegrees, final AppSettings settings) {
             final int n = g.vertices();
-            if (outDegrees.length != n) {
+            if (outDegrees == null && !g.graph().summary().isSymmetric()) {
+                throw new IllegalArgumentException("no out-degrees for a directed graph: its placed rows are its "
+                    + "in-edges, whose lengths are not the out-degrees");
+            }
+            if (outDegrees != null && outDegrees.length != n) {
                 throw new IllegalArgumentException(outDegrees.length + " out-degrees for a graph of " + n
                     + " vertices");
             }
@@ -217,13 +232,13 @@ final class SoloPageRank {
             final Partition p = g.partition();
             final long off = g.offsetsAt();
             // in internal ids: the caller's array itself when they are the original ids (read, never written)
-            final int[] degree = p.isIdentity() ? outDegrees : new int[n];
+            final int[] degree = outDegrees == null || p.isIdentity() ? outDegrees : new int[n];
             int isolated = 0;
             for (int i = 0; i < n; i++) {
                 if (degree != outDegrees) {
                     degree[i] = outDegrees[p.original(i)];
                 }
-                isolated += inPlace && degree[i] == 0 && noInEdge(off, i) ? 1 : 0; // only in-place sweeps use it
+                isolated += inPlace && degreeOf(degree, off, i) == 0 && noInEdge(off, i) ? 1 : 0; // in place only
             }
             // Jacobi: every rank 1/n. Gauss-Seidel: total rank 1, the isolated rows at the rank they converge to when
             // every dangling row is isolated, ((1-d)/n) / (1 - d I/n), the others equal (see the class comment).
@@ -235,7 +250,7 @@ final class SoloPageRank {
             final float[] f0 = single ? new float[n] : null;
             double dangling = 0;
             for (int i = 0; i < n; i++) {
-                final int k = degree[i];
+                final int k = degreeOf(degree, off, i);
                 final double r = inPlace && k == 0 && noInEdge(off, i) ? isolatedRank : otherRank;
                 if (single) {
                     f0[i] = (float)(k == 0 ? r : r / k);
@@ -244,8 +259,14 @@ final class SoloPageRank {
                 }
                 dangling += k == 0 ? r : 0;
             }
-            return new PullState(degree, single ? null : new double[][] {c0, inPlace ? c0 : new double[n]}, f0,
+            return new PullState(degree, off, single ? null : new double[][] {c0, inPlace ? c0 : new double[n]}, f0,
                 dangling, inPlace);
+        }
+
+        /** @return the out-degree of row {@code v}: {@code degree[v]}, or the row's length when there is no array */
+        private static int degreeOf(final int[] degree, final long off, final int v) {
+            return degree != null ? degree[v] : (int)(UnsafeApi.getLong(null, off + ((long)(v + 1) << 3))
+                - UnsafeApi.getLong(null, off + ((long)v << 3)));
         }
 
         /** @return whether row {@code i} of the placed reverse graph (offsets at {@code off}) has no in-edge */
@@ -270,11 +291,11 @@ final class SoloPageRank {
          */
         double[] answer(final int iterations) {
             if (single == null) {
-                return ranks(contrib[iterations & 1], degree, scale);
+                return ranks(contrib[iterations & 1], degree, off, scale);
             }
             final double[] rank = new double[single.length];
             for (int v = 0; v < rank.length; v++) {
-                final int k = degree[v];
+                final int k = degreeOf(degree, off, v);
                 rank[v] = (k == 0 ? single[v] : (double)single[v] * k) * scale;
             }
             return rank;
@@ -283,16 +304,17 @@ final class SoloPageRank {
         /**
          * @param c      the contributions of the last iteration (a dangling row's slot holds its rank), divided by
          *               {@code scale}
-         * @param degree the out-degrees
+         * @param degree the out-degrees, or null for the rows' lengths
+         * @param off    the absolute address of the placed offsets
          * @param scale  {@link #scale}
          * @return {@code c} itself, now holding the ranks: {@code c[v] * degree[v]}, or {@code c[v]} for a dangling row
          *         (a product within an ulp of the rank the iteration computed); the run's last contributions are not
          *         needed after it, and a second array of {@code n} doubles per run would be garbage the size of the
          *         answer
          */
-        static double[] ranks(final double[] c, final int[] degree, final double scale) {
+        static double[] ranks(final double[] c, final int[] degree, final long off, final double scale) {
             for (int v = 0; v < c.length; v++) {
-                final int k = degree[v];
+                final int k = degreeOf(degree, off, v);
                 c[v] = (k == 0 ? c[v] : c[v] * k) * scale;
             }
             return c;

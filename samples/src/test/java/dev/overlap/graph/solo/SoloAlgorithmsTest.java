@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -174,6 +175,31 @@ class SoloAlgorithmsTest {
             final int refIterations = PowerIteration.ranks(g, PowerIteration.DAMPING, 1e-6, 1000).iterations();
             assertTrue(Math.abs(tol.counts().iterations() - refIterations) <= 1, "the same stopping rule, so the "
                 + "same work: " + tol.counts().iterations() + " vs " + refIterations);
+        }
+    }
+
+    /**
+     * On a symmetric graph the pull reads its out-degrees from its rows, so the caller passes none: the answer is the
+     * one with the degrees, bit for bit, in both numberings, Jacobi and in place; a directed graph (whose placed rows
+     * are its in-edges) needs them, and is refused without.
+     */
+    @ParameterizedTest(name = "{0}, {1} numbering")
+    @MethodSource("cases")
+    void aSymmetricGraphNeedsNoOutDegrees(final String spec, final String kind) {
+        final CsrGraph g = graph(spec).withoutWeights();
+        final int[] out = GraphApp.outDegrees(g);
+        try (DeviceGraph dg = DeviceGraph.place(one, g.transpose(), partition(g.transpose(), kind), false)) {
+            assertEquals(!g.isSymmetric(), solo.pageRankReadsOutDegrees(dg));
+            assertEquals(!g.isSymmetric(), new CoopAlgorithms().pageRankReadsOutDegrees(dg));
+            for (final AppSettings s : new AppSettings[] {AppSettings.builder().fixedIterations(12).build(),
+                AppSettings.builder().tolerance(1e-4).pageRankSweep(GS).build()}) {
+                if (g.isSymmetric()) {
+                    assertArrayEquals(solo.pageRank(dg, out, s).ranks(), solo.pageRank(dg, null, s).ranks(), spec);
+                } else {
+                    assertTrue(assertThrows(IllegalArgumentException.class, () -> solo.pageRank(dg, null, s))
+                        .getMessage().contains("no out-degrees for a directed graph"));
+                }
+            }
         }
     }
 
