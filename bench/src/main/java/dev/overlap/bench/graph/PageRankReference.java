@@ -22,7 +22,8 @@ import java.nio.file.Path;
  * <p>A forked measurement holds the reference {@link #read}: the ranks stay in their file until the runs are over
  * and the first {@link #ranks()} reads them, so the child's peak resident memory is its runs' alone.
  *
- * <p>Thread-safe: the ranks array is never modified once it exists, and it comes to exist once, under the lock.
+ * <p>Not thread-safe: a comparison's rows use their reference one after another, on one thread. The ranks array is
+ * never modified once it exists.
  */
 final class PageRankReference {
     /** L1 bound of the reference's own distance to the exact PageRank. */
@@ -69,7 +70,7 @@ final class PageRankReference {
      * @return the ranks (read from the file on the first call, for a reference {@link #read}); do not modify
      * @throws java.io.UncheckedIOException when that file can no longer be read
      */
-    synchronized double[] ranks() {
+    double[] ranks() {
         if (ranks == null) {
             try (InputStream raw = Files.newInputStream(file);
                 DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(raw, 1 << 16))) {
