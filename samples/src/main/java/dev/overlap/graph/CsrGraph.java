@@ -11,10 +11,10 @@ import java.util.Objects;
  *
  * <p>The arrays live on the Java heap (one array each, so at most {@code 2^31 - 9} edges); placement into device
  * memory is {@link dev.overlap.graph.partition.DeviceGraph}'s job, which can also build a graph there directly
- * ({@link dev.overlap.graph.partition.DeviceGraph#load}) so that no heap copy exists. Instances come from {@link GraphBuilder},
- * the loaders, the generators, or {@link #wrap} (validated). The edge arrays may be longer than the edge count
- * {@code offsets[n]} (the builder drops duplicates in place and keeps a small unused tail rather than copying the
- * arrays to trim it); nothing reads past {@code offsets[n]}.
+ * ({@link dev.overlap.graph.partition.DeviceGraph#load}) so that no heap copy exists. Instances come from
+ * {@link GraphBuilder}, the loaders, the generators, or {@link #wrap} (validated). The edge arrays may be longer than
+ * the edge count {@code offsets[n]} (the builder drops duplicates in place and keeps a small unused tail rather than
+ * copying the arrays to trim it); nothing reads past {@code offsets[n]}.
  *
  * <p>Thread-safety: immutable after construction (the arrays are never exposed or modified), so an instance may
  * be shared freely between threads once safely published (all fields are final).

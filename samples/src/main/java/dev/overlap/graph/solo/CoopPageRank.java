@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * alternate between two halves by iteration parity: a half is written again only two barriers later, after every
  * worker has read it. The claim counters rotate over three slots, reset by worker 0 an iteration ahead.
  *
- * <p>The contributions (which hold the ranks, {@link SoloPageRank.PullState}) and degrees are heap arrays; each row
+ * <p>The contributions (which hold the ranks, {@link SoloPageRank.PullState}) and any degrees are heap arrays; each row
  * is written by the one worker whose chunk holds it (plain stores, published by the barrier and, for the answer, by
  * the launch's completion). With {@link AppSettings.PageRankSweep#GAUSS_SEIDEL} the contributions are one array
  * updated in place, in {@code float} when its tolerance allows ({@link SoloPageRank.PullState#single}): a worker's

@@ -150,7 +150,7 @@ final class SoloPageRank {
      * contributions {@code rank / outdeg} in {@code contrib[0]}, the out-degrees, and the dangling rows' rank. A
      * dangling row (out-degree 0) passes nothing on, so no row ever gathers its slot (a row gathers the slots of
      * its in-neighbours, each of which has an out-edge): that slot holds the row's rank instead, and the ranks are
-     * not stored apart until the run ends ({@link #ranks}). Shared by {@link SoloPageRank} and {@link CoopPageRank};
+     * not stored apart until the run ends ({@link #answer}). Shared by {@link SoloPageRank} and {@link CoopPageRank};
      * heap arrays, confined to the run.
      *
      * <p><b>Jacobi</b> ({@link AppSettings.PageRankSweep#JACOBI}): iteration {@code i} reads {@code contrib[i & 1]}
@@ -238,7 +238,7 @@ final class SoloPageRank {
                 if (degree != outDegrees) {
                     degree[i] = outDegrees[p.original(i)];
                 }
-                isolated += inPlace && degreeOf(degree, off, i) == 0 && noInEdge(off, i) ? 1 : 0; // in place only
+                isolated += inPlace && degreeOf(degree, off, i) == 0 && rowLength(off, i) == 0 ? 1 : 0; // in place
             }
             // Jacobi: every rank 1/n. Gauss-Seidel: total rank 1, the isolated rows at the rank they converge to when
             // every dangling row is isolated, ((1-d)/n) / (1 - d I/n), the others equal (see the class comment).
@@ -251,7 +251,7 @@ final class SoloPageRank {
             double dangling = 0;
             for (int i = 0; i < n; i++) {
                 final int k = degreeOf(degree, off, i);
-                final double r = inPlace && k == 0 && noInEdge(off, i) ? isolatedRank : otherRank;
+                final double r = inPlace && k == 0 && rowLength(off, i) == 0 ? isolatedRank : otherRank;
                 if (single) {
                     f0[i] = (float)(k == 0 ? r : r / k);
                 } else {
@@ -265,13 +265,16 @@ final class SoloPageRank {
 
         /** @return the out-degree of row {@code v}: {@code degree[v]}, or the row's length when there is no array */
         private static int degreeOf(final int[] degree, final long off, final int v) {
-            return degree != null ? degree[v] : (int)(UnsafeApi.getLong(null, off + ((long)(v + 1) << 3))
-                - UnsafeApi.getLong(null, off + ((long)v << 3)));
+            return degree != null ? degree[v] : rowLength(off, v);
         }
 
-        /** @return whether row {@code i} of the placed reverse graph (offsets at {@code off}) has no in-edge */
-        private static boolean noInEdge(final long off, final int i) {
-            return UnsafeApi.getLong(null, off + ((long)(i + 1) << 3)) == UnsafeApi.getLong(null, off + ((long)i << 3));
+        /**
+         * @return the length of row {@code v} of the placed reverse graph (offsets at {@code off}): its in-edges, and
+         *         on a symmetric graph its out-degree
+         */
+        private static int rowLength(final long off, final int v) {
+            return (int)(UnsafeApi.getLong(null, off + ((long)(v + 1) << 3))
+                - UnsafeApi.getLong(null, off + ((long)v << 3)));
         }
 
         /** @return the double contributions iteration {@code i} reads, or null with {@link #single} */
@@ -286,38 +289,20 @@ final class SoloPageRank {
 
         /**
          * @param iterations the iterations run (the last wrote {@code contrib[iterations & 1]})
-         * @return the ranks, internal ids: {@link #ranks} of the last contributions, or of {@link #single} into a new
-         *         array
+         * @return the ranks, internal ids: {@code c[v] * outdeg(v)}, or {@code c[v]} for a dangling row (whose slot
+         *         holds its rank), times {@link #scale} (a product within an ulp of the rank the iteration computed);
+         *         written over the last double contributions, which the run no longer needs (a second array of
+         *         {@code n} doubles per run would be garbage the size of the answer), or from {@link #single} into a
+         *         new array
          */
         double[] answer(final int iterations) {
-            if (single == null) {
-                return ranks(contrib[iterations & 1], degree, off, scale);
-            }
-            final double[] rank = new double[single.length];
+            final double[] rank = single == null ? contrib[iterations & 1] : new double[single.length];
             for (int v = 0; v < rank.length; v++) {
                 final int k = degreeOf(degree, off, v);
-                rank[v] = (k == 0 ? single[v] : (double)single[v] * k) * scale;
+                final double c = single == null ? rank[v] : single[v];
+                rank[v] = (k == 0 ? c : c * k) * scale;
             }
             return rank;
-        }
-
-        /**
-         * @param c      the contributions of the last iteration (a dangling row's slot holds its rank), divided by
-         *               {@code scale}
-         * @param degree the out-degrees, or null for the rows' lengths
-         * @param off    the absolute address of the placed offsets
-         * @param scale  {@link #scale}
-         * @return {@code c} itself, now holding the ranks: {@code c[v] * degree[v]}, or {@code c[v]} for a dangling row
-         *         (a product within an ulp of the rank the iteration computed); the run's last contributions are not
-         *         needed after it, and a second array of {@code n} doubles per run would be garbage the size of the
-         *         answer
-         */
-        static double[] ranks(final double[] c, final int[] degree, final long off, final double scale) {
-            for (int v = 0; v < c.length; v++) {
-                final int k = degreeOf(degree, off, v);
-                c[v] = (k == 0 ? c[v] : c[v] * k) * scale;
-            }
-            return c;
         }
     }
 }
