@@ -108,6 +108,10 @@ public final class AnswerWriter {
             }
         }
         crc.update(buf, 0, b.position());
+        if (b.remaining() < 4) { // values that filled the buffer to its end: the trailer goes in the next one
+            out.write(buf, 0, b.position());
+            b.clear();
+        }
         b.putInt((int)crc.getValue());
         out.write(buf, 0, b.position());
     }

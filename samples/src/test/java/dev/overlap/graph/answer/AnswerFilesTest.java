@@ -85,6 +85,30 @@ class AnswerFilesTest {
         }
     }
 
+    /**
+     * Values that fill the writer's 64 KiB buffer to its last byte (2^13 and 2^14 ranks or distances, 2^14 depths: a
+     * power-of-two graph's answer) leave no room for the 4-byte trailer: it goes into the next buffer, and the file
+     * reads back whole.
+     */
+    @Test
+    void valuesThatFillTheBufferExactlyStillGetTheirTrailer() throws IOException {
+        for (final int n : new int[] {1 << 13, 1 << 14, (1 << 16) / 8 - 1, (1 << 16) / 4}) {
+            final double[] ranks = new double[n];
+            final long[] distances = new long[n];
+            final int[] depths = new int[n];
+            for (int v = 0; v < n; v++) {
+                ranks[v] = 1.0 / (v + 1);
+                distances[v] = v;
+                depths[v] = v;
+            }
+            assertArrayEquals(ranks, read(write(Answer.ranks(ranks), AnswerFormat.BINARY)).ranks(), "ranks " + n);
+            assertArrayEquals(distances, read(write(Answer.distances(distances, 0), AnswerFormat.BINARY)).distances(),
+                "distances " + n);
+            assertArrayEquals(depths, read(write(Answer.depths(depths, 0), AnswerFormat.BINARY)).depths(),
+                "depths " + n);
+        }
+    }
+
     @Test
     void binaryLayoutIsTheDocumentedOne() throws IOException {
         final byte[] b = write(Answer.distances(new long[] {0, 7, Answer.UNREACHED}, 1), AnswerFormat.BINARY);
