@@ -1,6 +1,7 @@
 package dev.overlap.bench.graph;
 
 import com.fasterxml.jackson.jr.ob.JSON;
+import dev.overlap.graph.app.Warmup;
 import dev.overlap.graph.report.TextTable;
 
 import java.io.IOException;
@@ -29,7 +30,7 @@ final class ComparisonReport {
      * @param quick        a smoke run
      * @param devices      Overlap's devices
      * @param threads      Overlap's threads in total ({@code devices} x workers per device; also GAP's)
-     * @param warmups      untimed runs
+     * @param warmup       the warm-up: untimed runs and their time floor (GAP's warm-up trials are its runs)
      * @param runs         timed runs
      * @param prIterations fixed PageRank iterations, or 0 when chosen per graph for {@code prError}
      * @param prError      the L1 error every PageRank answer aims for
@@ -37,7 +38,7 @@ final class ComparisonReport {
      * @param idleJvmKib   the peak RSS of an idle JVM with the forked measurements' flags, or -1
      * @param gapDir       the GAP build, or null when GAP was not a peer
      */
-    record Settings(boolean quick, int devices, int threads, int warmups, int runs, int prIterations, double prError,
+    record Settings(boolean quick, int devices, int threads, Warmup warmup, int runs, int prIterations, double prError,
                     String command, long idleJvmKib, String gapDir) {
     }
 
@@ -178,13 +179,13 @@ final class ComparisonReport {
             m.get("javaVendor"), m.get("loadAverage"), loadAtEnd, m.getOrDefault("commit", "?"),
             Boolean.TRUE.equals(m.get("dirty")) ? " (with uncommitted changes)" : ""));
         final int perDevice = s.threads() / s.devices();
-        sb.append(String.format(Locale.ROOT, "Every implementation: %d untimed warm-up run%s, then the median of %d "
+        sb.append(String.format(Locale.ROOT, "Every implementation: %s (untimed), then the median of %d "
             + "timed runs (min beside it), algorithm time only (not generation, loading, copying or placement). "
             + "Overlap runs on %d devices x %d worker%s = %d threads%s (overlap solo on the calling thread, overlap coop on one device with all of them); the "
             + "Java CSR and JGraphT runs use one thread. "
             + "MTEPS: edges out of the reached vertices (each undirected edge once per direction) per microsecond. "
-            + "\"vs java csr\": the single-threaded Java CSR median / this median.%n%n", s.warmups(),
-            s.warmups() == 1 ? "" : "s", s.runs(), s.devices(), perDevice, perDevice == 1 ? "" : "s", s.threads(),
+            + "\"vs java csr\": the single-threaded Java CSR median / this median.%n%n", s.warmup().describe(), s.runs(),
+            s.devices(), perDevice, perDevice == 1 ? "" : "s", s.threads(),
             hasGap() ? ", GAP on OMP_NUM_THREADS=" + s.threads() : ""));
         if (s.prIterations() > 0) {
             sb.append(String.format(Locale.ROOT, "PageRank: damping 0.85; java csr, overlap bsp, solo and coop and JGraphT run exactly "
@@ -266,8 +267,8 @@ final class ComparisonReport {
                 + "printed in full, so its L1 error is that of a one-thread replay of its documented algorithm "
                 + "(`GapPageRankModel`) after the iterations its log shows (an estimate: two threads see slightly "
                 + "different neighbour values), and its printed top scores are checked against the reference.%n",
-                s.gapDir(), s.threads(), s.warmups() + s.runs(), s.warmups() + s.runs(), s.warmups(),
-                s.warmups() == 1 ? " is" : "s are", s.warmups() == 1 ? "" : "s"));
+                s.gapDir(), s.threads(), s.warmup().runs() + s.runs(), s.warmup().runs() + s.runs(), s.warmup().runs(),
+                s.warmup().runs() == 1 ? " is" : "s are", s.warmup().runs() == 1 ? "" : "s"));
         }
         sb.append('\n');
         sb.append("Verification: BFS depths and SSSP distances equal the sequential references exactly (JGraphT: "
@@ -305,7 +306,7 @@ final class ComparisonReport {
             }
             final ComparisonRow g = gapOf(gap, row);
             sb.append(String.join(",", quote(row.graph), row.app.id(), row.impl, row.threads,
-                Integer.toString(settings.warmups()), Integer.toString(settings.runs()), num(row.median()),
+                Integer.toString(settings.warmup().runs()), Integer.toString(settings.runs()), num(row.median()),
                 num(row.min()), num(row.max()), times, Double.isNaN(row.mteps()) ? "" : num(row.mteps()),
                 num(row.vsJava()), Double.isNaN(row.prError) ? "" : String.format(Locale.ROOT, "%.4g", row.prError),
                 row.peakRssKib < 0 ? "" : Long.toString(row.peakRssKib), num(timeVsGap(row, g)),
@@ -325,7 +326,8 @@ final class ComparisonReport {
         m.put("loadAverageAtEnd", loadAtEnd);
         m.put("devices", s.devices());
         m.put("threadsPerDevice", s.threads() / s.devices());
-        m.put("warmups", s.warmups());
+        m.put("warmups", s.warmup().runs());
+        m.put("warmupMillis", s.warmup().minMillis());
         m.put("runs", s.runs());
         m.put("prIterations", s.prIterations() > 0 ? s.prIterations() : "per graph, for prError");
         m.put("prError", s.prError());

@@ -8,6 +8,7 @@ import dev.overlap.graph.app.AppRunner;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.app.GraphApp;
+import dev.overlap.graph.app.Warmup;
 import dev.overlap.graph.io.EdgeListWriter;
 import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.ref.PowerIteration;
@@ -76,7 +77,7 @@ final class ComparisonRun {
     private final boolean child;
     private final boolean childWeights;
     private final ForkedMeasurement forker;
-    private final int warmups;
+    private final Warmup warmup;
     private final int runs;
     private final int prIterations;
     private final double prError;
@@ -109,7 +110,7 @@ final class ComparisonRun {
      * @param notes         notes so far (modes without a provider)
      */
     ComparisonRun(final long seed, final boolean quiet, final boolean child, final boolean childWeights,
-        final ForkedMeasurement forker, final int warmups, final int runs, final int prIterations,
+        final ForkedMeasurement forker, final Warmup warmup, final int runs, final int prIterations,
         final double prError, final GapMeasurement gap, final GraphFiles files, final LongSupplier heapAvailable,
         final Consumer<String> status, final Set<String> notes) {
         this.seed = seed;
@@ -117,7 +118,7 @@ final class ComparisonRun {
         this.child = child;
         this.childWeights = childWeights;
         this.forker = forker;
-        this.warmups = warmups;
+        this.warmup = warmup;
         this.runs = runs;
         this.prIterations = prIterations;
         this.prError = prError;
@@ -265,13 +266,12 @@ final class ComparisonRun {
         for (final GraphApp app : apps) {
             final CsrGraph g = app.weighted() ? weighted : plain;
             System.gc();
+            warmup.perform(() -> app.sequential(g, source, settings));
             AppResult seq = null;
             final double[] times = new double[runs];
-            for (int i = -warmups; i < runs; i++) {
+            for (int i = 0; i < runs; i++) {
                 seq = app.sequential(g, source, settings);
-                if (i >= 0) {
-                    times[i] = seq.nanos() / 1e6;
-                }
+                times[i] = seq.nanos() / 1e6;
             }
             expected.put(app, app.expected(g, source, settings, seq));
             traversed.put(app, app.edgesTraversed(g, seq));
@@ -574,7 +574,8 @@ final class ComparisonRun {
                 Verification v = null;
                 long traversed = 0;
                 double error = Double.NaN;
-                for (int i = -warmups; i < runs; i++) {
+                warmup.perform(() -> untimed(peer, app, source, settings));
+                for (int i = 0; i < runs; i++) {
                     final long t0 = System.nanoTime();
                     switch (app) {
                         case BFS: {
@@ -623,8 +624,22 @@ final class ComparisonRun {
     }
 
     private static void record(final double[] times, final int i, final long t0, final long t1) {
-        if (i >= 0) {
-            times[i] = (t1 - t0) / 1e6;
+        times[i] = (t1 - t0) / 1e6;
+    }
+
+    /** One untimed JGraphT run of {@code app}, for the warm-up. */
+    private static void untimed(final JGraphTPeer peer, final GraphApp app, final int source,
+        final AppSettings settings) {
+        switch (app) {
+            case BFS:
+                peer.bfs(source);
+                break;
+            case SSSP:
+                peer.dijkstra(source);
+                break;
+            default:
+                peer.pageRank(settings.damping(), settings.fixedIterations());
+                break;
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.overlap.bench.graph;
 
 import dev.overlap.graph.app.GraphApp;
+import dev.overlap.graph.app.Warmup;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -22,7 +23,7 @@ import java.util.Set;
  * megamorphic for the later ones. Immutable; thread-safe (each call starts its own process).
  */
 final class ForkedMeasurement {
-    private final int warmups;
+    private final Warmup warmup;
     private final int runs;
     private final long seed;
     private final int devices;
@@ -30,9 +31,9 @@ final class ForkedMeasurement {
     private final double prError;
 
     /** @param prError the L1 error PageRank runs to a tolerance aim for ({@code --pr-error}) */
-    ForkedMeasurement(final int warmups, final int runs, final long seed, final int devices, final int threads,
+    ForkedMeasurement(final Warmup warmup, final int runs, final long seed, final int devices, final int threads,
         final double prError) {
-        this.warmups = warmups;
+        this.warmup = warmup;
         this.runs = runs;
         this.seed = seed;
         this.devices = devices;
@@ -67,7 +68,8 @@ final class ForkedMeasurement {
         throws IOException {
         final List<String> cmd = javaCommand();
         cmd.addAll(List.of(GraphComparison.class.getName(), "--child", "--quiet", "--graphs", input, "--apps",
-            app.id(), "--impls", mode, "--warmups", Integer.toString(warmups), "--runs", Integer.toString(runs),
+            app.id(), "--impls", mode, "--warmups", Integer.toString(warmup.runs()), "--warmup-ms",
+            Long.toString(warmup.minMillis()), "--runs", Integer.toString(runs),
             "--seed", Long.toString(seed), "--devices", Integer.toString(devices), "--threads",
             Integer.toString(threads), "--pr-iterations", Integer.toString(prIterations), "--pr-error",
             Double.toString(prError)));

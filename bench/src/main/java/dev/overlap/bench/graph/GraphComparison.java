@@ -5,6 +5,7 @@ import dev.overlap.graph.app.AppRunner;
 import dev.overlap.graph.app.Algorithms;
 import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.app.GraphApp;
+import dev.overlap.graph.app.Warmup;
 import dev.overlap.graph.cli.CliErrors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -103,6 +104,11 @@ public final class GraphComparison implements Callable<Integer> {
     @Option(names = "--warmups", paramLabel = "W", description = "untimed runs per implementation and app (default: "
         + "2; with --quick: 1)")
     Integer warmups;
+
+    @Option(names = "--warmup-ms", paramLabel = "MS", description = "keep warming up past --warmups until the "
+        + "untimed runs have lasted this long, per implementation and app (default: 500; with --quick: 0): a few runs "
+        + "of milliseconds can end before the JIT has compiled their loops")
+    Long warmupMillis;
 
     @Option(names = "--runs", paramLabel = "R", description = "timed runs; the median is reported (default: 5; with "
         + "--quick: 3)")
@@ -259,7 +265,12 @@ public final class GraphComparison implements Callable<Integer> {
         }
         final int w = warmups != null ? warmups : quick ? 1 : 2;
         final int r = runs != null ? runs : quick ? 3 : 5;
+        final long wMillis = warmupMillis != null ? warmupMillis : quick ? 0 : 500;
         validate(cl, w, r);
+        if (wMillis < 0 || wMillis > 60_000) {
+            throw new CommandLine.ParameterException(cl, "--warmup-ms must be in 0..60000, was " + wMillis);
+        }
+        final Warmup warmup = new Warmup(w, wMillis);
         if (Files.exists(out) && !Files.isDirectory(out)) {
             throw new CommandLine.ParameterException(cl, "--out " + out + " exists and is not a directory");
         }
@@ -289,11 +300,11 @@ public final class GraphComparison implements Callable<Integer> {
         final RunInfo info = RunInfo.capture(Path.of(System.getenv().getOrDefault("OVERLAP_ROOT", ".")),
             "at run start");
         final AppRunner runner = AppRunner.builder().devices(devices).threadsPerDevice(threads / devices).warmups(w)
-            .runs(r).build();
+            .warmupMillis(wMillis).runs(r).build();
         final ForkedMeasurement forker = fork && !child
-            ? new ForkedMeasurement(w, r, seed, devices, threads, prError) : null;
+            ? new ForkedMeasurement(warmup, r, seed, devices, threads, prError) : null;
         final int fixedIterations = prIterations != null ? prIterations : 0;
-        final ComparisonRun run = new ComparisonRun(seed, quiet, child, childWeights, forker, w, r, fixedIterations,
+        final ComparisonRun run = new ComparisonRun(seed, quiet, child, childWeights, forker, warmup, r, fixedIterations,
             prError, gapPeer, new ComparisonRun.GraphFiles(out.resolve("graphs"), keepGraphFiles, prReference),
             heapAvailable, this::status, notes);
         final long idleJvm = forker != null && !providers.isEmpty() ? ForkedMeasurement.idleJvmKib() : PeakRss.UNKNOWN;
@@ -313,7 +324,7 @@ public final class GraphComparison implements Callable<Integer> {
         final String loadAtEnd = RunInfo.capture(null, "at run end").asMap().getOrDefault("loadAverage", "?")
             .toString();
         final ComparisonReport report = new ComparisonReport(info.asMap(), loadAtEnd, new ComparisonReport.Settings(
-            quick, devices, threads, w, r, fixedIterations, prError, commandLineText(), idleJvm,
+            quick, devices, threads, warmup, r, fixedIterations, prError, commandLineText(), idleJvm,
             build != null ? build.dir().toString() : null), run.graphs(), run.rows(), run.notes(), wallSeconds);
         String markdown = report.markdown();
         if (sweep) {

@@ -2,6 +2,7 @@ package dev.overlap.bench.graph;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 import dev.overlap.graph.app.GraphApp;
+import dev.overlap.graph.app.Warmup;
 import dev.overlap.graph.ref.Verification;
 import org.junit.jupiter.api.Test;
 
@@ -39,7 +40,7 @@ class ComparisonReportTest {
         final ComparisonRow pr = new ComparisonRow("kron:8", GraphApp.PAGERANK, "overlap bsp", "2x1",
             new double[] {2}, 0, Verification.pass("ok")).withJavaMillis(8);
         final LinkedHashSet<String> notes = new LinkedHashSet<>(List.of("first note", "second note"));
-        return new ComparisonReport(machine(load), "0.50 0.40 0.30", new ComparisonReport.Settings(true, 2, 2, 1, 3,
+        return new ComparisonReport(machine(load), "0.50 0.40 0.30", new ComparisonReport.Settings(true, 2, 2, Warmup.ofRuns(1), 3,
             20, 1e-5, " --quick", -1, null), List.of(new ComparisonGraph("kron:8", 256, 5000, 3, 12.3456)),
             List.of(java, bsp, pr), notes, 4.56);
     }
@@ -125,7 +126,7 @@ class ComparisonReportTest {
         final ComparisonRow otherGraph = new ComparisonRow("h", GraphApp.BFS, "overlap bsp", "2x1",
             new double[] {1}, 10, Verification.pass("ok")).withPeakRss(50 << 10).withJavaMillis(2);
         final ComparisonReport r = new ComparisonReport(machine("0.1"), "0.1", new ComparisonReport.Settings(false, 2,
-            2, 2, 5, 0, 1e-5, "", 40 << 10, "/opt/gapbs"), List.of(new ComparisonGraph("g", 10, 20, 0, 1, "/tmp/g.wel",
+            2, new Warmup(2, 500), 5, 0, 1e-5, "", 40 << 10, "/opt/gapbs"), List.of(new ComparisonGraph("g", 10, 20, 0, 1, "/tmp/g.wel",
             "file")), List.of(java, async, gap, otherGraph), Set.of(), 1);
         assertEquals(1.5, ComparisonReport.timeVsGap(async, gap));
         assertEquals(1.5, ComparisonReport.rssVsGap(async, gap, 40 << 10), "(190 - 40) / 100");

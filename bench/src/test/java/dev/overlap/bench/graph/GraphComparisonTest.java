@@ -259,6 +259,7 @@ class GraphComparisonTest {
             {"--graphs", "ring:3"},
             {"--runs", "0"},
             {"--warmups", "-1"},
+            {"--warmup-ms", "-5"},
             {"--pr-iterations", "0"},
             {"--devices", "0"},
             {"--out", file.toString()},
@@ -268,7 +269,7 @@ class GraphComparisonTest {
             "--threads 3 is not a multiple of --devices 2", "--impls: unknown implementation 'networkx': expected bsp, "
                 + "async, solo, coop, solo-gs, coop-gs, java, jgrapht or gap", "--apps: unknown app 'dfs': expected bfs, pr or sssp", "--graphs: unknown "
                 + "generator 'ring'", "--runs must be in 1..1000, was 0", "--warmups must be in 0..100, was -1",
-            "--pr-iterations must be in 1..10000, was 0", "--devices must be in 1..64, was 0",
+            "--warmup-ms must be in 0..60000, was -5", "--pr-iterations must be in 1..10000, was 0", "--devices must be in 1..64, was 0",
             "exists and is not a directory", "Unknown option: '--bogus'",
         };
         for (int i = 0; i < cases.length; i++) {

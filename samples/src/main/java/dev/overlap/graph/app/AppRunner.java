@@ -21,8 +21,8 @@ import java.util.function.Supplier;
 /**
  * Runs a {@link GraphApp} on a fresh mesh the way every command measures it: partition the graph, size each device's
  * memory for its slice plus the model's state for this app, build the mesh, place the graph, drop the host graph
- * ({@link HostGraph}: the runs read its {@link GraphSummary}), run {@code warmups} untimed runs and {@code runs} timed
- * ones on the placed graph, close everything. The time of a run is the provider's own
+ * ({@link HostGraph}: the runs read its {@link GraphSummary}), run the {@link Warmup} (untimed runs) and {@code runs}
+ * timed ones on the placed graph, close everything. The time of a run is the provider's own
  * ({@link AppResult#nanos()}: state initialisation and supersteps; not placement). A model that runs on one worker
  * ({@link GraphAlgorithms#singleWorker()}, {@code solo}) gets a mesh of one device with one worker, and one that runs
  * on one device ({@link GraphAlgorithms#oneDevice()}, {@code coop}) a mesh of one device with devices x workers per
@@ -84,7 +84,7 @@ public final class AppRunner {
     private final int devices;
     private final int threadsPerDevice;
     private final Partitioning partitioning;
-    private final int warmups;
+    private final Warmup warmup;
     private final int runs;
     private final Supplier<IdleStrategy> idleStrategy;
     private final BooleanSupplier stopRuns;
@@ -95,7 +95,7 @@ public final class AppRunner {
         this.devices = b.devices;
         this.threadsPerDevice = b.threadsPerDevice;
         this.partitioning = b.partitioning;
-        this.warmups = b.warmups;
+        this.warmup = new Warmup(b.warmups, b.warmupMillis);
         this.runs = b.runs;
         this.idleStrategy = b.idleStrategy;
         this.stopRuns = b.stopRuns;
@@ -118,9 +118,14 @@ public final class AppRunner {
         return threadsPerDevice;
     }
 
-    /** @return untimed runs before the timed ones */
+    /** @return untimed runs before the timed ones (at least: see {@link #warmup()}) */
     public int warmups() {
-        return warmups;
+        return warmup.runs();
+    }
+
+    /** @return the warm-up before the timed runs: its runs and its time floor */
+    public Warmup warmup() {
+        return warmup;
     }
 
     /** @return timed runs */
@@ -349,10 +354,11 @@ public final class AppRunner {
     private Measurement runs(final Placed placed, final int source, final boolean collect) {
         final World w = placed.mesh.world();
         final long settled = usedHeap();
-        for (int r = 0; r < warmups; r++) {
+        // across processes a count alone (the builder refuses a floor there): every rank makes the same runs
+        warmup.perform(() -> {
             placed.run(source);
             collectBetweenRuns(collect, settled);
-        }
+        });
         AppResult result = null;
         double[] times = new double[runs];
         for (int r = 0; r < runs; r++) {
@@ -407,7 +413,7 @@ public final class AppRunner {
             if (w.isDistributed()) {
                 w.checkSame("the graph (a checksum of its vertices, edges and weights)", plan.fingerprint);
                 w.checkSame("the app, mode, source and runs", java.util.Objects.hash(app.id(), algorithms.mode(),
-                    source, warmups, runs, partitioning.ordinal(), settings.fingerprint()));
+                    source, warmup, runs, partitioning.ordinal(), settings.fingerprint()));
             }
             final long placeStart = System.nanoTime();
             dg = plan.place(mesh, app.weighted());
@@ -539,8 +545,8 @@ public final class AppRunner {
 
     @Override
     public String toString() {
-        return "AppRunner{" + devices + " devices x " + threadsPerDevice + " workers, " + partitioning + ", " + warmups
-            + " warm-up + " + runs + " runs}";
+        return "AppRunner{" + devices + " devices x " + threadsPerDevice + " workers, " + partitioning + ", "
+            + warmup.describe() + " + " + runs + " runs}";
     }
 
     /**
@@ -719,6 +725,7 @@ public final class AppRunner {
         private int threadsPerDevice = 1;
         private Partitioning partitioning = Partitioning.RANGE;
         private int warmups;
+        private long warmupMillis;
         private int runs = 1;
         private Supplier<IdleStrategy> idleStrategy;
         private BooleanSupplier stopRuns = () -> false;
@@ -770,6 +777,16 @@ public final class AppRunner {
             return this;
         }
 
+        /**
+         * @param millis keep warming up past {@link #warmups} until the warm-up has lasted this long, 0..600,000
+         *               (default 0: the runs alone); see {@link Warmup}. In one process only: {@link #build} refuses
+         *               it with a {@link #world}, where every rank must make the same runs
+         */
+        public Builder warmupMillis(final long millis) {
+            this.warmupMillis = new Warmup(0, millis).minMillis(); // checks the range
+            return this;
+        }
+
         /** @param n timed runs, 1..1000 */
         public Builder runs(final int n) {
             if (n < 1 || n > 1000) {
@@ -805,6 +822,11 @@ public final class AppRunner {
 
         /** @return the runner */
         public AppRunner build() {
+            if (world != null && warmupMillis > 0) {
+                throw new IllegalArgumentException("a warm-up time floor (" + warmupMillis + " ms) would end after "
+                    + "different runs in different processes, whose runs meet at barriers: give warm-up runs only "
+                    + "across processes");
+            }
             return new AppRunner(this);
         }
     }

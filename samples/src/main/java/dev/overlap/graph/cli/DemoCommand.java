@@ -6,6 +6,7 @@ import dev.overlap.graph.app.AppRunner;
 import dev.overlap.graph.app.Algorithms;
 import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.app.GraphApp;
+import dev.overlap.graph.app.Warmup;
 import dev.overlap.graph.gen.GraphSpec;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -32,10 +33,12 @@ import java.util.function.Function;
  * reference, and one comparison table (or one JSON object with {@code --json}) with the time of the plain
  * single-threaded Java CSR run beside every mesh run.
  *
- * <p>Each measured row is {@code --warmups} untimed runs (default 10) and the median of {@code --runs} timed runs
- * (default 7) on the placed graph; the sequential reference is measured the same way. The warm-ups are many because
- * every mode shares one JVM: with one, a row's runs overlapped its own C2 compilations, which take a core of two from
- * a two-worker run, and the rows' "vs seq" changed from run to run of the same code. A mode without a provider is
+ * <p>Each measured row is {@code --warmups} untimed runs (default 10), continued until they have lasted
+ * {@code --warmup-ms} (default 500), and the median of {@code --runs} timed runs (default 7) on the placed graph; the
+ * sequential reference is measured the same way. The warm-ups are many because every mode shares one JVM: with one, a
+ * row's runs overlapped its own C2 compilations, which take a core of two from a two-worker run, and the rows' "vs seq"
+ * changed from run to run of the same code; and they last a time as well as a count because ten runs of a few
+ * milliseconds could end before the optimising compiler had compiled the run's loops ({@link Warmup}). A mode without a provider is
  * skipped with a one-line note, and so is an app a provider does not support. Exit codes: 0 every answer verified, 1 a verification failed
  * (each failure in one line on standard error) or a runtime problem, 2 wrong arguments.
  *
@@ -77,6 +80,10 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--warmups", paramLabel = "N", defaultValue = "10", description = "untimed runs before the timed "
         + "ones, per row (default: ${DEFAULT-VALUE})")
     int warmups;
+
+    @Option(names = "--warmup-ms", paramLabel = "MS", defaultValue = "500", description = "keep warming up past "
+        + "--warmups until the untimed runs have lasted this long, per row (default: ${DEFAULT-VALUE})")
+    long warmupMillis;
 
     @Option(names = "--runs", paramLabel = "N", defaultValue = "7", description = "timed runs per row; the table shows "
         + "the median (default: ${DEFAULT-VALUE})")
@@ -134,7 +141,7 @@ public final class DemoCommand implements Callable<Integer> {
         final int devices = meshOptions.devices;
         final int threads = meshOptions.threads();
         final AppRunner runner = AppRunner.builder().devices(devices).threadsPerDevice(threads)
-            .partitioning(meshOptions.partitioning()).warmups(warmups).runs(runs).build();
+            .partitioning(meshOptions.partitioning()).warmups(warmups).warmupMillis(warmupMillis).runs(runs).build();
         final DemoRun run = new DemoRun(graphs, graphApps, providers, runner, appSet.contains("jacobi"), jacobiSize,
             seed);
         final DemoRun.Result result;
@@ -142,7 +149,7 @@ public final class DemoCommand implements Callable<Integer> {
             result = run.run(task, notes);
         }
         final double wallSeconds = (System.nanoTime() - wallStart) / 1e9;
-        final DemoReport report = new DemoReport(devices, threads, meshOptions.partition.name(), warmups, runs,
+        final DemoReport report = new DemoReport(devices, threads, meshOptions.partition.name(), runner.warmup(), runs,
             Runtime.getRuntime().availableProcessors());
         final PrintWriter out = cl.getOut();
         if (json) {
@@ -174,6 +181,9 @@ public final class DemoCommand implements Callable<Integer> {
         }
         if (warmups < 0 || warmups > 100) {
             throw new CommandLine.ParameterException(cl, "--warmups must be in 0..100, was " + warmups);
+        }
+        if (warmupMillis < 0 || warmupMillis > 60_000) {
+            throw new CommandLine.ParameterException(cl, "--warmup-ms must be in 0..60000, was " + warmupMillis);
         }
         if (runs < 1 || runs > 100) {
             throw new CommandLine.ParameterException(cl, "--runs must be in 1..100, was " + runs);

@@ -3,6 +3,8 @@ package dev.overlap.graph.cli;
 import com.fasterxml.jackson.jr.ob.JSON;
 import dev.overlap.graph.report.TextTable;
 
+import dev.overlap.graph.app.Warmup;
+
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -19,7 +21,7 @@ final class DemoReport {
     private final int devices;
     private final int threads;
     private final String partition;
-    private final int warmups;
+    private final Warmup warmup;
     private final int runs;
     private final int cores;
 
@@ -27,16 +29,16 @@ final class DemoReport {
      * @param devices   devices of the mesh
      * @param threads   workers per device
      * @param partition the partitioning's name
-     * @param warmups   untimed runs per row
+     * @param warmup    each row's warm-up
      * @param runs      timed runs per row
      * @param cores     the machine's cores
      */
-    DemoReport(final int devices, final int threads, final String partition, final int warmups, final int runs,
+    DemoReport(final int devices, final int threads, final String partition, final Warmup warmup, final int runs,
         final int cores) {
         this.devices = devices;
         this.threads = threads;
         this.partition = partition;
-        this.warmups = warmups;
+        this.warmup = warmup;
         this.runs = runs;
         this.cores = cores;
     }
@@ -48,7 +50,8 @@ final class DemoReport {
         m.put("devices", devices);
         m.put("threadsPerDevice", threads);
         m.put("partition", partition);
-        m.put("warmups", warmups);
+        m.put("warmups", warmup.runs());
+        m.put("warmupMillis", warmup.minMillis());
         m.put("runs", runs);
         final List<Map<String, Object>> graphs = new ArrayList<>();
         for (final DemoGraph g : result.graphs) {
@@ -121,9 +124,8 @@ final class DemoReport {
 
     /** Prints the header (mesh, runs, graphs), the table, its legend, the notes and the verdict with the wall time. */
     void print(final PrintWriter out, final DemoRun.Result result, final double wallSeconds) {
-        out.printf(Locale.ROOT, "overlap demo: %d devices x %d worker%s (%s partitioning, %d cores), %d warm-up run%s then"
-            + " the median of %d%n", devices, threads, threads == 1 ? "" : "s", partition, cores, warmups,
-            warmups == 1 ? "" : "s", runs);
+        out.printf(Locale.ROOT, "overlap demo: %d devices x %d worker%s (%s partitioning, %d cores), %s then the median "
+            + "of %d%n", devices, threads, threads == 1 ? "" : "s", partition, cores, warmup.describe(), runs);
         for (final DemoGraph g : result.graphs) {
             out.printf(Locale.ROOT, "  %s: %,d vertices, %,d edges, source %d, weights %s, generated in %.0f ms%n",
                 g.name(), g.vertices(), g.edges(), g.source(), g.weights(), round(g.generateMillis()));

@@ -9,6 +9,7 @@ import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.AutoMode;
 import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.app.GraphApp;
+import dev.overlap.graph.app.Warmup;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.gen.GraphSpec;
 import dev.overlap.graph.jacobi.BandedSystem;
@@ -31,9 +32,9 @@ import java.util.Set;
 /**
  * Runs what {@code overlap demo} compares: per generated graph and app the single-threaded Java reference first
  * (its answer is what every other row is checked against), then each mode's provider on the mesh; then Jacobi with the
- * sequential solver, each PROACT transfer mode, and the profiler's choice. Every row gets {@code warmups} untimed runs
- * and the median of {@code runs} timed ones, and every answer is verified. Rendering is {@link DemoReport}'s job.
- * Not thread-safe; one run per instance.
+ * sequential solver, each PROACT transfer mode, and the profiler's choice. Every row gets the runner's {@link Warmup}
+ * (untimed runs) and the median of {@code runs} timed ones, and every answer is verified. Rendering is
+ * {@link DemoReport}'s job. Not thread-safe; one run per instance.
  */
 final class DemoRun {
     /** Relative residual Jacobi solves to. */
@@ -134,19 +135,17 @@ final class DemoRun {
         final int source = GraphApp.defaultSource(plain, seed);
         graphInfo.add(new DemoGraph(name, plain.vertexCount(), plain.edgeCount(), source,
             needWeights ? "1.." + gs.maxWeight() + " (sssp)" : "none", genMillis));
-        final int warmups = runner.warmups();
         final int runs = runner.runs();
         for (final GraphApp app : apps) {
             final CsrGraph g = app.weighted() ? weighted : plain;
             // the app's own worklist (`--queue auto`): priority for SSSP (delta-stepping), FIFO for BFS and PageRank
             final AppSettings settings = AppSettings.builder().queue(app.autoQueue()).build();
+            runner.warmup().perform(() -> app.sequential(g, source, settings));
             AppResult seq = null;
             final double[] seqTimes = new double[runs];
-            for (int r = -warmups; r < runs; r++) {
+            for (int r = 0; r < runs; r++) {
                 seq = app.sequential(g, source, settings);
-                if (r >= 0) {
-                    seqTimes[r] = seq.nanos() / 1e6;
-                }
+                seqTimes[r] = seq.nanos() / 1e6;
             }
             task.stepBy(1);
             final GraphApp.Expected expected = app.expected(g, source, settings, seq);
@@ -182,13 +181,12 @@ final class DemoRun {
         final int threads = runner.threadsPerDevice();
         final BandedSystem system = new BandedSystem(jacobiSize, JACOBI_HALF_BAND, seed);
         final String name = "banded n=" + jacobiSize + " k=" + JACOBI_HALF_BAND;
+        runner.warmup().perform(() -> SequentialJacobi.solve(system, JACOBI_TOLERANCE, JACOBI_MAX_ITERATIONS));
         SequentialJacobi.Result seq = null;
         final double[] seqTimes = new double[runner.runs()];
-        for (int r = -runner.warmups(); r < runner.runs(); r++) {
+        for (int r = 0; r < runner.runs(); r++) {
             seq = SequentialJacobi.solve(system, JACOBI_TOLERANCE, JACOBI_MAX_ITERATIONS);
-            if (r >= 0) {
-                seqTimes[r] = seq.nanos() / 1e6;
-            }
+            seqTimes[r] = seq.nanos() / 1e6;
         }
         task.stepBy(1);
         final long nnz = (long)jacobiSize * (2L * JACOBI_HALF_BAND + 1);
@@ -232,13 +230,13 @@ final class DemoRun {
     private DemoRow jacobiRow(final Mesh mesh, final BandedSystem system, final TransferConfig config,
         final String mode, final SequentialJacobi.Result seq, final double seqMillis, final long nnz, final int threads,
         final double profileMillis) {
+        runner.warmup().perform(() -> JacobiSolver.solve(mesh, system, config, JACOBI_TOLERANCE,
+            JACOBI_MAX_ITERATIONS));
         JacobiSolver.Result r = null;
         final double[] times = new double[runner.runs()];
-        for (int i = -runner.warmups(); i < runner.runs(); i++) {
+        for (int i = 0; i < runner.runs(); i++) {
             r = JacobiSolver.solve(mesh, system, config, JACOBI_TOLERANCE, JACOBI_MAX_ITERATIONS);
-            if (i >= 0) {
-                times[i] = r.nanos() / 1e6;
-            }
+            times[i] = r.nanos() / 1e6;
         }
         final int devices = mesh.deviceCount();
         final String thr = devices * threads + (config.transferThreads() > 0 ? "+" + config.transferThreads() + "t" : "");

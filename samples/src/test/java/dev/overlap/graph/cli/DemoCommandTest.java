@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DemoCommandTest {
     /** Tiny graphs so a whole demo takes a second or two. */
-    private static final String[] TINY = {"--jacobi-size", "4096", "--warmups", "0",
+    private static final String[] TINY = {"--jacobi-size", "4096", "--warmups", "0", "--warmup-ms", "0",
         "--runs", "1", "--devices", "2", "--threads-per-device", "1", "--quiet"};
 
     private static final class Run {
@@ -197,6 +197,7 @@ class DemoCommandTest {
             {"demo", "--graphs", "ring:4"},
             {"demo", "--runs", "0"},
             {"demo", "--warmups", "-1"},
+            {"demo", "--warmup-ms", "60001"},
             {"demo", "--jacobi-size", "1"},
             {"demo", "--devices", "0"},
             {"demo", "--bogus"},
@@ -204,7 +205,7 @@ class DemoCommandTest {
         final String[] reasons = {
             "--apps: unknown app 'dfs': expected bfs, pr, sssp or jacobi", "--modes: unknown mode 'turbo'",
             "unknown generator 'ring'", "--runs must be in 1..100, was 0", "--warmups must be in 0..100, was -1",
-            "--jacobi-size must be in 2..", "--devices must be in 1..64, was 0", "unknown option '--bogus'",
+            "--warmup-ms must be in 0..60000, was 60001", "--jacobi-size must be in 2..", "--devices must be in 1..64, was 0", "unknown option '--bogus'",
         };
         for (int i = 0; i < cases.length; i++) {
             final Run run = new Run(null, cases[i]);

@@ -1,6 +1,7 @@
 package dev.overlap.graph.cli;
 
 import com.fasterxml.jackson.jr.ob.JSON;
+import dev.overlap.graph.app.Warmup;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.ref.Verification;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** What the demo's rows become, from rows made up here (no runs). */
 class DemoReportTest {
     private static final WorkCounts COUNTS = new WorkCounts(3, 150, 100, 2000, 60, 40, 7, 5, 512);
-    private static final DemoReport REPORT = new DemoReport(2, 1, "range", 1, 3, 2);
+    private static final DemoReport REPORT = new DemoReport(2, 1, "range", Warmup.ofRuns(1), 3, 2);
 
     /** A reference row of 20 ms and a bsp row of 5 ms (verified or not), and a Jacobi row with a profile time. */
     private static DemoRun.Result result(final Verification bsp) {
