@@ -26,7 +26,9 @@ import java.util.Objects;
  * {@code bsp} and {@code async} on every row it was measured on. The thresholds sit between the largest graph where
  * {@code solo} won and the smallest where {@code coop} did, on 2 workers ({@code bench/results/2026-11-28-coop/}:
  * kron 14-20, grid 200-1000, road 100k-1M; for BFS on low-degree graphs {@code bench/results/2026-11-29-coop-bfs/}:
- * grid 200-1000, road 100k-1M). Across processes the mode is the app's multi-device one ({@code bsp},
+ * grid 200-1000, road 100k-1M; for SSSP {@code bench/results/2026-11-29-warmup/}, after solo's delta-stepping got
+ * faster: solo won on kron 16, grid 500 and road 1M in every sweep, coop on kron 18 and grid 1000 in the sweep on a
+ * quiet machine). Across processes the mode is the app's multi-device one ({@code bsp},
  * or {@code async} for SSSP): {@code solo} and {@code coop} run in one. The mean degree is the predictor of shape
  * because it costs nothing (two counts the graph already has) and separates the families measured cleanly.
  *
@@ -46,9 +48,9 @@ public final class AutoMode {
     /** PageRank on a high-degree graph: parallel ({@code coop}) from this many edges. */
     public static final long PR_HIGH_DEGREE_EDGES = 1_000_000;
     /** SSSP on a low-degree graph: parallel ({@code coop}) from this many edges. */
-    public static final long SSSP_LOW_DEGREE_EDGES = 500_000;
+    public static final long SSSP_LOW_DEGREE_EDGES = 3_000_000;
     /** SSSP on a high-degree graph: parallel ({@code coop}) from this many edges. */
-    public static final long SSSP_HIGH_DEGREE_EDGES = 1_000_000;
+    public static final long SSSP_HIGH_DEGREE_EDGES = 4_000_000;
 
     private static final String SOLO = "solo";
 
