@@ -75,6 +75,11 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
         + "${DEFAULT-VALUE})")
     int warmups;
 
+    @CommandLine.Option(names = "--warmup-ms", paramLabel = "MS", defaultValue = "0", description = "keep warming up "
+        + "past --warmups until the untimed runs have lasted this long: runs of a few milliseconds can end before the "
+        + "JIT has compiled their loops; one process only (default: ${DEFAULT-VALUE})")
+    long warmupMillis;
+
     @CommandLine.Option(names = "--runs", paramLabel = "N", defaultValue = "1", description = "timed runs on the placed "
         + "graph; the report gives their median (timeMs), the fastest and slowest and every run's time, and verifies "
         + "the last (default: ${DEFAULT-VALUE})")
@@ -147,6 +152,9 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
         }
         if (warmups < 0 || warmups > 100) {
             throw new CommandLine.ParameterException(cl, "--warmups must be in 0..100, was " + warmups);
+        }
+        if (warmupMillis < 0 || warmupMillis > 60_000) {
+            throw new CommandLine.ParameterException(cl, "--warmup-ms must be in 0..60000, was " + warmupMillis);
         }
         final String mode = mode(cl);
         final AppSettings.Builder sb = modeOptions.settings(cl, app().autoQueue());
@@ -225,8 +233,10 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
         final boolean lead = world == null || world.rank() == 0;
         final Reference reference = new Reference();
         final AppRunner.Builder rb0 = AppRunner.builder().devices(meshOptions.devices)
-            .threadsPerDevice(meshOptions.threads()).partitioning(meshOptions.partitioning()).warmups(warmups).runs(runs);
+            .threadsPerDevice(meshOptions.threads()).partitioning(meshOptions.partitioning()).warmups(warmups)
+            .warmupMillis(warmupMillis).runs(runs);
         if (world != null) {
+            refuseWarmupTime(cl);
             rb0.world(world.config("overlap " + app, cl.getErr(), Runtime.getRuntime()::halt));
         }
         if (countersDir != null) {
@@ -281,6 +291,9 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
             rb.extra("referenceMs", Math.round(reference.millis * 1000) / 1000.0);
         }
         rb.extra("warmups", warmups);
+        if (warmupMillis > 0) {
+            rb.extra("warmupMs", warmupMillis);
+        }
         runTimes(rb, runs, times, m.bestMillis(), m.worstMillis());
         extras(rb, result);
         return report(cl, rb, destination, answer(result, in.source()), v, "overlap " + app);
@@ -407,6 +420,19 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
         }
         try (AnswerDestination destination = answers.open(cl, input.file())) {
             return run.run(destination);
+        }
+    }
+
+    /**
+     * Refuses {@code --warmup-ms} for a run across processes: a time floor ends after different runs on different
+     * ranks, whose runs meet at barriers.
+     *
+     * @throws CommandLine.ParameterException when {@code --warmup-ms} was given
+     */
+    void refuseWarmupTime(final CommandLine cl) {
+        if (warmupMillis > 0) {
+            throw new CommandLine.ParameterException(cl, "--warmup-ms needs one process: ranks across processes must "
+                + "make the same runs (give --warmups)");
         }
     }
 

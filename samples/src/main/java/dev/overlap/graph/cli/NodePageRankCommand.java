@@ -46,6 +46,7 @@ public final class NodePageRankCommand extends PageRankCommand {
         node.validate(cl);
         NodeCommand.requireMode(cl, modeOptions.mode, "bsp", "pr", "the bulk-synchronous pull PageRank");
         final AppSettings settings = validate(cl);
+        refuseWarmupTime(cl);
         final HostFile hosts = node.hostFile(cl);
         node.noteIgnored(cl, "pr", output.quiet, "a pull PageRank over id ranges", "--async-variant", "--partition",
             "--queue", "--kernel", "--batch-bytes", "--wait", "--fetch", "--delta");

@@ -59,6 +59,7 @@ abstract class NodeTraversalCommand extends GraphAppCommand {
         checkAppFlags(cl);
         NodeCommand.requireMode(cl, modeOptions.mode, "async", id, "the async " + app());
         final AppSettings settings = validate(cl);
+        refuseWarmupTime(cl);
         final HostFile hosts = node.hostFile(cl);
         node.noteIgnored(cl, id, output.quiet, "a priority worklist, persistent warp kernels, id ranges",
             ignoredFlags());

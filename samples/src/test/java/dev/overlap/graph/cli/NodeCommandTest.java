@@ -48,6 +48,15 @@ class NodeCommandTest {
     }
 
     @Test
+    void aWarmUpTimeFloorIsRefusedAcrossHosts() throws Exception {
+        final Path h = hosts("0 127.0.0.1 40100", "1 127.0.0.1 40101");
+        for (final String app : new String[] {"bfs", "sssp", "pr"}) {
+            assertUsage(new CliRun("node", "--hosts", h.toString(), "--rank", "0", app, "--generate", "kron:4",
+                "--warmup-ms", "200"), "--warmup-ms needs one process: ranks across processes must make the same runs");
+        }
+    }
+
+    @Test
     void aRankNotInTheHostFileIsRefused() throws Exception {
         final Path h = hosts("0 127.0.0.1 40100", "1 127.0.0.2 40101");
         assertUsage(new CliRun("node", "--hosts", h.toString(), "--rank", "2", "bfs", "--generate", "kron:4"),
