@@ -184,8 +184,8 @@ final class ComparisonReport {
             + "Overlap runs on %d devices x %d worker%s = %d threads%s (overlap solo on the calling thread, overlap coop on one device with all of them); the "
             + "Java CSR and JGraphT runs use one thread. "
             + "MTEPS: edges out of the reached vertices (each undirected edge once per direction) per microsecond. "
-            + "\"vs java csr\": the single-threaded Java CSR median / this median.%n%n", s.warmup().describe(), s.runs(),
-            s.devices(), perDevice, perDevice == 1 ? "" : "s", s.threads(),
+            + "\"vs java csr\": the single-threaded Java CSR median / this median.%n%n", s.warmup().describe(),
+            s.runs(), s.devices(), perDevice, perDevice == 1 ? "" : "s", s.threads(),
             hasGap() ? ", GAP on OMP_NUM_THREADS=" + s.threads() : ""));
         if (s.prIterations() > 0) {
             sb.append(String.format(Locale.ROOT, "PageRank: damping 0.85; java csr, overlap bsp, solo and coop and JGraphT run exactly "

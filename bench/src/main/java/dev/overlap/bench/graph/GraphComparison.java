@@ -304,9 +304,9 @@ public final class GraphComparison implements Callable<Integer> {
         final ForkedMeasurement forker = fork && !child
             ? new ForkedMeasurement(warmup, r, seed, devices, threads, prError) : null;
         final int fixedIterations = prIterations != null ? prIterations : 0;
-        final ComparisonRun run = new ComparisonRun(seed, quiet, child, childWeights, forker, warmup, r, fixedIterations,
-            prError, gapPeer, new ComparisonRun.GraphFiles(out.resolve("graphs"), keepGraphFiles, prReference),
-            heapAvailable, this::status, notes);
+        final ComparisonRun run = new ComparisonRun(seed, quiet, child, childWeights, forker, warmup, r,
+            fixedIterations, prError, gapPeer, new ComparisonRun.GraphFiles(out.resolve("graphs"), keepGraphFiles,
+            prReference), heapAvailable, this::status, notes);
         final long idleJvm = forker != null && !providers.isEmpty() ? ForkedMeasurement.idleJvmKib() : PeakRss.UNKNOWN;
         final long start = System.nanoTime();
         for (final ComparisonInput in : inputs) {

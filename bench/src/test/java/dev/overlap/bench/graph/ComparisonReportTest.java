@@ -40,7 +40,8 @@ class ComparisonReportTest {
         final ComparisonRow pr = new ComparisonRow("kron:8", GraphApp.PAGERANK, "overlap bsp", "2x1",
             new double[] {2}, 0, Verification.pass("ok")).withJavaMillis(8);
         final LinkedHashSet<String> notes = new LinkedHashSet<>(List.of("first note", "second note"));
-        return new ComparisonReport(machine(load), "0.50 0.40 0.30", new ComparisonReport.Settings(true, 2, 2, Warmup.ofRuns(1), 3,
+        return new ComparisonReport(machine(load), "0.50 0.40 0.30", new ComparisonReport.Settings(true, 2, 2,
+            Warmup.ofRuns(1), 3,
             20, 1e-5, " --quick", -1, null), List.of(new ComparisonGraph("kron:8", 256, 5000, 3, 12.3456)),
             List.of(java, bsp, pr), notes, 4.56);
     }

@@ -38,9 +38,10 @@ import java.util.function.Function;
  * sequential reference is measured the same way. The warm-ups are many because every mode shares one JVM: with one, a
  * row's runs overlapped its own C2 compilations, which take a core of two from a two-worker run, and the rows' "vs seq"
  * changed from run to run of the same code; and they last a time as well as a count because ten runs of a few
- * milliseconds could end before the optimising compiler had compiled the run's loops ({@link Warmup}). A mode without a provider is
- * skipped with a one-line note, and so is an app a provider does not support. Exit codes: 0 every answer verified, 1 a verification failed
- * (each failure in one line on standard error) or a runtime problem, 2 wrong arguments.
+ * milliseconds could end before the optimising compiler had compiled the run's loops ({@link Warmup}). A mode without
+ * a provider is skipped with a one-line note, and so is an app a provider does not support. Exit codes: 0 every answer
+ * verified, 1 a verification failed (each failure in one line on standard error) or a runtime problem, 2 wrong
+ * arguments.
  *
  * <p>The command parses and checks its options and finds the modes' providers; {@link DemoRun} runs, times and
  * verifies every row, and {@link DemoReport} prints the table or the JSON.

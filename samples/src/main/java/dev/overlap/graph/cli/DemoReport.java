@@ -124,8 +124,8 @@ final class DemoReport {
 
     /** Prints the header (mesh, runs, graphs), the table, its legend, the notes and the verdict with the wall time. */
     void print(final PrintWriter out, final DemoRun.Result result, final double wallSeconds) {
-        out.printf(Locale.ROOT, "overlap demo: %d devices x %d worker%s (%s partitioning, %d cores), %s then the median "
-            + "of %d%n", devices, threads, threads == 1 ? "" : "s", partition, cores, warmup.describe(), runs);
+        out.printf(Locale.ROOT, "overlap demo: %d devices x %d worker%s (%s partitioning, %d cores), %s then the "
+            + "median of %d%n", devices, threads, threads == 1 ? "" : "s", partition, cores, warmup.describe(), runs);
         for (final DemoGraph g : result.graphs) {
             out.printf(Locale.ROOT, "  %s: %,d vertices, %,d edges, source %d, weights %s, generated in %.0f ms%n",
                 g.name(), g.vertices(), g.edges(), g.source(), g.weights(), round(g.generateMillis()));

@@ -349,8 +349,8 @@ class CliErrorsTest {
             {"sssp", "--generate", "kron:4", "extra"}, {"overlap sssp: unexpected argument 'extra'"},
             {"bfs", "--generate", "kron:4", "--format", "xyz"}, {"overlap bfs: invalid value for option '--format': "},
             {"bfs", "--generate", "kron:4", "--warmups", "-1"}, {"overlap bfs: --warmups must be in 0..100, was -1"},
-            {"sssp", "--generate", "kron:4", "--warmup-ms", "-3"}, {"overlap sssp: --warmup-ms must be in 0..60000, was "
-                + "-3"},
+            {"sssp", "--generate", "kron:4", "--warmup-ms", "-3"},
+                {"overlap sssp: --warmup-ms must be in 0..60000, was -3"},
             {"bfs", "--generate", "kron:4", "--output-format", "binary"}, {"overlap bfs: --output-format needs "
                 + "--output FILE"},
             {"jacobi", "--size", "100", "--output", ""}, {"overlap jacobi: --output needs a file name"},
