@@ -179,7 +179,7 @@ final class ComparisonReport {
             m.get("javaVendor"), m.get("loadAverage"), loadAtEnd, m.getOrDefault("commit", "?"),
             Boolean.TRUE.equals(m.get("dirty")) ? " (with uncommitted changes)" : ""));
         final int perDevice = s.threads() / s.devices();
-        sb.append(String.format(Locale.ROOT, "Every implementation: %s (untimed), then the median of %d "
+        sb.append(String.format(Locale.ROOT, "Every implementation: %s, then the median of %d "
             + "timed runs (min beside it), algorithm time only (not generation, loading, copying or placement). "
             + "Overlap runs on %d devices x %d worker%s = %d threads%s (overlap solo on the calling thread, overlap coop on one device with all of them); the "
             + "Java CSR and JGraphT runs use one thread. "
