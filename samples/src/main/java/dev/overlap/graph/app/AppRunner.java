@@ -118,11 +118,6 @@ public final class AppRunner {
         return threadsPerDevice;
     }
 
-    /** @return untimed runs before the timed ones (at least: see {@link #warmup()}) */
-    public int warmups() {
-        return warmup.runs();
-    }
-
     /** @return the warm-up before the timed runs: its runs and its time floor */
     public Warmup warmup() {
         return warmup;

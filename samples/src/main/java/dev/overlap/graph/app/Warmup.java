@@ -18,9 +18,6 @@ import java.util.function.LongSupplier;
  * @param minMillis milliseconds the untimed runs last at least in all (the last one may end past it), 0..600,000
  */
 public record Warmup(int runs, long minMillis) {
-    /** No warm-up. */
-    public static final Warmup NONE = new Warmup(0, 0);
-
     /** Checks the ranges. */
     public Warmup {
         if (runs < 0 || runs > 1000) {

@@ -15,6 +15,7 @@ import dev.overlap.graph.app.AutoMode;
 import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.app.HostGraph;
+import dev.overlap.graph.app.Warmup;
 import dev.overlap.graph.io.GraphFormatException;
 import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.ref.Verification;
@@ -443,9 +444,7 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
      * @return the last run's result
      */
     <T> T timedRuns(final java.util.function.Supplier<T> run, final double[] times) {
-        for (int i = 0; i < warmups; i++) {
-            run.get();
-        }
+        Warmup.ofRuns(warmups).perform(run::get); // runs only: across hosts every rank makes the same runs
         T last = null;
         for (int i = 0; i < runs; i++) {
             final long t0 = System.nanoTime();

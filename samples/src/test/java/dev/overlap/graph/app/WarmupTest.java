@@ -32,7 +32,7 @@ class WarmupTest {
         final StepClock c = new StepClock(1);
         assertEquals(7, Warmup.ofRuns(7).perform(c::run, () -> c.now));
         assertEquals(7, c.now);
-        assertEquals(0, Warmup.NONE.perform(c::run, () -> c.now));
+        assertEquals(0, Warmup.ofRuns(0).perform(c::run, () -> c.now));
     }
 
     @Test
