@@ -8,7 +8,7 @@ import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.partition.DeviceGraph;
 
 /**
- * The bulk-synchronous baselines ({@code --mode bsp}): level-synchronous BFS ({@link BspBfs}), Bellman-Ford SSSP
+ * The bulk-synchronous baselines ({@code --mode bsp}): level-synchronous BFS ({@link BspBfs}), delta-stepping SSSP
  * ({@link BspSssp}) and pull PageRank ({@link BspPageRank}), each a sequence of device kernels separated by host
  * barriers. Stateless; one run at a time per mesh.
  */
@@ -25,7 +25,7 @@ public final class BspAlgorithms implements GraphAlgorithms {
 
     @Override
     public AppResult sssp(final DeviceGraph g, final int source, final AppSettings settings) {
-        return g.leased(() -> BspSssp.run(g, source)); // the graph cannot be closed under the run
+        return g.leased(() -> BspSssp.run(g, source, settings)); // the graph cannot be closed under the run
     }
 
     @Override

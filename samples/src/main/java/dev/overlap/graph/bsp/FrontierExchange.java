@@ -33,7 +33,7 @@ import java.util.List;
  * read it (after the barrier of superstep {@code k - 2}) and nobody pushes into it yet (not before that barrier).
  * In one process the barrier costs nothing.
  *
- * <p>Capacity: an app must push each vertex at most once per superstep (BFS: once ever; Bellman-Ford: guarded by a
+ * <p>Capacity: an app must push each vertex at most once per superstep (BFS: once ever; SSSP: guarded by a
  * per-round tag), so a device's frontier never exceeds the vertices it owns.
  *
  * <p>Thread-safety: {@link #push}/{@link #flush} from kernel blocks, each worker using only its own staging row

@@ -7,6 +7,7 @@ import dev.overlap.core.WorkerContext;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.BucketRing;
 import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.partition.DeviceGraph;
@@ -14,13 +15,12 @@ import dev.overlap.graph.partition.RawArrays;
 import dev.overlap.graph.ref.Dijkstra;
 import org.agrona.UnsafeApi;
 
-import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Delta-stepping SSSP by every worker of one device in one persistent launch ({@code --mode coop}; Meyer and
  * Sanders, in the shape of the GAP suite's): the vertices of the current bucket (distance width {@code delta},
- * {@link AppSettings#deltaFor}, rounded down to a power of two as in {@link SoloSssp#widthShift}) are relaxed by all
+ * {@link AppSettings#deltaFor}, rounded down to a power of two, {@link BucketRing#widthShift}) are relaxed by all
  * workers, which take chunks of {@value #CHUNK} with one {@code getAndAdd} each; a relaxation lowers a distance with
  * a compare-and-set loop (so concurrent improvements of one vertex keep the least) and files the improved vertex in
  * its bucket in the relaxing worker's own bins. Rounds are separated by the launch's barrier
@@ -46,11 +46,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * of a target's word is plain: a stale word only overstates the distance (distances only fall), and the CAS that
  * would act on it re-reads.
  *
- * <p>The bins are rings of at least {@code maxWeight / width + 2} growable arrays per worker, a power of two (a
- * relaxation from bucket {@code b} lands at most {@code maxWeight / width + 1} buckets ahead, so a ring never folds
- * two live buckets onto one slot); the width is raised when a ring would need more than
- * {@link SoloSssp#MAX_RING} slots. The largest weight comes from the graph's summary, which also refuses a negative
- * weight before the run, naming the edge.
+ * <p>Each worker's bins are a {@link BucketRing} (see there why a ring of buckets is enough). The largest weight
+ * comes from the graph's summary, which also refuses a negative weight before the run, naming the edge.
  *
  * <p>The distance words are device memory of the run (freed when the run ends), read and CAS-ed at absolute
  * addresses; the bins are heap arrays, each written by its worker only and read by the others after the barrier that
@@ -59,7 +56,6 @@ import java.util.concurrent.atomic.AtomicLongArray;
 final class CoopSssp {
     /** Frontier entries per claim. */
     static final int CHUNK = 64;
-    private static final int FIRST_BIN = 64;
     /** An unreached vertex's word: the largest even long (an unreachable distance, bit 0 clear). */
     static final long FAR = Long.MAX_VALUE - 1;
     /** A worker relaxes its own bin of the current bucket without a round while it holds fewer entries. */
@@ -82,8 +78,8 @@ final class CoopSssp {
         final int s = g.internalSource(source);
         final GraphSummary summary = dg.summary();
         GraphApp.SSSP.requireUsable(summary);
-        final int shift = SoloSssp.widthShift(settings.deltaFor(summary), summary.maxWeight());
-        final int ring = SoloSssp.ring(summary.maxWeight(), shift);
+        final int shift = BucketRing.widthShift(settings.deltaFor(summary), summary.maxWeight());
+        final int ring = BucketRing.slotsFor(summary.maxWeight(), shift);
         final Device dev = dg.mesh().device(0);
         final LongArray distArray = dev.allocateLongs(n);
         try {
@@ -227,13 +223,8 @@ final class CoopSssp {
     static final class Lane {
         private final Run run;
         private final int shift;
-        private final int mask;
-        private final int ring;
-        private final int[][] bins;
-        private final int[] sizes;
-        private int[] spare = new int[FIRST_BIN];
-        /** The array that replaces the current bucket's bin while {@link #fuse} relaxes its entries. */
-        private int[] fuseSpare = new int[FIRST_BIN];
+        private final BucketRing bins;
+        /** The array this worker handed over for the round. */
         private int[] out;
         long relaxed;
         long scanned;
@@ -241,48 +232,29 @@ final class CoopSssp {
         Lane(final Run run) {
             this.run = run;
             this.shift = run.shift;
-            this.ring = run.ring;
-            this.mask = ring - 1;
-            this.bins = new int[ring][];
-            this.sizes = new int[ring];
+            this.bins = new BucketRing(run.ring);
         }
 
         /** Files {@code v} in bucket {@code b}'s bin. */
         void file(final int v, final long b) {
-            final int slot = (int)b & mask;
-            int[] bin = bins[slot];
-            final int size = sizes[slot];
-            if (bin == null || size == bin.length) {
-                bin = bins[slot] = bin == null ? new int[FIRST_BIN] : Arrays.copyOf(bin, size * 2);
-            }
-            bin[size] = v;
-            sizes[slot] = size + 1;
+            bins.add(v, b);
         }
 
         /** @return the lowest bucket at or after {@code from} with entries in this worker's bins; MAX_VALUE if none */
         long lowest(final long from) {
-            for (int k = 0; k < ring; k++) {
-                if (sizes[(int)(from + k) & mask] > 0) {
-                    return from + k;
-                }
-            }
-            return Long.MAX_VALUE;
+            return bins.lowest(from);
         }
 
-        /** Publishes bucket {@code b}'s bin (maybe empty) for the round and gives the slot a spare array. */
+        /** Publishes bucket {@code b}'s bin (maybe empty) for the round; the slot gets a spare array. */
         void handOver(final int w, final long b) {
-            final int slot = (int)b & mask;
-            out = bins[slot];
+            run.handedLength[w] = bins.size(b);
+            out = bins.take(b);
             run.handed[w] = out;
-            run.handedLength[w] = sizes[slot];
-            bins[slot] = spare;
-            sizes[slot] = 0;
-            spare = null;
         }
 
-        /** Takes back the bin this worker handed over (nobody reads it after the round), as the next spare. */
+        /** Takes back the bin this worker handed over (nobody reads it after the round), as a spare. */
         void takeBack(final int w) {
-            spare = out != null ? out : new int[FIRST_BIN];
+            bins.giveBack(out);
             out = null;
         }
 
@@ -293,16 +265,13 @@ final class CoopSssp {
          * the next round, where every worker shares them.
          */
         void fuse(final long bucket) {
-            final int slot = (int)bucket & mask;
             int count;
-            while ((count = sizes[slot]) > 0 && count < FUSE) {
-                final int[] items = bins[slot];
-                bins[slot] = fuseSpare;
-                sizes[slot] = 0;
+            while ((count = bins.size(bucket)) > 0 && count < FUSE) {
+                final int[] items = bins.take(bucket);
                 for (int i = 0; i < count; i++) {
                     relax(items[i], bucket);
                 }
-                fuseSpare = items;
+                bins.giveBack(items);
             }
         }
 

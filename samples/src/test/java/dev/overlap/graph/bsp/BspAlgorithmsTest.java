@@ -178,6 +178,72 @@ class BspAlgorithmsTest {
         }
     }
 
+    /** Runs BSP SSSP with buckets 4 wide on one device: every round's frontier fits one block, run in order. */
+    private AppResult ssspFourWide(final EdgeList e, final int n) {
+        final CsrGraph g = GraphBuilder.build(e, n, BuildOptions.AS_IS, false, Progress.none());
+        try (DeviceGraph dg = DeviceGraph.place(one, g, Partition.byEdges(g, 1), true)) {
+            final AppResult r = bsp.sssp(dg, 0, AppSettings.builder().delta(4).build());
+            final Verification v = Verification.distances(Dijkstra.distances(g, 0), r.distances());
+            assertTrue(v.passed(), v.detail());
+            return r;
+        }
+    }
+
+    /**
+     * Round 1 relaxes x then y: x pushes v as far (21, bucket 5), then y lowers v into the current bucket (3), and v,
+     * already tagged for the next round, is not pushed again. That lowering must keep bucket 0 open, or the next
+     * bucket would be 5 and v (at 3) would be taken for a stale entry: t, behind v, would never be reached.
+     */
+    @org.junit.jupiter.api.Test
+    void aVertexPushedAsFarAndLoweredIntoTheBucketInOneRoundKeepsTheBucketOpen() {
+        final EdgeList e = new EdgeList(8, true);
+        e.add(0, 1, 1); // s -> x
+        e.add(0, 2, 2); // s -> y
+        e.add(1, 3, 20); // x -> v: far
+        e.add(2, 3, 1); // y -> v: near, after x's push
+        e.add(3, 4, 1); // v -> t
+        assertEquals(4, ssspFourWide(e, 5).distances()[4]);
+    }
+
+    /**
+     * Each vertex is relaxed once on a graph built to file entries twice and leave a stale one (buckets 4 wide, one
+     * device): c is filed in bucket 7 twice (31, then 29), f in bucket 10 and then, lowered to 5, in bucket 1, where
+     * it is relaxed; bucket 10's entry of f is stale by then. Six vertices are reached, six relaxed.
+     */
+    @org.junit.jupiter.api.Test
+    void filedVerticesAreRelaxedOnceAndStaleEntriesSkipped() {
+        final EdgeList e = new EdgeList(8, true);
+        e.add(0, 1, 1); // s -> a
+        e.add(1, 2, 40); // a -> f: 41, bucket 10
+        e.add(1, 3, 30); // a -> c: 31, bucket 7
+        e.add(1, 4, 1); // a -> d: 2, bucket 0
+        e.add(4, 2, 3); // d -> f: 5, bucket 1
+        e.add(4, 3, 27); // d -> c: 29, bucket 7 again
+        e.add(4, 5, 1); // d -> e: 3, bucket 0
+        final AppResult r = ssspFourWide(e, 6);
+        assertEquals(6, r.counts().visited(), "one relaxation per reached vertex");
+    }
+
+    /** Delta-stepping's work stays near the ideal (Bellman-Ford rounds did up to 21.7 times it on a grid). */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"grid:64x64", "kron:10"})
+    void ssspRelaxesAboutEachReachedVertexOnce(final String spec) {
+        final CsrGraph g = graph(spec);
+        try (DeviceGraph dg = DeviceGraph.place(two, g, Partition.byEdges(g, 2), true)) {
+            final AppResult r = bsp.sssp(dg, 0, AppSettings.defaults());
+            long reached = 0;
+            for (final long x : r.distances()) {
+                if (x != Dijkstra.UNREACHED) {
+                    reached++;
+                }
+            }
+            final double work = (double)r.counts().visited() / reached;
+            assertTrue(work >= 1 && work < 1.25, spec + ": " + r.counts().visited() + " relaxations for " + reached
+                + " reached vertices");
+            assertTrue(Verification.distances(Dijkstra.distances(g, 0), r.distances()).passed());
+        }
+    }
+
     @ParameterizedTest(name = "{0} on {1} devices, {2}")
     @MethodSource("cases")
     void pageRankWithinToleranceOfPowerIteration(final String spec, final int devices, final String kind) {

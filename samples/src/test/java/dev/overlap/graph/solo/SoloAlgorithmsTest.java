@@ -383,42 +383,4 @@ class SoloAlgorithmsTest {
             }
         }
     }
-
-    /**
-     * The bucket width is the chosen delta rounded down to a power of two, unless the ring of buckets would then
-     * need more than {@code MAX_RING} slots; the ring is a power of two with room for the largest weight.
-     */
-    @Test
-    void theBucketWidthIsAPowerOfTwoAndTheRingHoldsTheLargestWeight() {
-        assertEquals(0, SoloSssp.widthShift(1, 255));
-        assertEquals(2, SoloSssp.widthShift(5, 255), "5 -> 4");
-        assertEquals(4, SoloSssp.widthShift(25, 100), "25 -> 16");
-        assertEquals(4, SoloSssp.widthShift(16, 100));
-        assertEquals(8, SoloSssp.ring(100, 4), "100 / 16 + 2 = 8");
-        assertEquals(32, SoloSssp.ring(255, 4), "255 / 16 + 2 = 17 -> 32");
-    }
-
-    @Test
-    void everyRingFitsItsWeightsAndTheLimit() {
-        final int[] weights = {0, 1, 2, 3, 100, 255, 65_533, 65_534, 65_535, 1 << 20, Integer.MAX_VALUE - 1,
-            Integer.MAX_VALUE};
-        for (final int chosen : new int[] {1, 2, 3, 25, 256, 1 << 24}) {
-            for (final int maxWeight : weights) {
-                final int shift = SoloSssp.widthShift(chosen, maxWeight);
-                final int ring = SoloSssp.ring(maxWeight, shift);
-                final String what = "delta " + chosen + ", max weight " + maxWeight + ": shift " + shift + ", ring "
-                    + ring;
-                final long width = 1L << shift;
-                if (width <= chosen) {
-                    assertTrue(2 * width > chosen, what + ": the largest power of two at most delta");
-                } else {
-                    assertTrue(((long)maxWeight >> (shift - 1)) + 2 > SoloSssp.MAX_RING,
-                        what + ": wider than delta only when half the width would overfill the ring");
-                }
-                assertTrue(Integer.bitCount(ring) == 1, what + ": a power of two");
-                assertTrue(ring >= ((long)maxWeight >> shift) + 2, what + ": room for the largest weight");
-                assertTrue(ring <= SoloSssp.MAX_RING, what + ": within the limit");
-            }
-        }
-    }
 }
