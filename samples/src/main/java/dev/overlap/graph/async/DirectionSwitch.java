@@ -1,5 +1,6 @@
 package dev.overlap.graph.async;
 
+import dev.overlap.graph.app.DirectionRule;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -36,8 +37,8 @@ final class DirectionSwitch {
     static final int NO_CAP = Integer.MAX_VALUE;
     /** Depths the switch watches; deeper discoveries never switch (long, thin BFS trees). */
     static final int LEVELS = 64;
-    static final int ALPHA = 15;
-    static final int BETA = 18;
+    static final int ALPHA = DirectionRule.ALPHA;
+    static final int BETA = DirectionRule.BETA;
     /** Edges a worker sums per depth before it publishes them. */
     static final int FLUSH = 4096;
     /** Longs of padding before and after a worker's row, so two workers' rows never share a cache line. */

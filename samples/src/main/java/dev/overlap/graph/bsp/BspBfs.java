@@ -11,6 +11,7 @@ import dev.overlap.core.SymmetricArray;
 import dev.overlap.core.World;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.DirectionRule;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.app.WorkerCounters;
 import dev.overlap.graph.partition.DeviceGraph;
@@ -33,8 +34,9 @@ import java.util.List;
  * {@link FrontierExchange} (batched one-sided puts). A vertex is claimed once, so it is expanded once: the work is
  * ideal by construction. "Visited" counts claimed vertices (plus the source), as an async run counts pushes.
  *
- * <p>Bottom-up step (direction-optimizing, symmetric graphs only; Beamer et al.): when the frontier's edges exceed
- * the unexplored edges / 15, each device scans its own unvisited vertices and looks for a neighbour at depth
+ * <p>Bottom-up step (direction-optimizing, symmetric graphs only; Beamer et al.; when, is {@link DirectionRule}'s
+ * to say: the frontier's edges above the unexplored edges / 15, unless the frontier is small and not growing), each
+ * device scans its own unvisited vertices and looks for a neighbour at depth
  * {@code level}, stopping at the first. The test reads the frontier as a bitmap (one bit per vertex, by local index,
  * one per device; 128 KiB for a million vertices, so it stays in cache where the depth array would not): a
  * bottom-up step writes the next bitmap of its own device (each block owns whole words: no atomics), a step after
@@ -72,8 +74,6 @@ final class BspBfs {
     static final int INF = Integer.MAX_VALUE;
     private static final int FRONTIER_PER_BLOCK = 64;
     private static final int SCAN_PER_BLOCK = 2048;
-    private static final int ALPHA = 15;
-    private static final int BETA = 18;
 
     private BspBfs() {
     }
@@ -148,11 +148,8 @@ final class BspBfs {
             long supersteps = 0;
             while (frontierSize > 0) {
                 if (optimizing) {
-                    if (!bottomUp && frontierEdges > (totalEdges - exploredEdges) / ALPHA) {
-                        bottomUp = true;
-                    } else if (bottomUp && frontierSize < n / BETA && frontierSize < previousSize) {
-                        bottomUp = false;
-                    }
+                    bottomUp = DirectionRule.bottomUp(bottomUp, n, frontierSize, previousSize, frontierEdges,
+                        totalEdges - exploredEdges);
                 }
                 counters.clear(WorkerCounters.DISCOVERED_EDGES);
                 if (bottomUp && !bitsCurrent) {

@@ -9,6 +9,7 @@ import dev.overlap.core.LongArray;
 import dev.overlap.core.WorkerContext;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.DirectionRule;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.partition.DeviceGraph;
 import dev.overlap.graph.partition.RawArrays;
@@ -42,11 +43,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * level, and after the level's barrier the workers rebuild the next frontier from the depths (each vertex of the next
  * level once), so an overflow costs a scan of the depths and loses nothing.
  *
- * <p><b>Bottom-up step</b> (direction-optimizing, symmetric graphs; Beamer et al., the same switching rule as
- * {@code bsp}, with hysteresis): when the frontier's edges exceed the unexplored edges / {@value #ALPHA}, unless
- * the frontier is below n / {@value #BETA} vertices and shrinking (the state in which a bottom-up step returns to
- * top-down: without that exception, the shrinking tail of a long-diameter BFS, whose unexplored edges are few, would
- * switch at every other level and pay a scan of every vertex each time), workers take chunks of
+ * <p><b>Bottom-up step</b> (direction-optimizing, symmetric graphs; Beamer et al., switching by
+ * {@link DirectionRule} as {@code bsp} does: when the frontier's edges exceed the unexplored edges / 15, unless the
+ * frontier is small and not growing), workers take chunks of
  * {@value #SCAN} vertices (whole bitmap words), and each unvisited vertex looks for a neighbour in the frontier
  * bitmap, stopping at the first; a vertex is only written by the worker whose chunk holds it (plain stores), and so
  * is its word of the next bitmap. Switching builds the other representation: the bitmap from the queue (atomic OR
@@ -71,8 +70,6 @@ final class CoopBfs {
     static final int SCAN = 1024;
     /** Claimed vertices a worker buffers before it reserves room in the next frontier. */
     static final int BUFFER = 4096;
-    static final int ALPHA = 15;
-    static final int BETA = 18;
     /** Longs between two shared counters (a cache line and its neighbour, so no two counters share one). */
     private static final int PAD = 16;
     /** Shared counter kinds, each with three rotating slots. */
@@ -270,12 +267,8 @@ final class CoopBfs {
                 }
                 final boolean wasBottomUp = bottomUp;
                 if (optimizing) {
-                    if (!bottomUp && frontierEdges > (totalEdges - explored) / ALPHA
-                        && (size >= n / BETA || size > previousSize)) {
-                        bottomUp = true;
-                    } else if (bottomUp && size < n / BETA && size < previousSize) {
-                        bottomUp = false;
-                    }
+                    bottomUp = DirectionRule.bottomUp(bottomUp, n, size, previousSize, frontierEdges,
+                        totalEdges - explored);
                 }
                 final long cur = queues[level & 1];
                 final long next = queues[(level + 1) & 1];
