@@ -22,56 +22,80 @@ import dev.overlap.graph.partition.RawArrays;
 import org.agrona.UnsafeApi;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * Delta-stepping SSSP on the mesh in rounds (the BSP mode; Meyer and Sanders' buckets of width {@code 1 << shift},
  * {@link AppSettings#deltaFor} rounded down to a power of two, see {@link BucketRing}). Round {@code r} relaxes, on
  * each device, the vertices of its frontier whose distance lies in the current bucket {@code b}, then a host barrier.
- * A relaxation is an atomic minimum on the owner's distance (remote when another device owns the target); the thread
- * that lowers it tags the vertex for the next round with an atomic exchange of the round number, and the one that
- * changes the tag pushes it to its owner's next frontier, so a vertex enters each frontier at most once.
+ * A relaxation is an atomic minimum on the owner's distance (remote when another device owns the target); the worker
+ * that lowers it claims the vertex through its tag (below) and pushes it to its owner's next frontier, so a vertex
+ * enters each frontier at most once.
  *
  * <p><b>Far vertices wait at their owner.</b> A frontier vertex whose distance lies beyond bucket {@code b} is not
  * relaxed: its owner's worker files it in its own {@link BucketRing} (host memory of the owner's process, one ring
- * per worker) and the vertex is not pushed again. When a round lowers no distance into bucket {@code b} (counted over
- * every rank at the round's barrier), the bucket is done and the next one is the least of every worker's lowest filed
- * bucket and of every distance lowered beyond {@code b} in that round (one more reduction across processes); the
- * round that follows relaxes that bucket's filed vertices beside the frontier. So the bucket changes without a round
- * of its own, and a vertex is relaxed about once per distance it settles at, where Bellman-Ford relaxed it once per
- * round its distance dropped in (21.7 times the ideal work on a 512 x 512 grid).
+ * per worker) and the vertex is not pushed again. When a round lowers no distance into bucket {@code b} for the next
+ * round (counted over every rank at the round's barrier), the bucket is done and the next one is the least of every
+ * worker's lowest filed bucket and of every distance lowered beyond {@code b} in that round (one more reduction across
+ * processes); the round that follows relaxes that bucket's filed vertices beside the frontier. So the bucket changes
+ * without a round of its own, and a vertex is relaxed about once per distance it settles at, where Bellman-Ford
+ * relaxed it once per round its distance dropped in (21.7 times the ideal work on a 512 x 512 grid).
+ *
+ * <p><b>Bin fusion</b> (as the GAP suite's): a worker that lowers a vertex of its own device into the current bucket
+ * keeps it on a stack and relaxes it before its block ends, while it keeps fewer than {@code fuse} ({@value #FUSE}),
+ * instead of leaving it to the next round: the light-edge chains inside a bucket cost no rounds when they stay on one
+ * device. That holds also for a vertex pushed earlier in the round as far: relaxed now, its entry in the next frontier
+ * is stale if the bucket ends, and the lowering does not keep the bucket open.
+ *
+ * <p><b>Tags</b>, one int per vertex at its owner, changed only by compare-and-set (so no claim overwrites another):
+ * round {@code r}'s number marks a vertex relaxed in round {@code r} (in its frontier, or a filed entry claimed);
+ * {@code r + 1} one pushed for the next round; {@code FUSED} and {@code FUSED_PUSHED} one on a worker's fusion stack
+ * (pushed too, for the second), whose popper sets it back to free or pushed before reading the distance (never left
+ * at the end of a block); anything else is free. A lowering claims a free vertex (for fusion or the next round) or a
+ * pushed one (for fusion), and does nothing more for a fused one, whose popper reads the distance after it. So a
+ * vertex is pushed at most once a round. A filed entry is relaxed only if it claims its vertex, so an entry filed twice, or also in the frontier, pushed
+ * or fused, is relaxed once by whoever holds it.
  *
  * <p><b>Why the answer is exact.</b> Distances only fall, every relaxed distance is at least {@code b}'s lower bound
  * (weights are non-negative, refused before the run otherwise), so no vertex lands below the current bucket. A filed
- * entry whose vertex has since moved to a lower bucket was relaxed there and is skipped; one still in the bucket is
- * claimed by the round's tag (an entry filed twice, or also in the frontier, is relaxed once). A frontier vertex
- * reads its own distance when its block runs; if that distance dropped again during the round, the vertex is in the
- * next frontier too. The bucket is done only when no distance was lowered into it in the last round: every lowering
- * is counted, also one whose vertex was already tagged, so a vertex pushed as far and lowered into {@code b} in the
- * same round keeps the bucket open. The next bucket is the least of everything that can hold a vertex: filed
- * entries and the distances lowered in the last round, whose vertices are all in the next frontier.
+ * entry whose vertex has since moved to a lower bucket was relaxed there and is skipped. A frontier or fused vertex
+ * reads its own distance when it is relaxed; a later lowering claims it again. The bucket is done only when no
+ * distance was lowered into it for the next round in the last one: every such lowering is counted, also one whose
+ * vertex was already pushed, so a vertex pushed as far and lowered into {@code b} in the same round keeps the bucket
+ * open. The next bucket is the least of everything that can hold a vertex: filed entries and the distances lowered
+ * in the last round, whose vertices are all in the next frontier.
  *
  * <p><b>Across processes</b> (SPMD), as {@link BspBfs}: each rank launches its own devices; distances, tags and
  * frontiers are symmetric allocations, so relaxations reach the devices of other processes with the same atomics;
  * each round ends at the exchange's barrier, which also adds up the lowerings into the current bucket, so every rank
- * knows every next frontier's size and takes the same decisions. A ring holds only vertices of its own device, so
- * it never leaves its process.
+ * knows every next frontier's size and takes the same decisions. A ring and a fusion stack hold only vertices of
+ * their own device, so they never leave their process.
  *
  * <p><b>Raw addresses</b>, as in {@link BspBfs}: the relaxation reads the CSR slice, the frontier and the distances
  * and updates distances and tags at raw addresses held in locals (internal id {@code v}'s distance at
- * {@code distOf[o] + 8 v} for its owner {@code o}); the minimum is a compare-and-set loop and the tag an atomic
- * exchange on the absolute address, in another process's mapped memory for its devices. The addresses are valid
- * while the run's state and the placed graph are alive; every round is joined before the run's {@code finally}
- * frees the state ({@link BspBfs#joinAll} waits every launch out, also on an interrupt).
+ * {@code distOf[o] + 8 v} for its owner {@code o}); the minimum and the claims are compare-and-set loops on the
+ * absolute address, in another process's mapped memory for its devices. The addresses are valid while the run's state
+ * and the placed graph are alive; every round is joined before the run's {@code finally} frees the state
+ * ({@link BspBfs#joinAll} waits every launch out, also on an interrupt).
  *
- * <p>Thread-safety: one run at a time per mesh, driven by the calling host thread. Memory ordering: a frontier or
- * filed vertex's own distance is a volatile read; the minimum and the tag are volatile read-modify-writes; a round's
- * writes, the rings' entries and the lanes' counts reach the host and the next round through the joins and the
- * exchange's barrier.
+ * <p>Thread-safety: one run at a time per mesh, driven by the calling host thread. Memory ordering: a vertex's own
+ * distance is read volatile when it is relaxed, after its claim (a fused vertex: after its popper's volatile write of
+ * its tag, so a lowering that saw it fused is seen); the minimum and the claims are volatile read-modify-writes; a
+ * round's writes, the rings' entries and the lanes' counts reach the host and the next round through the joins and
+ * the exchange's barrier.
  */
 final class BspSssp {
     static final long INF = Long.MAX_VALUE;
     private static final int FRONTIER_PER_BLOCK = 64;
+    /** Most vertices a worker keeps to relax within a round (the GAP suite's bin fusion threshold). */
+    static final int FUSE = 1000;
+    /** The tag of a vertex nobody has claimed in this round or the next. */
+    private static final int FREE = -1;
+    /** The tag of a vertex in a worker's fusion stack (never left at the end of a block: its popper frees it). */
+    private static final int FUSED = -2;
+    /** The tag of a vertex in a worker's fusion stack that is in the next frontier too (its popper restores that). */
+    private static final int FUSED_PUSHED = -3;
 
     private BspSssp() {
     }
@@ -81,6 +105,11 @@ final class BspSssp {
     }
 
     static AppResult run(final DeviceGraph g, final int source, final AppSettings settings) {
+        return run(g, source, settings, FUSE);
+    }
+
+    /** @param fuse most vertices a worker relaxes within a round ({@link #FUSE}; tests turn fusion off with 0) */
+    static AppResult run(final DeviceGraph g, final int source, final AppSettings settings, final int fuse) {
         final Partition p = g.partition();
         final Mesh mesh = g.mesh();
         final int devices = p.devices();
@@ -135,7 +164,7 @@ final class BspSssp {
                 launches[d] = mesh.device(d).launch(Math.max(1, (size + 65535) >> 16), (ctx, b) -> {
                     for (int i = b << 16, stop = Math.min(size, (b + 1) << 16); i < stop; i++) {
                         dd.set(i, INF);
-                        td.set(i, -1);
+                        td.set(i, FREE);
                     }
                 });
             }
@@ -156,8 +185,8 @@ final class BspSssp {
                     for (final Lane lane : lanes[d]) {
                         lane.handOver(bucket, dispatch);
                     }
-                    launches[d] = round(g, view, d, bounds, distOf, tagOf, fx, lanes[d], shift, bucket, (int)rounds,
-                        counters);
+                    launches[d] = launch(new Round(g, view, d, bounds, distOf, tagOf, fx, counters, shift, bucket,
+                        (int)rounds, fuse), lanes[d], fx.size(d));
                 }
                 BspBfs.joinAll(launches);
                 long near = 0;
@@ -192,6 +221,14 @@ final class BspSssp {
                 }
             }
             final long nanos = System.nanoTime() - start;
+            for (int d = world.firstLocalDevice(), end = d + world.localDeviceCount(); d < end; d++) {
+                for (int w = 0; w < workers; w++) {
+                    final Lane lane = lanes[d][w];
+                    counters.add(d, w, WorkerCounters.VISITED, lane.relaxed);
+                    counters.add(d, w, WorkerCounters.EDGES, lane.edges);
+                    counters.add(d, w, WorkerCounters.REMOTE_ATOMICS, lane.atomics);
+                }
+            }
             final long[] out = new long[n];
             for (int d = 0; d < devices; d++) { // every device's distances, this process's and (mapped) the others'
                 final int lo = p.lo(d);
@@ -211,8 +248,9 @@ final class BspSssp {
 
     /**
      * One worker's part of a run: its ring of filed vertices (local indices of its device), the bin of the current
-     * bucket it hands over for a round, and the round's lowerings into the current bucket ({@code near}) and the
-     * least bucket lowered into beyond it ({@code far}). Written by its worker during a round (one block at a time),
+     * bucket it hands over for a round, its fusion stack, and its counts: the round's lowerings into the current
+     * bucket that the next round must see ({@code near}), the least bucket lowered into beyond it ({@code far}), and
+     * the run's relaxations, edges and remote atomics. Written by its worker during a round (one block at a time),
      * read and reset by the host between rounds (the join orders them).
      */
     private static final class Lane {
@@ -220,8 +258,14 @@ final class BspSssp {
         /** The bin of the current bucket handed over for the round (read by any worker of the device), or null. */
         int[] handed;
         int handedLength;
+        /** Local vertices of this device lowered into the current bucket, to relax within the round. */
+        int[] fused = new int[64];
+        int fusedSize;
         long near;
         long far = Long.MAX_VALUE;
+        long relaxed;
+        long edges;
+        long atomics;
 
         Lane(final int slots) {
             this.bins = new BucketRing(slots);
@@ -243,16 +287,20 @@ final class BspSssp {
                 handedLength = 0;
             }
         }
+
+        void fuse(final int localIndex) {
+            if (fusedSize == fused.length) {
+                fused = Arrays.copyOf(fused, fusedSize * 2);
+            }
+            fused[fusedSize++] = localIndex;
+        }
     }
 
     /**
      * Launches round {@code round} on device {@code d}: its frontier, then the bins its workers handed over, in blocks
      * of {@value #FRONTIER_PER_BLOCK}; null when both are empty.
      */
-    private static KernelLaunch round(final DeviceGraph g, final GraphView view, final int d, final int[] bounds,
-        final long[] distOf, final long[] tagOf, final FrontierExchange fx, final Lane[] lanes, final int shift,
-        final long bucket, final int round, final WorkerCounters c) {
-        final int size = fx.size(d);
+    private static KernelLaunch launch(final Round r, final Lane[] lanes, final int size) {
         long items = size;
         for (final Lane lane : lanes) {
             items += lane.handedLength;
@@ -261,24 +309,14 @@ final class BspSssp {
         if (total == 0) {
             return null;
         }
-        final Device dev = g.mesh().device(d);
-        final long frontierAt = fx.currentAddress(d);
-        final long offsetsAt = view.offsets().address(d);
-        final long targetsAt = view.targets().address(d);
-        // weights sit at the same edge slot as the targets: one offset from a target's address to its weight's
-        final long weights = view.weights().address(d) - targetsAt;
-        final long mineAt = distOf[d] + ((long)bounds[d] << 3);
-        final long myTagsAt = tagOf[d] + ((long)bounds[d] << 2);
-        final int nextTag = round + 1;
+        final long mineAt = r.mineAt;
+        final long frontierAt = r.frontierAt;
+        final long bucket = r.bucket;
+        final int shift = r.shift;
         final int blocks = (int)((total + FRONTIER_PER_BLOCK - 1) / FRONTIER_PER_BLOCK);
-        return dev.launch(blocks, (ctx, block) -> {
+        return r.device.launch(blocks, (ctx, block) -> {
             final int w = ctx.workerIndex();
             final Lane lane = lanes[w];
-            long edges = 0;
-            long atomics = 0;
-            long relaxed = 0;
-            long near = 0;
-            long far = Long.MAX_VALUE;
             final long from = (long)block * FRONTIER_PER_BLOCK;
             final long to = Math.min(total, from + FRONTIER_PER_BLOCK);
             // the frontier is segment -1, then each worker's handed-over bin
@@ -304,51 +342,176 @@ final class BspSssp {
                     }
                     continue; // a filed entry below the bucket was relaxed there
                 }
-                if (seg >= 0 && UnsafeApi.getAndSetInt(null, myTagsAt + ((long)u << 2), round) == round) {
-                    continue; // filed twice, or in the frontier too: relaxed once
+                if (seg >= 0 && !r.claimFiled(u)) {
+                    continue; // filed twice, in the frontier too, pushed or fused: relaxed once, by someone else
                 }
-                relaxed++;
-                final long ui = offsetsAt + ((long)u << 3);
-                final long begin = UnsafeApi.getLong(null, ui);
-                final long end = UnsafeApi.getLong(null, ui + 8);
-                for (long at = targetsAt + (begin << 2), stop = targetsAt + (end << 2); at < stop; at += 4) {
-                    final int v = UnsafeApi.getInt(null, at);
-                    final long nd = du + UnsafeApi.getInt(null, at + weights);
-                    final int o = Owners.of(bounds, v);
-                    final long vi = distOf[o] + ((long)v << 3);
-                    long cur = UnsafeApi.getLong(null, vi);
-                    if (nd < cur) {
-                        if (o != d) {
-                            atomics++;
-                        }
-                        // the atomic minimum: a remote atomic when o is another device
-                        while (nd < cur && !UnsafeApi.compareAndSetLong(null, vi, cur, nd)) {
-                            cur = UnsafeApi.getLongVolatile(null, vi);
-                        }
-                        if (nd < cur) {
-                            final long kv = nd >> shift;
-                            if (kv == bucket) {
-                                near++;
-                            } else if (kv < far) {
-                                far = kv;
-                            }
-                            if (UnsafeApi.getAndSetInt(null, tagOf[o] + ((long)v << 2), nextTag) != nextTag) {
-                                if (o != d) {
-                                    atomics++;
-                                }
-                                fx.push(d, w, o, v - bounds[o], c);
-                            }
-                        }
-                    }
-                }
-                edges += end - begin;
+                r.relax(lane, w, u, du);
+                r.drain(lane, w);
             }
-            fx.flush(d, w, c);
-            lane.near += near;
-            lane.far = Math.min(lane.far, far);
-            c.add(d, w, WorkerCounters.VISITED, relaxed);
-            c.add(d, w, WorkerCounters.EDGES, edges);
-            c.add(d, w, WorkerCounters.REMOTE_ATOMICS, atomics);
+            r.fx.flush(r.d, w, r.counters);
         });
+    }
+
+    /**
+     * What a round's kernel on one device needs: the raw addresses (see the class comment), the bucket and the tags.
+     * The relaxation of one vertex is a method of its own, called once per relaxed vertex, so the JIT compiles it
+     * early and on its own.
+     */
+    private static final class Round {
+        final Device device;
+        final int d;
+        final int[] bounds;
+        final long[] distOf;
+        final long[] tagOf;
+        final FrontierExchange fx;
+        final WorkerCounters counters;
+        final long frontierAt;
+        final long offsetsAt;
+        final long targetsAt;
+        /** From a target's address to its weight's: the weights sit at the same edge slot. */
+        final long weights;
+        final long mineAt;
+        final long myTagsAt;
+        final int shift;
+        final long bucket;
+        final int round;
+        final int nextTag;
+        /** Most vertices a worker keeps to relax within the round ({@code 0}: none, every lowering is pushed). */
+        final int fuse;
+
+        Round(final DeviceGraph g, final GraphView view, final int d, final int[] bounds, final long[] distOf,
+            final long[] tagOf, final FrontierExchange fx, final WorkerCounters counters, final int shift,
+            final long bucket, final int round, final int fuse) {
+            this.device = g.mesh().device(d);
+            this.d = d;
+            this.bounds = bounds;
+            this.distOf = distOf;
+            this.tagOf = tagOf;
+            this.fx = fx;
+            this.counters = counters;
+            this.frontierAt = fx.currentAddress(d);
+            this.offsetsAt = view.offsets().address(d);
+            this.targetsAt = view.targets().address(d);
+            this.weights = view.weights().address(d) - targetsAt;
+            this.mineAt = distOf[d] + ((long)bounds[d] << 3);
+            this.myTagsAt = tagOf[d] + ((long)bounds[d] << 2);
+            this.shift = shift;
+            this.bucket = bucket;
+            this.round = round;
+            this.nextTag = round + 1;
+            this.fuse = fuse;
+        }
+
+        /**
+         * Relaxes the out-edges of local vertex {@code u} at distance {@code du}. A target lowered into the current
+         * bucket on this device is kept to relax within the round (fused) while the worker keeps fewer than
+         * {@link #fuse}; any other lowered target is tagged for the next round and pushed to its owner by the worker
+         * that changes its tag.
+         */
+        void relax(final Lane lane, final int w, final int u, final long du) {
+            final long ui = offsetsAt + ((long)u << 3);
+            final long begin = UnsafeApi.getLong(null, ui);
+            final long end = UnsafeApi.getLong(null, ui + 8);
+            final int[] b = bounds;
+            final long[] dists = distOf;
+            long atomics = 0;
+            long near = 0;
+            long far = lane.far;
+            for (long at = targetsAt + (begin << 2), stop = targetsAt + (end << 2); at < stop; at += 4) {
+                final int v = UnsafeApi.getInt(null, at);
+                final long nd = du + UnsafeApi.getInt(null, at + weights);
+                final int o = Owners.of(b, v);
+                final long vi = dists[o] + ((long)v << 3);
+                long cur = UnsafeApi.getLong(null, vi);
+                if (nd >= cur) {
+                    continue;
+                }
+                if (o != d) {
+                    atomics++;
+                }
+                // the atomic minimum: a remote atomic when o is another device
+                while (nd < cur && !UnsafeApi.compareAndSetLong(null, vi, cur, nd)) {
+                    cur = UnsafeApi.getLongVolatile(null, vi);
+                }
+                if (nd >= cur) {
+                    continue;
+                }
+                final long kv = nd >> shift;
+                // claim it for the next round, or to relax within this one (fusion: local, in the bucket, room)
+                final long ti = tagOf[o] + ((long)v << 2);
+                final boolean fusable = kv == bucket && o == d && lane.fusedSize < fuse;
+                int tag = UnsafeApi.getIntVolatile(null, ti);
+                int claim;
+                while (true) {
+                    if (tag == FUSED || tag == FUSED_PUSHED || !fusable && tag == nextTag) {
+                        claim = tag; // fused: its popper reads the distance after this lowering; or pushed already
+                        break;
+                    }
+                    claim = !fusable ? nextTag : tag == nextTag ? FUSED_PUSHED : FUSED;
+                    if (UnsafeApi.compareAndSetInt(null, ti, tag, claim)) {
+                        break;
+                    }
+                    tag = UnsafeApi.getIntVolatile(null, ti);
+                }
+                if (o != d) {
+                    atomics++;
+                }
+                if (tag == FUSED || tag == FUSED_PUSHED) {
+                    continue;
+                }
+                if (claim != nextTag) {
+                    lane.fuse(v - b[o]); // relaxed by this worker before its block ends
+                    continue;
+                }
+                // the next round must see it: every lowering counts, also one whose vertex is tagged already
+                if (kv == bucket) {
+                    near++;
+                } else if (kv < far) {
+                    far = kv;
+                }
+                if (tag != nextTag) {
+                    fx.push(d, w, o, v - b[o], counters); // claimed for the next round: pushed once
+                }
+            }
+            lane.relaxed++;
+            lane.edges += end - begin;
+            lane.atomics += atomics;
+            lane.near += near;
+            lane.far = far;
+        }
+
+        /**
+         * Relaxes the fused vertices, newest first, until none is left. Each is released first (its tag reset with
+         * an atomic exchange), then its distance read: a lowering that found it still tagged came before the release
+         * in the tag's order, so its distance is seen here; a later one claims it again.
+         */
+        void drain(final Lane lane, final int w) {
+            while (lane.fusedSize > 0) {
+                final int u = lane.fused[--lane.fusedSize];
+                final long ti = myTagsAt + ((long)u << 2);
+                // only its popper changes a fused tag: back to pushed (it is in the next frontier) or free
+                UnsafeApi.putIntVolatile(null, ti, UnsafeApi.getIntVolatile(null, ti) == FUSED_PUSHED ? nextTag : FREE);
+                relax(lane, w, u, UnsafeApi.getLongVolatile(null, mineAt + ((long)u << 3)));
+            }
+        }
+
+        /**
+         * Claims filed local vertex {@code u} for this round's relaxation (its tag becomes the round's), unless it is
+         * relaxed in this round already (the round's tag: in the frontier, or filed twice), in the next one (pushed),
+         * or by a worker's fusion.
+         *
+         * @return whether the caller relaxes it
+         */
+        boolean claimFiled(final int u) {
+            final long ti = myTagsAt + ((long)u << 2);
+            int tag = UnsafeApi.getIntVolatile(null, ti);
+            while (tag != round && tag != nextTag && tag != FUSED && tag != FUSED_PUSHED) {
+                if (UnsafeApi.compareAndSetInt(null, ti, tag, round)) {
+                    return true;
+                }
+                tag = UnsafeApi.getIntVolatile(null, ti);
+            }
+            return false;
+        }
     }
 }

@@ -195,11 +195,14 @@ class BspAlgorithmsTest {
         }
     }
 
-    /** Runs BSP SSSP with buckets 4 wide on one device: every round's frontier fits one block, run in order. */
-    private AppResult ssspFourWide(final EdgeList e, final int n) {
+    /**
+     * Runs BSP SSSP from vertex 0 with buckets 4 wide on one device: every round's frontier fits one block, run in
+     * order; {@code fuse} as {@link BspSssp#run(DeviceGraph, int, AppSettings, int)}.
+     */
+    private static AppResult ssspFourWide(final EdgeList e, final int n, final int fuse) {
         final CsrGraph g = GraphBuilder.build(e, n, BuildOptions.AS_IS, false, Progress.none());
         try (DeviceGraph dg = DeviceGraph.place(one, g, Partition.byEdges(g, 1), true)) {
-            final AppResult r = bsp.sssp(dg, 0, AppSettings.builder().delta(4).build());
+            final AppResult r = dg.leased(() -> BspSssp.run(dg, 0, AppSettings.builder().delta(4).build(), fuse));
             final Verification v = Verification.distances(Dijkstra.distances(g, 0), r.distances());
             assertTrue(v.passed(), v.detail());
             return r;
@@ -209,7 +212,8 @@ class BspAlgorithmsTest {
     /**
      * Round 1 relaxes x then y: x pushes v as far (21, bucket 5), then y lowers v into the current bucket (3), and v,
      * already tagged for the next round, is not pushed again. That lowering must keep bucket 0 open, or the next
-     * bucket would be 5 and v (at 3) would be taken for a stale entry: t, behind v, would never be reached.
+     * bucket would be 5 and v (at 3) would be taken for a stale entry: t, behind v, would never be reached. Without
+     * fusion, which would relax x, y and v in round 0.
      */
     @org.junit.jupiter.api.Test
     void aVertexPushedAsFarAndLoweredIntoTheBucketInOneRoundKeepsTheBucketOpen() {
@@ -219,13 +223,14 @@ class BspAlgorithmsTest {
         e.add(1, 3, 20); // x -> v: far
         e.add(2, 3, 1); // y -> v: near, after x's push
         e.add(3, 4, 1); // v -> t
-        assertEquals(4, ssspFourWide(e, 5).distances()[4]);
+        assertEquals(4, ssspFourWide(e, 5, 0).distances()[4]);
     }
 
     /**
      * Each vertex is relaxed once on a graph built to file entries twice and leave a stale one (buckets 4 wide, one
      * device): c is filed in bucket 7 twice (31, then 29), f in bucket 10 and then, lowered to 5, in bucket 1, where
-     * it is relaxed; bucket 10's entry of f is stale by then. Six vertices are reached, six relaxed.
+     * it is relaxed; bucket 10's entry of f is stale by then. Six vertices are reached, six relaxed. Without fusion,
+     * which would relax d and e in round 1.
      */
     @org.junit.jupiter.api.Test
     void filedVerticesAreRelaxedOnceAndStaleEntriesSkipped() {
@@ -237,8 +242,41 @@ class BspAlgorithmsTest {
         e.add(4, 2, 3); // d -> f: 5, bucket 1
         e.add(4, 3, 27); // d -> c: 29, bucket 7 again
         e.add(4, 5, 1); // d -> e: 3, bucket 0
-        final AppResult r = ssspFourWide(e, 6);
+        final AppResult r = ssspFourWide(e, 6, 0);
         assertEquals(6, r.counts().visited(), "one relaxation per reached vertex");
+    }
+
+    /**
+     * Fusion (buckets 4 wide, one device): round 0 relaxes s, which lowers a (1) and v (3) into bucket 0; both go on
+     * the stack, v on top. v is relaxed first and pushes t at 4 (bucket 1); then a lowers v to 2, which must claim v
+     * again (its popper freed it) and relax it again: t gets 3, in bucket 0.
+     */
+    @org.junit.jupiter.api.Test
+    void aFusedVertexLoweredAfterItsRelaxationIsRelaxedAgain() {
+        final EdgeList e = new EdgeList(8, true);
+        e.add(0, 1, 1); // s -> a
+        e.add(0, 2, 3); // s -> v
+        e.add(1, 2, 1); // a -> v: lower than s -> v, found after v's relaxation
+        e.add(2, 3, 1); // v -> t
+        final AppResult r = ssspFourWide(e, 4, BspSssp.FUSE);
+        assertEquals(3, r.distances()[3]);
+        assertEquals(5, r.counts().visited(), "s, a, v twice (two distances), t");
+    }
+
+    /** Fusion saves the rounds of a bucket's light-edge chains that stay on one device, and changes no answer. */
+    @org.junit.jupiter.api.Test
+    void fusionSavesRounds() {
+        final CsrGraph g = GraphSpec.parse("grid:48x48").build(5, true, Progress.none());
+        try (DeviceGraph dg = DeviceGraph.place(two, g, Partition.byEdges(g, 2), true)) {
+            final AppSettings settings = AppSettings.defaults();
+            final AppResult plain = dg.leased(() -> BspSssp.run(dg, 0, settings, 0));
+            final AppResult fused = dg.leased(() -> BspSssp.run(dg, 0, settings, BspSssp.FUSE));
+            assertTrue(fused.counts().iterations() * 4 < plain.counts().iterations() * 3, fused.counts().iterations()
+                + " rounds with fusion, " + plain.counts().iterations() + " without");
+            final long[] expected = Dijkstra.distances(g, 0);
+            assertTrue(Verification.distances(expected, plain.distances()).passed());
+            assertTrue(Verification.distances(expected, fused.distances()).passed());
+        }
     }
 
     /** Delta-stepping's work stays near the ideal (Bellman-Ford rounds did up to 21.7 times it on a grid). */
