@@ -240,7 +240,7 @@ final class ComparisonReport {
         sb.append(table(rows, s.idleJvmKib(), true).toMarkdown()).append('\n');
         sb.append("Implementations:\n\n");
         sb.append("- **overlap bsp**: the bulk-synchronous apps on the mesh (BFS direction-optimizing: it scans far "
-            + "fewer edges than it traverses; PageRank pulls over the reverse graph; SSSP Bellman-Ford rounds).\n");
+            + "fewer edges than it traverses; PageRank pulls over the reverse graph; SSSP delta-stepping rounds, one bucket each).\n");
         sb.append("- **overlap async**: the Atos-style apps on the distributed worklist, when its provider is "
             + "registered.\n");
         sb.append("- **overlap solo**: the one-thread path: the graph on one device's memory, the calling thread, "

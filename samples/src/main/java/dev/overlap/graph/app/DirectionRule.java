@@ -8,7 +8,7 @@ package dev.overlap.graph.app;
  * frontier is below {@code n / }{@value #BETA} vertices and not growing. That exception is the state in which a
  * bottom-up step hands back to top-down at once: without it, the shrinking tail of a long-diameter BFS (a mesh, whose
  * unexplored edges are few but whose frontiers are tiny) switched at every other level and paid a scan of every vertex
- * each time (16 bottom-up steps in the last 40 levels of a 512 x 512 grid). A scale-free graph switches while its
+ * each time (a grid's last levels alternated between the directions). A scale-free graph switches while its
  * frontier grows, which the exception leaves alone.
  *
  * <p><b>Bottom-up to top-down</b> when the frontier is below {@code n / }{@value #BETA} vertices and shrinking.

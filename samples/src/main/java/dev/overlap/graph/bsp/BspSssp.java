@@ -40,7 +40,7 @@ import java.util.List;
  * worker's lowest filed bucket and of every distance lowered beyond {@code b} in that round (one more reduction across
  * processes); the round that follows relaxes that bucket's filed vertices beside the frontier. So the bucket changes
  * without a round of its own, and a vertex is relaxed about once per distance it settles at, where Bellman-Ford
- * relaxed it once per round its distance dropped in (21.7 times the ideal work on a 512 x 512 grid).
+ * relaxed it once per round its distance dropped in (many times the ideal work on a long-diameter graph).
  *
  * <p><b>Bin fusion</b> (as the GAP suite's): a worker that lowers a vertex of its own device into the current bucket
  * keeps it on a stack and relaxes it before its block ends, while it keeps fewer than {@code fuse} ({@value #FUSE}),

@@ -102,7 +102,7 @@ class BspAcrossRanksTest {
             } else if (app == GraphApp.PAGERANK) {
                 assertEquals(one.counts().iterations(), result.counts().iterations(), "rank " + r);
                 assertEquals(one.counts().bytesSent(), result.counts().bytesSent(), "rank " + r);
-            } // Bellman-Ford's rounds and relaxations depend on how the workers interleave, in one process too
+            } // SSSP's rounds and relaxations depend on how the workers interleave (fusion, claims), in one process too
         }
     }
 

@@ -279,7 +279,7 @@ class BspAlgorithmsTest {
         }
     }
 
-    /** Delta-stepping's work stays near the ideal (Bellman-Ford rounds did up to 21.7 times it on a grid). */
+    /** Delta-stepping's work stays near the ideal (Bellman-Ford rounds did many times it on a grid). */
     @ParameterizedTest(name = "{0}")
     @org.junit.jupiter.params.provider.ValueSource(strings = {"grid:64x64", "kron:10"})
     void ssspRelaxesAboutEachReachedVertexOnce(final String spec) {
