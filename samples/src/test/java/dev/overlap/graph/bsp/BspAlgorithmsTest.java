@@ -165,21 +165,10 @@ class BspAlgorithmsTest {
         }
     }
 
-    /**
-     * The shrinking tail of a grid's BFS has few unexplored edges but tiny frontiers: no bottom-up step there (each
-     * scans every vertex), so direction-optimizing scans exactly the edges top-down does.
-     */
+    /** The direction rule keeps a grid's shrinking tail top-down (see DirectionRuleTest). */
     @org.junit.jupiter.api.Test
     void aGridsShrinkingTailStaysTopDown() {
-        final CsrGraph g = GraphSpec.parse("grid:64x64").build(1, false, Progress.none());
-        try (DeviceGraph dg = DeviceGraph.place(two, g, Partition.byEdges(g, 2), false)) {
-            for (final int source : new int[] {0, 2080}) {
-                final AppResult td = bsp.bfs(dg, source, AppSettings.builder()
-                    .direction(AppSettings.Direction.TOP_DOWN).build());
-                final AppResult opt = bsp.bfs(dg, source, AppSettings.defaults());
-                assertEquals(td.counts().edgesScanned(), opt.counts().edgesScanned(), "from " + source);
-            }
-        }
+        dev.overlap.graph.app.DirectionRuleTest.assertAGridsShrinkingTailStaysTopDown(bsp, two, 2);
     }
 
     @ParameterizedTest(name = "{0} on {1} devices, {2}")

@@ -136,18 +136,10 @@ class CoopAlgorithmsTest {
         }
     }
 
-    /** As in bsp: a grid's shrinking tail stays top-down, so direction-optimizing scans what top-down scans. */
-    @Test
+    /** The direction rule keeps a grid's shrinking tail top-down (see DirectionRuleTest). */
+    @org.junit.jupiter.api.Test
     void aGridsShrinkingTailStaysTopDown() {
-        final CsrGraph g = GraphSpec.parse("grid:64x64").build(1, false, Progress.none());
-        try (DeviceGraph dg = DeviceGraph.place(three, g, Partition.byEdges(g, 1), false)) {
-            for (final int source : new int[] {0, 2080}) {
-                final AppResult td = coop.bfs(dg, source, AppSettings.builder()
-                    .direction(AppSettings.Direction.TOP_DOWN).build());
-                final AppResult opt = coop.bfs(dg, source, AppSettings.defaults());
-                assertEquals(td.counts().edgesScanned(), opt.counts().edgesScanned(), "from " + source);
-            }
-        }
+        dev.overlap.graph.app.DirectionRuleTest.assertAGridsShrinkingTailStaysTopDown(coop, three, 1);
     }
 
     @Test
