@@ -199,8 +199,8 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
         }
         final GraphAlgorithms algorithms = Algorithms.forMode(choice != null ? choice.mode() : mode);
         if (!algorithms.mode().equals("async")) {
-            for (final String async : new String[] {"--queue", "--kernel", "--batch-bytes", "--wait", "--fetch",
-                "--delta"}) {
+            // --delta is not among them: every mode's SSSP is delta-stepping
+            for (final String async : new String[] {"--queue", "--kernel", "--batch-bytes", "--wait", "--fetch"}) {
                 if (cl.getParseResult().hasMatchedOption(async)) {
                     say(cl, lead, "overlap " + app + ": note: " + async + " applies to --mode async; " + (algorithms
                         .mode().equals("bsp") ? "the bsp baseline" : "--mode " + algorithms.mode()) + " ignores it");

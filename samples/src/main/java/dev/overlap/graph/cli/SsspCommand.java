@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
         + "random weights (1..255 kron/urand, 1..100 grid); unweighted files use weight 1.")
 public final class SsspCommand extends GraphAppCommand {
     @CommandLine.Option(names = "--delta", paramLabel = "D", defaultValue = "0", description = "distance bucket "
-        + "width of delta-stepping (async's priority worklist; solo and coop round it down to a power of two); "
+        + "width of delta-stepping (async's priority worklist; solo, coop and bsp round it down to a power of two); "
         + "0 = 2 x mean weight / mean degree (default: ${DEFAULT-VALUE})")
     int delta;
 

@@ -250,6 +250,22 @@ class GraphCommandsTest {
         assertEquals(2, ((Number)parallel.json().get("devices")).intValue());
     }
 
+    /** Every mode's SSSP is delta-stepping, so --delta is taken, not noted as ignored, and it moves the rounds. */
+    @Test
+    void deltaAppliesToEveryModesSssp() throws IOException {
+        for (final String mode : new String[] {"bsp", "solo", "coop"}) {
+            final Run narrow = new Run("sssp", "--generate", "grid:30x30", "--mode", mode, "--delta", "1", "--json",
+                "--devices", "2", "--threads-per-device", "1"); // not quiet: a note would show
+            assertEquals(0, narrow.exit, narrow.err);
+            assertFalse(narrow.err.contains("--delta"), mode + ": " + narrow.err);
+            final Run wide = new Run(args("sssp", "--generate", "grid:30x30", "--mode", mode, "--delta", "256",
+                "--json"));
+            assertEquals(0, wide.exit, wide.err);
+            assertTrue(((Number)wide.json().get("iterations")).longValue()
+                < ((Number)narrow.json().get("iterations")).longValue(), mode + ": wider buckets, fewer rounds");
+        }
+    }
+
     @Test
     void wrongArgumentsGiveOneLineAndExitTwo() {
         final String[][] cases = {
