@@ -48,14 +48,13 @@ import java.util.List;
  * device. That holds also for a vertex pushed earlier in the round as far: relaxed now, its entry in the next frontier
  * is stale if the bucket ends, and the lowering does not keep the bucket open.
  *
- * <p><b>Tags</b>, one int per vertex at its owner, changed only by compare-and-set (so no claim overwrites another):
- * round {@code r}'s number marks a vertex relaxed in round {@code r} (in its frontier, or a filed entry claimed);
- * {@code r + 1} one pushed for the next round; {@code FUSED} and {@code FUSED_PUSHED} one on a worker's fusion stack
- * (pushed too, for the second), whose popper sets it back to free or pushed before reading the distance (never left
- * at the end of a block); anything else is free. A lowering claims a free vertex (for fusion or the next round) or a
- * pushed one (for fusion), and does nothing more for a fused one, whose popper reads the distance after it. So a
- * vertex is pushed at most once a round. A filed entry is relaxed only if it claims its vertex, so an entry filed twice, or also in the frontier, pushed
- * or fused, is relaxed once by whoever holds it.
+ * <p><b>Tags</b>, one int per vertex at its owner ({@link FusionTags}, which states why no lowering is lost): round
+ * {@code r}'s number marks a vertex relaxed in round {@code r} (in its frontier, or a filed entry claimed); {@code r + 1}
+ * one pushed for the next round; two more values one on a worker's fusion stack (and pushed too, for the second),
+ * whose popper sets it back to free or pushed before reading the distance; anything else is free. A lowering claims a
+ * free vertex (for fusion or the next round) or a pushed one (for fusion), and does nothing more for a fused one. So a
+ * vertex is pushed at most once a round. A filed entry is relaxed only if it claims its vertex, so an entry filed
+ * twice, or also in the frontier, pushed or fused, is relaxed once by whoever holds it.
  *
  * <p><b>Why the answer is exact.</b> Distances only fall, every relaxed distance is at least {@code b}'s lower bound
  * (weights are non-negative, refused before the run otherwise), so no vertex lands below the current bucket. A filed
@@ -90,12 +89,6 @@ final class BspSssp {
     private static final int FRONTIER_PER_BLOCK = 64;
     /** Most vertices a worker keeps to relax within a round (the GAP suite's bin fusion threshold). */
     static final int FUSE = 1000;
-    /** The tag of a vertex nobody has claimed in this round or the next. */
-    private static final int FREE = -1;
-    /** The tag of a vertex in a worker's fusion stack (never left at the end of a block: its popper frees it). */
-    private static final int FUSED = -2;
-    /** The tag of a vertex in a worker's fusion stack that is in the next frontier too (its popper restores that). */
-    private static final int FUSED_PUSHED = -3;
 
     private BspSssp() {
     }
@@ -164,7 +157,7 @@ final class BspSssp {
                 launches[d] = mesh.device(d).launch(Math.max(1, (size + 65535) >> 16), (ctx, b) -> {
                     for (int i = b << 16, stop = Math.min(size, (b + 1) << 16); i < stop; i++) {
                         dd.set(i, INF);
-                        td.set(i, FREE);
+                        td.set(i, FusionTags.FREE);
                     }
                 });
             }
@@ -438,28 +431,15 @@ final class BspSssp {
                 }
                 final long kv = nd >> shift;
                 // claim it for the next round, or to relax within this one (fusion: local, in the bucket, room)
-                final long ti = tagOf[o] + ((long)v << 2);
-                final boolean fusable = kv == bucket && o == d && lane.fusedSize < fuse;
-                int tag = UnsafeApi.getIntVolatile(null, ti);
-                int claim;
-                while (true) {
-                    if (tag == FUSED || tag == FUSED_PUSHED || !fusable && tag == nextTag) {
-                        claim = tag; // fused: its popper reads the distance after this lowering; or pushed already
-                        break;
-                    }
-                    claim = !fusable ? nextTag : tag == nextTag ? FUSED_PUSHED : FUSED;
-                    if (UnsafeApi.compareAndSetInt(null, ti, tag, claim)) {
-                        break;
-                    }
-                    tag = UnsafeApi.getIntVolatile(null, ti);
-                }
+                final int claim = FusionTags.claim(tagOf[o] + ((long)v << 2), nextTag,
+                    kv == bucket && o == d && lane.fusedSize < fuse);
                 if (o != d) {
                     atomics++;
                 }
-                if (tag == FUSED || tag == FUSED_PUSHED) {
-                    continue;
+                if (claim == FusionTags.HELD) {
+                    continue; // on a worker's fusion stack: it reads the distance after this lowering
                 }
-                if (claim != nextTag) {
+                if (claim == FusionTags.FUSE) {
                     lane.fuse(v - b[o]); // relaxed by this worker before its block ends
                     continue;
                 }
@@ -469,7 +449,7 @@ final class BspSssp {
                 } else if (kv < far) {
                     far = kv;
                 }
-                if (tag != nextTag) {
+                if (claim == FusionTags.PUSH) {
                     fx.push(d, w, o, v - b[o], counters); // claimed for the next round: pushed once
                 }
             }
@@ -481,37 +461,21 @@ final class BspSssp {
         }
 
         /**
-         * Relaxes the fused vertices, newest first, until none is left. Each is released first (its tag reset with
-         * an atomic exchange), then its distance read: a lowering that found it still tagged came before the release
-         * in the tag's order, so its distance is seen here; a later one claims it again.
+         * Relaxes the fused vertices, newest first, until none is left. Each is released first
+         * ({@link FusionTags#release}), then its distance read: a lowering that found it still fused is seen here; a
+         * later one claims it again.
          */
         void drain(final Lane lane, final int w) {
             while (lane.fusedSize > 0) {
                 final int u = lane.fused[--lane.fusedSize];
-                final long ti = myTagsAt + ((long)u << 2);
-                // only its popper changes a fused tag: back to pushed (it is in the next frontier) or free
-                UnsafeApi.putIntVolatile(null, ti, UnsafeApi.getIntVolatile(null, ti) == FUSED_PUSHED ? nextTag : FREE);
+                FusionTags.release(myTagsAt + ((long)u << 2), nextTag);
                 relax(lane, w, u, UnsafeApi.getLongVolatile(null, mineAt + ((long)u << 3)));
             }
         }
 
-        /**
-         * Claims filed local vertex {@code u} for this round's relaxation (its tag becomes the round's), unless it is
-         * relaxed in this round already (the round's tag: in the frontier, or filed twice), in the next one (pushed),
-         * or by a worker's fusion.
-         *
-         * @return whether the caller relaxes it
-         */
+        /** @return whether the caller relaxes filed local vertex {@code u} ({@link FusionTags#claimFiled}) */
         boolean claimFiled(final int u) {
-            final long ti = myTagsAt + ((long)u << 2);
-            int tag = UnsafeApi.getIntVolatile(null, ti);
-            while (tag != round && tag != nextTag && tag != FUSED && tag != FUSED_PUSHED) {
-                if (UnsafeApi.compareAndSetInt(null, ti, tag, round)) {
-                    return true;
-                }
-                tag = UnsafeApi.getIntVolatile(null, ti);
-            }
-            return false;
+            return FusionTags.claimFiled(myTagsAt + ((long)u << 2), round);
         }
     }
 }
