@@ -19,7 +19,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * BSP SSSP's {@link FusionTags} (in this package because it is package-private): a vertex is on a worker's fusion
  * stack (tag {@code FUSED}, distance 10) when that worker pops it while another worker lowers its distance to 5. The
- * lowerer lowers (a CAS, as {@code BspSssp} does) and then claims ({@link FusionTags#claim}); the popper releases
+ * lowerer lowers (a CAS, as the SSSP round does) and then claims ({@link FusionTags#claim}); the popper releases
  * ({@link FusionTags#release}) and then reads the distance it relaxes at. The lowering is lost if the lowerer finds
  * the vertex still fused (and leaves it to the popper) while the popper read the old distance: a Dekker pattern, which
  * the release's volatile write and the reads' ordering forbid.
