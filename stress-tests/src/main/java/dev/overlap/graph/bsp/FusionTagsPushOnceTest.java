@@ -1,8 +1,6 @@
 package dev.overlap.graph.bsp;
 
-import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -10,8 +8,6 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
-
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -35,16 +31,12 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class FusionTagsPushOnceTest {
     private static final int ROUND = 4;
-    /** Off-heap tags reused from state to state (jcstress makes thousands). */
-    private static final ConcurrentLinkedQueue<UnsafeBuffer> POOL = new ConcurrentLinkedQueue<>();
-
-    private final UnsafeBuffer words;
+    /** The tag at 0. */
+    private final OffHeapWords words = OffHeapWords.take();
     private final long tagAt;
 
     public FusionTagsPushOnceTest() {
-        final UnsafeBuffer pooled = POOL.poll();
-        words = pooled != null ? pooled : new UnsafeBuffer(BufferUtil.allocateDirectAligned(64, 64));
-        tagAt = words.addressOffset();
+        tagAt = words.address();
         UnsafeApi.putInt(null, tagAt, FusionTags.FREE);
     }
 
@@ -61,6 +53,6 @@ public class FusionTagsPushOnceTest {
 
     @Arbiter
     public void recycle() {
-        POOL.offer(words);
+        words.giveBack();
     }
 }

@@ -1,8 +1,6 @@
 package dev.overlap.graph.bsp;
 
-import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -10,8 +8,6 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
-
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -36,17 +32,13 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class FusionTagsReleaseTest {
     private static final int NEXT_TAG = 1;
-    /** Off-heap words reused from state to state (jcstress makes thousands): the tag at 0, the distance at 8. */
-    private static final ConcurrentLinkedQueue<UnsafeBuffer> POOL = new ConcurrentLinkedQueue<>();
-
-    private final UnsafeBuffer words;
+    /** The tag at 0, the distance at 8. */
+    private final OffHeapWords words = OffHeapWords.take();
     private final long tagAt;
     private final long distAt;
 
     public FusionTagsReleaseTest() {
-        final UnsafeBuffer pooled = POOL.poll();
-        words = pooled != null ? pooled : new UnsafeBuffer(BufferUtil.allocateDirectAligned(64, 64));
-        tagAt = words.addressOffset();
+        tagAt = words.address();
         distAt = tagAt + 8;
         UnsafeApi.putInt(null, tagAt, FusionTags.FUSED);
         UnsafeApi.putLong(null, distAt, 10);
@@ -66,6 +58,6 @@ public class FusionTagsReleaseTest {
 
     @Arbiter
     public void recycle() {
-        POOL.offer(words);
+        words.giveBack();
     }
 }
