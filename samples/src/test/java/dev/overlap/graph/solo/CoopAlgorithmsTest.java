@@ -136,10 +136,19 @@ class CoopAlgorithmsTest {
         }
     }
 
-    /** The direction rule keeps a grid's shrinking tail top-down (see DirectionRuleTest). */
+    /**
+     * The direction rule keeps a grid's shrinking tail top-down (see DirectionRuleTest). One worker: with more, coop's
+     * claims without a CAS may expand a vertex twice, so the edges scanned differ from run to run.
+     */
     @org.junit.jupiter.api.Test
     void aGridsShrinkingTailStaysTopDown() {
-        dev.overlap.graph.app.DirectionRuleTest.assertAGridsShrinkingTailStaysTopDown(coop, three, 1);
+        final Mesh single = Mesh.builder().name("coop1").devices(1).threadsPerDevice(1).memoryPerDevice(16 << 20)
+            .build();
+        try {
+            dev.overlap.graph.app.DirectionRuleTest.assertAGridsShrinkingTailStaysTopDown(coop, single, 1);
+        } finally {
+            single.close();
+        }
     }
 
     @Test
