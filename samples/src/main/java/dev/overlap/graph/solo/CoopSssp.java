@@ -1,6 +1,7 @@
 package dev.overlap.graph.solo;
 
 import dev.overlap.core.Device;
+import dev.overlap.core.IntArray;
 import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.LongArray;
 import dev.overlap.core.WorkerContext;
@@ -46,6 +47,14 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * of a target's word is plain: a stale word only overstates the distance (distances only fall), and the CAS that
  * would act on it re-reads.
  *
+ * <p><b>Words of 4 bytes when the distances fit</b> (the GAP suite's 32-bit distances). When no simple path can be
+ * as long as {@link #NARROW_FAR}{@code >>> 1} ({@code (n - 1)} times the largest weight below it, {@link #narrow}), the
+ * words are {@code int}s, else {@code long}s. Each relaxed edge reads its target's word at a random place, and on a
+ * graph whose words do not fit in the cache that read is where the run's time goes: half the bytes per word is half
+ * the lines the words span (kron 20: {@code bench/results/2026-11-29-coop-sssp-words/}). A stored distance is always
+ * below the word it replaced, so below the unreached word's, whatever the bound; the bound is what keeps every
+ * reachable vertex's true distance below it.
+ *
  * <p>Each worker's bins are a {@link BucketRing} (see there why a ring of buckets is enough). The largest weight
  * comes from the graph's summary, which also refuses a negative weight before the run, naming the edge.
  *
@@ -56,8 +65,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
 final class CoopSssp {
     /** Frontier entries per claim. */
     static final int CHUNK = 64;
-    /** An unreached vertex's word: the largest even long (an unreachable distance, bit 0 clear). */
+    /** An unreached vertex's word in {@code long} words: the largest even long (an unreachable distance, bit 0 clear). */
     static final long FAR = Long.MAX_VALUE - 1;
+    /** An unreached vertex's word in {@code int} words ({@link #narrow}): the largest even int. */
+    static final long NARROW_FAR = Integer.MAX_VALUE - 1;
     /** A worker relaxes its own bin of the current bucket without a round while it holds fewer entries. */
     static final int FUSE = 1000;
     private static final int PAD = 16;
@@ -67,7 +78,15 @@ final class CoopSssp {
     private CoopSssp() {
     }
 
-    /** @return device bytes of a run's state for {@code n} vertices (the distances) */
+    /**
+     * @return whether a run over {@code n} vertices with weights up to {@code maxWeight} keeps its words in {@code int}s:
+     *         when no simple path, at most {@code n - 1} edges, reaches {@link #NARROW_FAR}{@code >>> 1}
+     */
+    static boolean narrow(final int n, final long maxWeight) {
+        return Math.max(0, n - 1) * maxWeight < NARROW_FAR >>> 1;
+    }
+
+    /** @return device bytes of a run's state for {@code n} vertices (the distances in {@code long} words, the most) */
     static long stateBytes(final int n) {
         return 8L * Math.max(1, n) + 64;
     }
@@ -81,9 +100,12 @@ final class CoopSssp {
         final int shift = BucketRing.widthShift(settings.deltaFor(summary), summary.maxWeight());
         final int ring = BucketRing.slotsFor(summary.maxWeight(), shift);
         final Device dev = dg.mesh().device(0);
-        final LongArray distArray = dev.allocateLongs(n);
+        final boolean narrow = narrow(n, summary.maxWeight());
+        final IntArray narrowWords = narrow ? dev.allocateInts(n) : null;
+        final LongArray wideWords = narrow ? null : dev.allocateLongs(n);
         try {
-            final Run run = new Run(g, n, s, shift, ring, dev.workerCount(), RawArrays.of(distArray).address(0));
+            final Run run = new Run(g, n, s, shift, ring, dev.workerCount(), narrow,
+                narrow ? RawArrays.of(narrowWords).address(0) : RawArrays.of(wideWords).address(0));
             final long start = System.nanoTime();
             final KernelLaunch launch = dev.launchPersistent(ctx -> {
                 run.worker(ctx);
@@ -93,9 +115,10 @@ final class CoopSssp {
             CoopBfs.joinUninterruptibly(launch);
             final long nanos = System.nanoTime() - start;
             final long[] dist = new long[n];
+            final long far = narrow ? NARROW_FAR : FAR;
             for (int v = 0; v < n; v++) {
-                final long x = distArray.get(v);
-                dist[v] = x == FAR ? Dijkstra.UNREACHED : x >>> 1;
+                final long x = narrow ? narrowWords.get(v) : wideWords.get(v);
+                dist[v] = x == far ? Dijkstra.UNREACHED : x >>> 1;
             }
             long visited = 0;
             long scanned = 0;
@@ -107,7 +130,7 @@ final class CoopSssp {
                 0, 0, 0, 0, 0));
         } finally {
             if (!dev.mesh().isClosed()) {
-                dev.free(distArray);
+                dev.free(narrow ? narrowWords : wideWords);
             }
         }
     }
@@ -121,7 +144,9 @@ final class CoopSssp {
         final long off;
         final long tgt;
         final long wgt;
+        /** The address of the words; {@code int}s when {@link #narrow}, else {@code long}s. */
         final long dist;
+        final boolean narrow;
         final Lane[] lanes;
         final AtomicLongArray shared;
         /** Per worker, written before a barrier and read after it: its lowest non-empty bucket. */
@@ -133,7 +158,8 @@ final class CoopSssp {
         long rounds;
 
         Run(final SoloGraph g, final int n, final int source, final int shift, final int ring, final int workers,
-            final long dist) {
+            final boolean narrow, final long dist) {
+            this.narrow = narrow;
             this.n = n;
             this.source = source;
             this.shift = shift;
@@ -157,7 +183,7 @@ final class CoopSssp {
             final long vFrom = Math.min(n, vShare * w);
             final long vTo = Math.min(n, vFrom + vShare);
             for (long v = vFrom; v < vTo; v++) {
-                UnsafeApi.putLong(null, dist + (v << 3), FAR);
+                put(narrow, wordAt(narrow, dist, (int)v), narrow ? NARROW_FAR : FAR);
             }
             final Lane lane = new Lane(this);
             lanes[w] = lane;
@@ -165,7 +191,7 @@ final class CoopSssp {
                 return;
             }
             if (w == 0) {
-                UnsafeApi.putLong(null, dist + ((long)source << 3), 0);
+                put(narrow, wordAt(narrow, dist, source), 0);
                 lane.file(source, 0); // read by the others only after the first round's barriers
             }
             long bucket = 0;
@@ -213,6 +239,36 @@ final class CoopSssp {
                 rounds = round;
             }
         }
+    }
+
+    /** @return the address of {@code v}'s word among the words at {@code dist} */
+    static long wordAt(final boolean narrow, final long dist, final int v) {
+        return dist + ((long)v << (narrow ? 2 : 3));
+    }
+
+    /** @return the word at {@code at}, a plain read (widened: a word is never negative) */
+    static long get(final boolean narrow, final long at) {
+        return narrow ? UnsafeApi.getInt(null, at) : UnsafeApi.getLong(null, at);
+    }
+
+    /** @return the word at {@code at}, a volatile read */
+    static long getVolatile(final boolean narrow, final long at) {
+        return narrow ? UnsafeApi.getIntVolatile(null, at) : UnsafeApi.getLongVolatile(null, at);
+    }
+
+    /** Writes the word at {@code at} (a plain write: before the barrier that publishes it). */
+    static void put(final boolean narrow, final long at, final long word) {
+        if (narrow) {
+            UnsafeApi.putInt(null, at, (int)word);
+        } else {
+            UnsafeApi.putLong(null, at, word);
+        }
+    }
+
+    /** @return whether the word at {@code at} was {@code expected} and is now {@code word} (a compare-and-set) */
+    static boolean compareAndSet(final boolean narrow, final long at, final long expected, final long word) {
+        return narrow ? UnsafeApi.compareAndSetInt(null, at, (int)expected, (int)word)
+            : UnsafeApi.compareAndSetLong(null, at, expected, word);
     }
 
     /**
@@ -299,10 +355,11 @@ final class CoopSssp {
          */
         void relax(final int u, final long bucket) {
             final long dist = run.dist;
-            final long at0 = dist + ((long)u << 3);
-            final long word = UnsafeApi.getLongVolatile(null, at0);
+            final boolean narrow = run.narrow;
+            final long at0 = wordAt(narrow, dist, u);
+            final long word = getVolatile(narrow, at0);
             final long du = word >>> 1;
-            if ((word & 1) != 0 || du >> shift < bucket || !UnsafeApi.compareAndSetLong(null, at0, word, word | 1)) {
+            if ((word & 1) != 0 || du >> shift < bucket || !compareAndSet(narrow, at0, word, word | 1)) {
                 return; // relaxed at this distance already (or by another worker now), or moved to a lower bucket
             }
             final long off = run.off;
@@ -313,14 +370,14 @@ final class CoopSssp {
             for (int e = 0; e < degree; e++) {
                 final int v = UnsafeApi.getInt(null, t + ((long)e << 2));
                 final long nd = du + UnsafeApi.getInt(null, wt + ((long)e << 2));
-                final long at = dist + ((long)v << 3);
-                long old = UnsafeApi.getLong(null, at);
-                while (nd < old >>> 1) {
-                    if (UnsafeApi.compareAndSetLong(null, at, old, nd << 1)) {
+                final long at = wordAt(narrow, dist, v);
+                long old = get(narrow, at);
+                while (nd < old >>> 1) { // so nd is below the unreached word's distance: it fits the word
+                    if (compareAndSet(narrow, at, old, nd << 1)) {
                         file(v, nd >> shift);
                         break;
                     }
-                    old = UnsafeApi.getLongVolatile(null, at);
+                    old = getVolatile(narrow, at);
                 }
             }
             relaxed++;

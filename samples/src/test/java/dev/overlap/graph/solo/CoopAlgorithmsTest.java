@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -248,6 +249,45 @@ class CoopAlgorithmsTest {
             final AppResult r = coop.sssp(dg, 0, AppSettings.builder().delta(8).build());
             assertTrue(Verification.distances(Dijkstra.distances(g, 0), r.distances()).passed());
             assertEquals(5, r.counts().visited(), "0, 1, 2, 3 at 2 and 4: the entry of 3 at 3 is skipped");
+        }
+    }
+
+    @Test
+    void ssspWordsAreIntsExactlyWhileNoSimplePathReachesTheUnreachedWord() {
+        final long top = CoopSssp.NARROW_FAR >>> 1; // 2^30 - 1: the unreached word's distance
+        assertEquals((1L << 30) - 1, top);
+        assertTrue(CoopSssp.narrow(3, top / 2), "two edges of (2^30 - 2) / 2: the longest path is 2^30 - 2");
+        assertFalse(CoopSssp.narrow(3, top / 2 + 1), "two edges of 2^29: 2^30 would reach it");
+        assertFalse(CoopSssp.narrow(4, top / 3), "three edges of (2^30 - 1) / 3: exactly its distance");
+        assertTrue(CoopSssp.narrow(1 << 20, 255), "kron 20's weights");
+        assertTrue(CoopSssp.narrow(1, Integer.MAX_VALUE), "one vertex: no edge on any path");
+        assertFalse(CoopSssp.narrow(Integer.MAX_VALUE, 1), "2^31 - 2 unit edges");
+    }
+
+    /**
+     * Three paths from vertex 0: two edges of 2^29 - 1 (int words; the far end at 2^30 - 2, one below the unreached
+     * word's distance), three edges of (2^30 - 1) / 3 (long words: the far end's distance is the unreached int word's),
+     * and four edges of 2^30 (long words; up to 2^32, which no int word holds). Each answer must be Dijkstra's.
+     */
+    @Test
+    void ssspDistancesAtTheTopOfIntWordsAndBeyondThemAreExact() {
+        final long[][] cases = {{3, (1L << 29) - 1, 1}, {4, ((1L << 30) - 1) / 3, 0}, {5, 1L << 30, 0}};
+        for (final long[] c : cases) {
+            final int n = (int)c[0];
+            final long weight = c[1];
+            final EdgeList e = new EdgeList(n, true);
+            for (int v = 0; v + 1 < n; v++) {
+                e.add(v, v + 1, (int)weight);
+            }
+            final CsrGraph g = GraphBuilder.build(e, n, BuildOptions.AS_IS, false, Progress.none());
+            assertEquals(c[2] == 1, CoopSssp.narrow(n, weight), n + " vertices, weights " + weight);
+            try (DeviceGraph dg = DeviceGraph.place(three, g, Partition.byEdges(g, 1), true)) {
+                final AppResult r = coop.sssp(dg, 0, AppSettings.defaults());
+                final long[] expected = Dijkstra.distances(g, 0);
+                assertEquals((n - 1) * weight, expected[n - 1]);
+                final Verification v = Verification.distances(expected, r.distances());
+                assertTrue(v.passed(), n + " vertices, weights " + weight + ": " + v.detail());
+            }
         }
     }
 
