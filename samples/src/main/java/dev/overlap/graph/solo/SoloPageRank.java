@@ -85,6 +85,14 @@ final class SoloPageRank {
      * ({@link PullState#degree}). Leaves the rows' L1 change in {@code sums[0]}, their dangling rank in
      * {@code sums[1]} and their total rank in {@code sums[2]}. Shared with {@link CoopPageRank}. The null tests are
      * the same for every row of a call, so the JIT takes them out of the loop, or the branch predictor never misses.
+     *
+     * <p>In an in-place sweep a row's sum reads the contributions the rows just before it stored, so on a graph of
+     * short rows whose neighbours are close (a grid: the row before is a neighbour) a sweep takes as long as the chain
+     * from one stored contribution to the next row's: the load, the additions, the rank, the stored value. The
+     * stored value is computed from the sum as {@code base * f + damping * scale * f * sum} with
+     * {@code f = 1 / (scale * outdeg)}: {@code f} depends on the degree only, so its division runs beside the sum,
+     * not after it, and the chain holds a multiply and an add where it held a division (the rank itself, for the L1
+     * change and the total, is computed beside it). Measured: {@code bench/results/2026-11-29-coop-sssp-words/}.
      */
     static void rows(final int from, final int to, final long off, final long tgt, final double base,
         final double damping, final double scale, final double[] c, final double[] next, final float[] single,
@@ -98,19 +106,22 @@ final class SoloPageRank {
         for (int v = from; v < to; v++) {
             final long last = tgt + (UnsafeApi.getLong(null, off + ((long)(v + 1) << 3)) << 2);
             final int k = degree != null ? degree[v] : (int)((last - first) >> 2); // null: the row's length
-            final double r = base + gatherFactor * (single != null ? singleGather(single, first, last)
-                : gather(c, first, last));
+            final double sum = single != null ? singleGather(single, first, last) : gather(c, first, last);
+            // the factors from the sum to the stored contribution depend on the degree only, not on the sum: the
+            // division is not on the path from one row's stored contribution to the next row's (method comment)
+            final double out = k == 0 ? unscale : unscale / k;
+            final double storedBase = base * out;
+            final double storedFactor = gatherFactor * out;
+            final double r = base + gatherFactor * sum;
             first = last;
             mass += r;
             final double old = single != null ? single[v] : c[v];
-            final double stored;
+            final double stored = storedBase + storedFactor * sum;
             if (k == 0) {
                 delta += Math.abs(r - old * scale);
                 dangling += r;
-                stored = r * unscale;
             } else {
                 delta += Math.abs(r - old * k * scale);
-                stored = r * unscale / k;
             }
             if (single != null) {
                 single[v] = (float)stored;
