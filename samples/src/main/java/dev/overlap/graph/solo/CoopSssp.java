@@ -51,7 +51,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * as long as {@link #NARROW_FAR}{@code >>> 1} ({@code (n - 1)} times the largest weight below it, {@link #narrow}), the
  * words are {@code int}s, else {@code long}s. Each relaxed edge reads its target's word at a random place, and on a
  * graph whose words do not fit in the cache that read is where the run's time goes: half the bytes per word is half
- * the lines the words span (kron 20: {@code bench/results/2026-11-29-coop-sssp-words/}). A stored distance is always
+ * the lines the words span (kron 20: {@code bench/results/2026-11-29-words-and-chains/}). A stored distance is always
  * below the word it replaced, so below the unreached word's, whatever the bound; the bound is what keeps every
  * reachable vertex's true distance below it.
  *
