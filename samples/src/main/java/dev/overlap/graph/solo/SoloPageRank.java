@@ -90,9 +90,10 @@ final class SoloPageRank {
      * short rows whose neighbours are close (a grid: the row before is a neighbour) a sweep takes as long as the chain
      * from one stored contribution to the next row's: the load, the additions, the rank, the stored value. The
      * stored value is computed from the sum as {@code base * f + damping * scale * f * sum} with
-     * {@code f = 1 / (scale * outdeg)}: {@code f} depends on the degree only, so its division runs beside the sum,
-     * not after it, and the chain holds a multiply and an add where it held a division (the rank itself, for the L1
-     * change and the total, is computed beside it). Measured: {@code bench/results/2026-11-29-words-and-chains/}.
+     * {@code f = 1 / (scale * outdeg)} ({@code 1 / scale} for a dangling row, whose slot holds its rank): {@code f}
+     * depends on the degree only, so its division runs beside the sum, not after it, and the chain holds a multiply
+     * and an add where it held a division (the rank itself, for the L1 change and the total, is computed beside it).
+     * Measured: {@code bench/results/2026-11-29-words-and-chains/}.
      */
     static void rows(final int from, final int to, final long off, final long tgt, final double base,
         final double damping, final double scale, final double[] c, final double[] next, final float[] single,
