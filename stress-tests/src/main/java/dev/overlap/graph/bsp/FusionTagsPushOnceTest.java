@@ -1,6 +1,8 @@
 package dev.overlap.graph.bsp;
 
+import dev.overlap.stress.queues.Regions;
 import org.agrona.UnsafeApi;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -32,11 +34,11 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class FusionTagsPushOnceTest {
     private static final int ROUND = 4;
     /** The tag at 0. */
-    private final OffHeapWords words = OffHeapWords.take();
+    private final UnsafeBuffer words = Regions.take(64);
     private final long tagAt;
 
     public FusionTagsPushOnceTest() {
-        tagAt = words.address();
+        tagAt = words.addressOffset();
         UnsafeApi.putInt(null, tagAt, FusionTags.FREE);
     }
 
@@ -53,6 +55,6 @@ public class FusionTagsPushOnceTest {
 
     @Arbiter
     public void recycle() {
-        words.giveBack();
+        Regions.give(words);
     }
 }

@@ -1,6 +1,8 @@
 package dev.overlap.graph.bsp;
 
+import dev.overlap.stress.queues.Regions;
 import org.agrona.UnsafeApi;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -33,12 +35,12 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class FusionTagsReleaseTest {
     private static final int NEXT_TAG = 1;
     /** The tag at 0, the distance at 8. */
-    private final OffHeapWords words = OffHeapWords.take();
+    private final UnsafeBuffer words = Regions.take(64);
     private final long tagAt;
     private final long distAt;
 
     public FusionTagsReleaseTest() {
-        tagAt = words.address();
+        tagAt = words.addressOffset();
         distAt = tagAt + 8;
         UnsafeApi.putInt(null, tagAt, FusionTags.FUSED);
         UnsafeApi.putLong(null, distAt, 10);
@@ -58,6 +60,6 @@ public class FusionTagsReleaseTest {
 
     @Arbiter
     public void recycle() {
-        words.giveBack();
+        Regions.give(words);
     }
 }

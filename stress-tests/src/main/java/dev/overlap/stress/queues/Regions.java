@@ -6,8 +6,9 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * Zeroed off-heap regions for the device-memory queues of jcstress states, pooled across states: a state takes one
- * in its constructor and gives it back at the end of its arbiter.
+ * Zeroed off-heap regions for jcstress states that work on device-like memory (the device-memory queues, the BSP
+ * kernels' raw words), pooled across states: a state takes one in its constructor and gives it back at the end of
+ * its arbiter.
  *
  * <p>Why not {@code new UnsafeBuffer(new byte[n])}: a queue checks its region's alignment, and Agrona answers that
  * check for a {@code byte[]}-backed buffer by printing "AtomicBuffer was created from a byte[] and is not correctly
@@ -20,7 +21,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * Thread-safety: {@link #take} and {@link #give} may be called from any threads (jcstress builds a state on one
  * thread and runs its arbiter on another); the pool's queue orders a give before the take that reuses the region.
  */
-final class Regions {
+public final class Regions {
     private static final int CHUNK = 1 << 20;
     private static final int MIN_SHIFT = 7;
     private static final int MAX_SHIFT = 20;
@@ -39,7 +40,7 @@ final class Regions {
     }
 
     /** @return a zeroed region of at least {@code bytes} (a power of two, 128 to 1 MiB), aligned to 128 bytes */
-    static UnsafeBuffer take(final int bytes) {
+    public static UnsafeBuffer take(final int bytes) {
         final int shift = Math.max(MIN_SHIFT, 32 - Integer.numberOfLeadingZeros(bytes - 1));
         if (shift > MAX_SHIFT) {
             throw new IllegalArgumentException("regions hold at most " + CHUNK + " bytes, asked for " + bytes);
@@ -53,7 +54,7 @@ final class Regions {
     }
 
     /** Returns a region taken with {@link #take}; its state must not use it afterwards. */
-    static void give(final UnsafeBuffer region) {
+    public static void give(final UnsafeBuffer region) {
         FREE[Integer.numberOfTrailingZeros(region.capacity())].offer(region);
     }
 
