@@ -31,17 +31,25 @@ import org.agrona.concurrent.AtomicBuffer;
  * writes only its own vertices' values.
  *
  * <p><b>Algorithm.</b> Each vertex keeps its contribution {@code c[v] = y[v] / max(1, deg v)} in its owner's memory
- * ({@code y} the unnormalised rank; an isolated vertex keeps {@code y = b}, which is exact). A task is a
- * <em>block</em> of {@code 2^}{@value #SHIFT} consecutive owned vertices; running it recomputes, in order,
- * {@code y[v] = b + a * sum of c[u]} over the neighbours (plain loads straight from the owners' memory) and stores
- * {@code c[v]} in place with an opaque store, so later vertices and tasks see it. A vertex whose {@code c} moved by
- * {@code eps} or more since it last announced activates the blocks of its neighbours (each at most once per task).
- * It starts degree-proportional ({@code c} equal for every non-isolated vertex).
+ * ({@code y} the unnormalised rank). A task is a <em>block</em> of {@code 2^}{@value #SHIFT} consecutive owned
+ * vertices; running it recomputes, in order, {@code y[v] = t + a * sum of c[u]} over the neighbours (plain loads
+ * straight from the owners' memory) and stores {@code c[v]} in place with an opaque store, so later vertices and
+ * tasks see it. A vertex whose {@code c} moved by {@code eps} or more since it last announced activates the blocks of
+ * its neighbours (each at most once per task). Every vertex starts at {@code y = 1/n}.
+ *
+ * <p><b>The teleport term</b> {@code t = (1-a) S / n_c} is homogeneous: {@code S} is the rank mass of the
+ * {@code n_c} non-isolated vertices, which every block run keeps up to date (one CAS-add of its change to its
+ * device's slot, a cache line of its own) and reads at its start. For a fixed {@code t} the runs would solve
+ * {@code y = b + M y}, whose error in the rank mass decays only by about {@code a^2} per round of blocks and is not a
+ * multiple of the answer, so the final normalisation does not remove it; with the live term the runs converge like
+ * Gauss-Seidel sweeps of the normalised iteration (samples/docs/async-pagerank.md, "The teleport term"). The answer
+ * is exact for any {@code t > 0}, so a term that a block read before another block's change only costs rounds. An
+ * isolated vertex has {@code y = t}: the sweep writes it.
  *
  * <p><b>Block states</b> ({@link BlockStates}: idle, queued, running, running-and-dirty, one cache line per block in
  * its owner's memory). A block is queued at most once and never run by two workers at once, and at a quiescent
  * moment every block ran after the last announcement of each of its inputs, so every residual satisfies
- * {@code |r[v]| < 2 a eps deg(v)}.
+ * {@code |r[v]| < 2 a eps deg(v)}, plus how far {@code t} moved since the block last ran.
  *
  * <p><b>Passes.</b> The host does not trust that reasoning with its answer: after each quiescent pass one parallel
  * residual sweep computes {@code r} exactly, answers {@code y + r} (one Jacobi step further) and bounds its error
@@ -84,6 +92,8 @@ final class AsyncPullPageRank {
     static final int QUEUED = BlockStates.QUEUED;
     /** Per block, from the residual sweep: {@code sum |r|}, {@code sum y + r}, {@code max |r| / deg}. */
     private static final int PARTIALS = 3;
+    /** Doubles per device for its rank mass: one cache line, so that no other word shares its CASes. */
+    private static final int MASS_STRIDE = 8;
 
     private AsyncPullPageRank() {
     }
@@ -97,7 +107,7 @@ final class AsyncPullPageRank {
     static long stateBytesPerDevice(final int maxOwned) {
         final long owned = Math.max(1L, maxOwned);
         final long blocks = Math.max(1, blocks(maxOwned, SHIFT));
-        return 24 * owned + blocks * ((4L << STATE_STRIDE_SHIFT) + 8 * PARTIALS) + 4096;
+        return 24 * owned + blocks * ((4L << STATE_STRIDE_SHIFT) + 8 * PARTIALS) + 8 * MASS_STRIDE + 4096;
     }
 
     /**
@@ -141,7 +151,7 @@ final class AsyncPullPageRank {
         Kernel kernel = null;
         try {
             wl = worklist(mesh, settings, Math.max(1, maxBlocks));
-            kernel = new Kernel(g, counters, damping, workers, shift);
+            kernel = new Kernel(g, counters, damping, workers, shift, connected);
             final Worklists.Traffic traffic = new Worklists.Traffic();
             final double[][] urgency = new double[devices][];
             for (int d = 0; d < devices; d++) {
@@ -149,7 +159,7 @@ final class AsyncPullPageRank {
             }
             final Estimate est = new Estimate();
             final long start = System.nanoTime();
-            kernel.init((double)connected / ((double)n * Math.max(1, edges)));
+            kernel.init();
             double eps = tolerance * looseness * FIRST_LOOSENESS * (1 - damping) / (4 * damping * Math.max(1, edges));
             for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
                 for (int b = 0, nb = blocks(p.size(d), shift); b < nb; b++) {
@@ -260,11 +270,22 @@ final class AsyncPullPageRank {
         private final DoubleArray[] partials;
         /** The residual sweep's {@code r} per owned vertex (0 for isolated ones). */
         private final DoubleArray[] residual;
+        /**
+         * Per device, slot 0: the sum of {@code y} over its non-isolated vertices, added to by every block run (one
+         * CAS-add per run), read by every block run and by the host before a sweep (the teleport term).
+         */
+        private final DoubleArray[] mass;
         /** Every array above, symmetric (freed together by {@link #free()}). */
         private final SymmetricState symmetric;
         private final WorkerCounters counters;
         private final double damping;
-        private final double base;
+        /**
+         * {@code (1-a) / n_c}: the teleport term is this times the non-isolated rank mass; 0 without non-isolated
+         * vertices, whose term is then the fixed {@code (1-a) / n} (every rank is that, and exact).
+         */
+        private final double teleport;
+        /** {@code 1 / n}: the start's rank of every vertex. */
+        private final double uniform;
         private final int workers;
         private final Scratch[] scratch;
         /** Set by the host between passes; the worklist run publishes it to the workers. */
@@ -280,8 +301,9 @@ final class AsyncPullPageRank {
         private final long[] annAt;
         private final int[] bounds;
 
+        /** @param connected the non-isolated vertices of the graph */
         Kernel(final DeviceGraph g, final WorkerCounters counters, final double damping, final int workers,
-            final int shift) {
+            final int shift, final long connected) {
             this.mesh = g.mesh();
             this.world = mesh.world();
             this.devices = g.devices();
@@ -316,7 +338,8 @@ final class AsyncPullPageRank {
             this.totalBlocks = blocks;
             this.counters = counters;
             this.damping = damping;
-            this.base = (1 - damping) / Math.max(1, p.vertexCount());
+            this.teleport = connected > 0 ? (1 - damping) / connected : 0;
+            this.uniform = 1.0 / Math.max(1, p.vertexCount());
             this.workers = workers;
             // symmetric: other devices gather the values and activate the blocks one-sidedly, every rank reads the
             // partials and (for the answer) the values and residuals; the announced values only for RawArrays
@@ -327,12 +350,14 @@ final class AsyncPullPageRank {
             IntArray[] states = null;
             DoubleArray[] sums = null;
             DoubleArray[] residuals = null;
+            DoubleArray[] masses = null;
             try {
                 values = symmetric.doubles(maxOwned);
                 announcedValues = symmetric.doubles(maxOwned);
                 states = symmetric.ints((long)maxBlocks << STATE_STRIDE_SHIFT);
                 sums = symmetric.doubles((long)PARTIALS * maxBlocks);
                 residuals = symmetric.doubles(maxOwned);
+                masses = symmetric.doubles(MASS_STRIDE);
             } catch (RuntimeException e) {
                 symmetric.close();
                 throw e;
@@ -342,6 +367,7 @@ final class AsyncPullPageRank {
             this.state = states;
             this.partials = sums;
             this.residual = residuals;
+            this.mass = masses;
             for (int d = 0; d < devices; d++) {
                 valBuf[d] = value[d].memory().buffer();
                 valBase[d] = (int)value[d].offset();
@@ -372,32 +398,52 @@ final class AsyncPullPageRank {
         }
 
         /**
-         * The start, one kernel per device: {@code y} proportional to the degree ({@code c = degreeStart}, the same
-         * for every vertex, scaled so that the non-isolated ranks sum to their share of the exact solution),
-         * {@code y = b} (exact) for isolated vertices, announced = current, every block state idle. Across
-         * processes each rank starts its own devices (the first run's start barrier publishes them).
+         * The start, one kernel per device: {@code y = 1/n} for every vertex ({@code c = y / deg}), announced =
+         * current, every block state idle, and the device's mass the sum of its non-isolated vertices' {@code y}.
+         * Across processes each rank starts its own devices (the first run's start barrier publishes them).
          */
-        void init(final double degreeStart) {
+        void init() {
             final KernelLaunch[] launches = new KernelLaunch[devices];
             for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
                 final int dev = d;
                 final int nb = blocks(size[d], shift);
+                mass[d].setVolatile(0, 0);
                 launches[d] = mesh.device(d).launch(Math.max(1, (nb + TASKS_PER_LAUNCH_BLOCK - 1)
                     / TASKS_PER_LAUNCH_BLOCK), (ctx, blk) -> {
                         final AtomicBuffer vb = valBuf[dev];
                         final AtomicBuffer ab = annBuf[dev];
+                        long connected = 0;
                         for (int b = blk * TASKS_PER_LAUNCH_BLOCK, bEnd = Math.min(nb, (blk + 1)
                             * TASKS_PER_LAUNCH_BLOCK); b < bEnd; b++) {
                             for (int v = b << shift, end = Math.min(size[dev], (b + 1) << shift); v < end; v++) {
-                                final double c = degree(dev, v) == 0 ? base : degreeStart;
+                                final long k = degree(dev, v);
+                                final double c = uniform / Math.max(1, k);
                                 vb.putDouble(valBase[dev] + (v << 3), c);
                                 ab.putDouble(annBase[dev] + (v << 3), c);
+                                connected += k > 0 ? 1 : 0;
                             }
                             stateBuf[dev].putInt(stateBase[dev] + (b << (STATE_STRIDE_SHIFT + 2)), IDLE);
                         }
+                        mass[dev].getAndAdd(0, connected * uniform);
                     });
             }
             AsyncBfs.join(launches);
+        }
+
+        /**
+         * @return the teleport term {@code (1-a) S / n_c} of the homogeneous form, {@code S} the non-isolated rank
+         *         mass summed over the devices' slots (volatile reads, in device order, so every rank that reads
+         *         them after the same barrier gets the same bits)
+         */
+        double teleportTerm() {
+            if (teleport == 0) {
+                return (1 - damping) * uniform;
+            }
+            double sum = 0;
+            for (int d = 0; d < devices; d++) {
+                sum += mass[d].getVolatile(0);
+            }
+            return teleport * sum;
         }
 
         /** Host, between runs: block {@code b} of device {@code d} is about to be seeded. */
@@ -415,7 +461,9 @@ final class AsyncPullPageRank {
          * Jacobi step past the values, which the sweep computed anyway) and its sum, and per block the largest
          * {@code |r[v]| / deg v} (how far recomputing the block would move a contribution) into {@code urgency}.
          *
-         * <p>{@code y* - y' = (I - M)^-1 r - r = (I - M)^-1 M r}, so {@code |y* - y'|_1 <= a |r|_1 / (1-a)} (the
+         * <p>With {@code y*} the solution of {@code y = t + M y} for the sweep's {@code t} (a multiple of the solution
+         * for any other {@code t > 0}, so it normalises to the PageRank {@code x*}):
+         * {@code y* - y' = (I - M)^-1 r - r = (I - M)^-1 M r}, so {@code |y* - y'|_1 <= a |r|_1 / (1-a)} (the
          * column sums of {@code M} are at most {@code a}), and normalising both (samples/docs/async-pagerank.md)
          * gives {@code |y'/S' - x*|_1 <= 2 a |r|_1 / ((1-a) S')} with {@code S' = sum y'} ({@code y' >= 0}).
          */
@@ -508,6 +556,8 @@ final class AsyncPullPageRank {
             final int to = Math.min(size[d], from + (1 << shift));
             int announcing = 0;
             long edges = 0;
+            final double base = teleportTerm();
+            double moved = 0;
             for (int v = from; v < to; v++) {
                 final long oi = offsets + ((long)v << 3);
                 final long begin = UnsafeApi.getLong(null, oi);
@@ -515,14 +565,19 @@ final class AsyncPullPageRank {
                 if (begin == end) {
                     continue;
                 }
+                final long at = values + ((long)v << 3);
                 final double c = (base + damping * gather(d, begin, end)) / (end - begin);
-                UnsafeApi.putLongOpaque(null, values + ((long)v << 3), Double.doubleToRawLongBits(c));
+                moved += (c - UnsafeApi.getDouble(null, at)) * (end - begin);
+                UnsafeApi.putLongOpaque(null, at, Double.doubleToRawLongBits(c));
                 edges += end - begin;
                 final long ai = announcedValues + ((long)v << 3);
                 if (Math.abs(c - UnsafeApi.getDouble(null, ai)) >= threshold) {
                     UnsafeApi.putDouble(null, ai, c);
                     changed[announcing++] = v;
                 }
+            }
+            if (moved != 0) {
+                mass[d].getAndAdd(0, moved);
             }
             long remote = 0;
             if (announcing > 0) {
@@ -605,13 +660,15 @@ final class AsyncPullPageRank {
         }
 
         /**
-         * The residual sweep, one kernel per device over its tasks' vertex ranges: {@code r = b + a * sum of c[u] - y}
-         * for every vertex (0 for isolated ones, whose {@code y = b} is exact) and, per task range, {@code sum |r|},
+         * The residual sweep, one kernel per device over its tasks' vertex ranges, with the teleport term {@code t}
+         * read once by the host: {@code r = t + a * sum of c[u] - y} for every vertex (0 for isolated ones, whose
+         * {@code y = t} the sweep writes) and, per task range, {@code sum |r|},
          * {@code sum (y + r)} and {@code max |r| / deg}. Across processes each rank sweeps its own devices and the
          * ranks meet at the end, so every device's partials are written before any rank reads them; a rank may
          * write them again only after the next worklist run's barriers, by which every rank has read these.
          */
         void sweep() {
+            final double base = teleportTerm();
             final KernelLaunch[] launches = new KernelLaunch[devices];
             for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
                 final int dev = d;
@@ -634,8 +691,9 @@ final class AsyncPullPageRank {
                                 final int stop = (int)ob.getLong(oi + 8);
                                 final double c = vb.getDouble(valBase[dev] + (v << 3));
                                 if (begin == stop) {
+                                    vb.putDouble(valBase[dev] + (v << 3), base);
                                     res.set(v, 0);
-                                    next += c;
+                                    next += base;
                                     continue;
                                 }
                                 final int deg = stop - begin;
