@@ -35,7 +35,8 @@ import org.agrona.concurrent.AtomicBuffer;
  * vertices; running it recomputes, in order, {@code y[v] = t + a * sum of c[u]} over the neighbours (plain loads
  * straight from the owners' memory) and stores {@code c[v]} in place with an opaque store, so later vertices and
  * tasks see it. A vertex whose {@code c} moved by {@code eps} or more since it last announced activates the blocks of
- * its neighbours (each at most once per task). Every vertex starts at {@code y = 1/n}.
+ * its neighbours (each at most once per task). The start is {@code y} proportional to the degree when the graph has
+ * no hubs ({@link PageRankVariant#skewed}), and {@code y = 1/n} when it has.
  *
  * <p><b>The teleport term</b> {@code t = (1-a) S / n_c} is homogeneous: {@code S} is the rank mass of the
  * {@code n_c} non-isolated vertices, which every block run keeps up to date (one CAS-add of its change to its
@@ -144,8 +145,12 @@ final class AsyncPullPageRank {
             maxBlocks = Math.max(maxBlocks, blocks(p.size(d), shift));
         }
         long connected = 0;
+        long degreeSum = 0;
+        int maxDegree = 0;
         for (final int k : outDegrees) {
             connected += k > 0 ? 1 : 0;
+            degreeSum += k;
+            maxDegree = Math.max(maxDegree, k);
         }
         DistributedWorklist wl = null;
         Kernel kernel = null;
@@ -159,7 +164,9 @@ final class AsyncPullPageRank {
             }
             final Estimate est = new Estimate();
             final long start = System.nanoTime();
-            kernel.init();
+            // the start: degree-proportional (the same contribution everywhere) without hubs, else uniform
+            kernel.init(PageRankVariant.skewed(degreeSum, connected, maxDegree) ? 0
+                : (double)connected / ((double)n * Math.max(1, degreeSum)));
             double eps = tolerance * looseness * FIRST_LOOSENESS * (1 - damping) / (4 * damping * Math.max(1, edges));
             for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
                 for (int b = 0, nb = blocks(p.size(d), shift); b < nb; b++) {
@@ -398,11 +405,13 @@ final class AsyncPullPageRank {
         }
 
         /**
-         * The start, one kernel per device: {@code y = 1/n} for every vertex ({@code c = y / deg}), announced =
-         * current, every block state idle, and the device's mass the sum of its non-isolated vertices' {@code y}.
-         * Across processes each rank starts its own devices (the first run's start barrier publishes them).
+         * The start, one kernel per device: {@code c = equal} for every non-isolated vertex ({@code y} proportional
+         * to the degree), or {@code y = 1/n} when {@code equal} is 0; {@code y = 1/n} for isolated ones (the sweep
+         * writes theirs); announced = current, every block state idle, and the device's mass the sum of its
+         * non-isolated vertices' {@code y}. Across processes each rank starts its own devices (the first run's start
+         * barrier publishes them).
          */
-        void init() {
+        void init(final double equal) {
             final KernelLaunch[] launches = new KernelLaunch[devices];
             for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
                 final int dev = d;
@@ -412,19 +421,19 @@ final class AsyncPullPageRank {
                     / TASKS_PER_LAUNCH_BLOCK), (ctx, blk) -> {
                         final AtomicBuffer vb = valBuf[dev];
                         final AtomicBuffer ab = annBuf[dev];
-                        long connected = 0;
+                        double start = 0;
                         for (int b = blk * TASKS_PER_LAUNCH_BLOCK, bEnd = Math.min(nb, (blk + 1)
                             * TASKS_PER_LAUNCH_BLOCK); b < bEnd; b++) {
                             for (int v = b << shift, end = Math.min(size[dev], (b + 1) << shift); v < end; v++) {
                                 final long k = degree(dev, v);
-                                final double c = uniform / Math.max(1, k);
+                                final double c = k > 0 && equal > 0 ? equal : uniform / Math.max(1, k);
                                 vb.putDouble(valBase[dev] + (v << 3), c);
                                 ab.putDouble(annBase[dev] + (v << 3), c);
-                                connected += k > 0 ? 1 : 0;
+                                start += c * k;
                             }
                             stateBuf[dev].putInt(stateBase[dev] + (b << (STATE_STRIDE_SHIFT + 2)), IDLE);
                         }
-                        mass[dev].getAndAdd(0, connected * uniform);
+                        mass[dev].getAndAdd(0, start);
                     });
             }
             AsyncBfs.join(launches);

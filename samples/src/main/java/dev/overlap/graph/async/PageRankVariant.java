@@ -69,7 +69,16 @@ enum PageRankVariant {
         if (connected == 0) {
             return PUSH;
         }
-        final double mean = (double)sum / connected;
-        return mean >= MEAN_DEGREE || max >= SKEW * mean ? PULL : PUSH;
+        return (double)sum / connected >= MEAN_DEGREE || skewed(sum, connected, max) ? PULL : PUSH;
+    }
+
+    /**
+     * @param sum       the degrees' sum
+     * @param connected the vertices of degree 1 or more
+     * @param max       the largest degree
+     * @return whether the largest degree is at least {@value #SKEW} times the mean of the non-isolated vertices'
+     */
+    static boolean skewed(final long sum, final long connected, final int max) {
+        return connected > 0 && max >= SKEW * ((double)sum / connected);
     }
 }
