@@ -35,8 +35,8 @@ import org.agrona.concurrent.AtomicBuffer;
  * vertices; running it recomputes, in order, {@code y[v] = t + a * sum of c[u]} over the neighbours (plain loads
  * straight from the owners' memory) and stores {@code c[v]} in place with an opaque store, so later vertices and
  * tasks see it. A vertex whose {@code c} moved by {@code eps} or more since it last announced activates the blocks of
- * its neighbours (each at most once per task). The start is {@code y} proportional to the degree when the graph has
- * no hubs ({@link PageRankVariant#skewed}), and {@code y = 1/n} when it has.
+ * its neighbours (each at most once per task). The start is {@code y} proportional to the degree on graphs with many
+ * edges per vertex and no hubs ({@link #degreeStart}), and {@code y = 1/n} on the others.
  *
  * <p><b>The teleport term</b> {@code t = (1-a) S / n_c} is homogeneous: {@code S} is the rank mass of the
  * {@code n_c} non-isolated vertices, which every block run keeps up to date (one CAS-add of its change to its
@@ -164,9 +164,8 @@ final class AsyncPullPageRank {
             }
             final Estimate est = new Estimate();
             final long start = System.nanoTime();
-            // the start: degree-proportional (the same contribution everywhere) without hubs, else uniform
-            kernel.init(PageRankVariant.skewed(degreeSum, connected, maxDegree) ? 0
-                : (double)connected / ((double)n * Math.max(1, degreeSum)));
+            kernel.init(degreeStart(degreeSum, connected, maxDegree)
+                ? (double)connected / ((double)n * Math.max(1, degreeSum)) : 0);
             double eps = tolerance * looseness * FIRST_LOOSENESS * (1 - damping) / (4 * damping * Math.max(1, edges));
             for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
                 for (int b = 0, nb = blocks(p.size(d), shift); b < nb; b++) {
@@ -224,6 +223,22 @@ final class AsyncPullPageRank {
                 wl.close();
             }
         }
+    }
+
+    /**
+     * Whether a run starts degree-proportional ({@code c} the same for every non-isolated vertex) rather than at
+     * {@code y = 1/n}: on a graph with many edges per vertex (a mean degree of at least {@value
+     * PageRankVariant#MEAN_DEGREE}) and no hubs (not {@link PageRankVariant#skewed}), where PageRank is close to the
+     * degree distribution. With hubs, a leaf's rank is mostly its teleport share, far above its degree's share; on a
+     * mesh the ranks are nearly uniform. Measurements: samples/docs/async-pagerank.md, "Start".
+     *
+     * @param sum       the degrees' sum
+     * @param connected the vertices of degree 1 or more
+     * @param max       the largest degree
+     */
+    static boolean degreeStart(final long sum, final long connected, final int max) {
+        return connected > 0 && (double)sum / connected >= PageRankVariant.MEAN_DEGREE
+            && !PageRankVariant.skewed(sum, connected, max);
     }
 
     /**
