@@ -114,13 +114,14 @@ final class AsyncPullPageRank {
     /**
      * @param g          a symmetric graph on the mesh
      * @param outDegrees degrees, original ids (checked against the placed graph)
+     * @param degrees    the figures of {@code outDegrees} ({@link DegreeStats#of(int[])})
      * @param looseness  factor on the first pass's threshold (1 in production; tests raise it to make refinement
      *                   passes run)
      * @param shift      log2 of the vertices per task ({@link #SHIFT} in production; tests lower it to get many
      *                   tasks on small graphs)
      */
-    static AppResult run(final DeviceGraph g, final int[] outDegrees, final AppSettings settings,
-        final double looseness, final int shift) {
+    static AppResult run(final DeviceGraph g, final int[] outDegrees, final DegreeStats degrees,
+        final AppSettings settings, final double looseness, final int shift) {
         if (!g.summary().isSymmetric()) {
             throw new IllegalArgumentException("pull PageRank gathers along the placed edges and needs a symmetric "
                 + "graph (a directed one would need its in-edges placed too): use the push variant");
@@ -144,19 +145,11 @@ final class AsyncPullPageRank {
             edges += g.localEdges(d);
             maxBlocks = Math.max(maxBlocks, blocks(p.size(d), shift));
         }
-        long connected = 0;
-        long degreeSum = 0;
-        int maxDegree = 0;
-        for (final int k : outDegrees) {
-            connected += k > 0 ? 1 : 0;
-            degreeSum += k;
-            maxDegree = Math.max(maxDegree, k);
-        }
         DistributedWorklist wl = null;
         Kernel kernel = null;
         try {
             wl = worklist(mesh, settings, Math.max(1, maxBlocks));
-            kernel = new Kernel(g, counters, damping, workers, shift, connected);
+            kernel = new Kernel(g, counters, damping, workers, shift, degrees.connected());
             final Worklists.Traffic traffic = new Worklists.Traffic();
             final double[][] urgency = new double[devices][];
             for (int d = 0; d < devices; d++) {
@@ -164,8 +157,8 @@ final class AsyncPullPageRank {
             }
             final Estimate est = new Estimate();
             final long start = System.nanoTime();
-            kernel.init(degreeStart(degreeSum, connected, maxDegree)
-                ? (double)connected / ((double)n * Math.max(1, degreeSum)) : 0);
+            kernel.init(degreeStart(degrees)
+                ? (double)degrees.connected() / ((double)n * Math.max(1, degrees.sum())) : 0);
             double eps = tolerance * looseness * FIRST_LOOSENESS * (1 - damping) / (4 * damping * Math.max(1, edges));
             for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
                 for (int b = 0, nb = blocks(p.size(d), shift); b < nb; b++) {
@@ -232,13 +225,11 @@ final class AsyncPullPageRank {
      * degree distribution. With hubs, a leaf's rank is mostly its teleport share, far above its degree's share; on a
      * mesh the ranks are nearly uniform. Measurements: samples/docs/async-pagerank.md, "Start".
      *
-     * @param sum       the degrees' sum
-     * @param connected the vertices of degree 1 or more
-     * @param max       the largest degree
+     * @param degrees the graph's degree figures
      */
-    static boolean degreeStart(final long sum, final long connected, final int max) {
-        return connected > 0 && (double)sum / connected >= PageRankVariant.MEAN_DEGREE
-            && !PageRankVariant.skewed(sum, connected, max);
+    static boolean degreeStart(final DegreeStats degrees) {
+        return degrees.connected() > 0 && degrees.mean() >= PageRankVariant.MEAN_DEGREE
+            && !PageRankVariant.skewed(degrees);
     }
 
     /**

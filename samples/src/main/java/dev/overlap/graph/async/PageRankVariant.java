@@ -1,9 +1,6 @@
 package dev.overlap.graph.async;
 
 import dev.overlap.graph.app.AppSettings;
-import dev.overlap.graph.partition.DeviceGraph;
-
-import java.util.function.IntUnaryOperator;
 
 /**
  * Which async PageRank formulation runs: {@link #PUSH} ({@link PushPageRank}, any graph), {@link #PULL}
@@ -39,46 +36,25 @@ enum PageRankVariant {
         }
     }
 
-    /** @return {@link #PUSH} or {@link #PULL} for {@code g}: this one, or the choice of {@link #AUTO} */
-    PageRankVariant resolve(final DeviceGraph g, final int[] outDegrees) {
-        return resolve(g.summary().isSymmetric(), v -> outDegrees[v], outDegrees.length);
-    }
-
     /**
      * @param symmetric whether the graph is symmetric
-     * @param degree    the out-degree of a vertex
-     * @param vertices  the vertex count
+     * @param degrees   the graph's degree figures
      * @return {@link #PUSH} or {@link #PULL} for that graph: this one, or the choice of {@link #AUTO}
      */
-    PageRankVariant resolve(final boolean symmetric, final IntUnaryOperator degree, final int vertices) {
+    PageRankVariant resolve(final boolean symmetric, final DegreeStats degrees) {
         if (this != AUTO) {
             return this;
         }
-        if (!symmetric || vertices == 0) {
+        if (!symmetric || degrees.connected() == 0) {
             return PUSH;
         }
-        long sum = 0;
-        long connected = 0;
-        int max = 0;
-        for (int v = 0; v < vertices; v++) {
-            final int k = degree.applyAsInt(v);
-            sum += k;
-            connected += k > 0 ? 1 : 0;
-            max = Math.max(max, k);
-        }
-        if (connected == 0) {
-            return PUSH;
-        }
-        return (double)sum / connected >= MEAN_DEGREE || skewed(sum, connected, max) ? PULL : PUSH;
+        return degrees.mean() >= MEAN_DEGREE || skewed(degrees) ? PULL : PUSH;
     }
 
     /**
-     * @param sum       the degrees' sum
-     * @param connected the vertices of degree 1 or more
-     * @param max       the largest degree
      * @return whether the largest degree is at least {@value #SKEW} times the mean of the non-isolated vertices'
      */
-    static boolean skewed(final long sum, final long connected, final int max) {
-        return connected > 0 && max >= SKEW * ((double)sum / connected);
+    static boolean skewed(final DegreeStats degrees) {
+        return degrees.connected() > 0 && degrees.max() >= SKEW * degrees.mean();
     }
 }

@@ -88,7 +88,8 @@ class AsyncPullPageRankTest {
     private static AppResult check(final CsrGraph g, final Mesh m, final String kind, final AppSettings s,
         final double looseness, final int shift, final String what) {
         try (DeviceGraph dg = DeviceGraph.place(m, g, partition(g, m.deviceCount(), kind), false)) {
-            final AppResult r = AsyncPullPageRank.run(dg, degrees(g), s, looseness, shift);
+            final AppResult r = AsyncPullPageRank.run(dg, degrees(g), DegreeStats.of(degrees(g)), s, looseness,
+                shift);
             final double tol = s.tolerance();
             final PowerIteration.Result ref = PowerIteration.ranks(g, s.damping(), tol / 100, 100_000);
             final Verification v = Verification.ranks(ref.ranks(), r.ranks(), tol + tol / 100);
@@ -186,17 +187,9 @@ class AsyncPullPageRankTest {
         final boolean[] expected = {false, true, false};
         for (int i = 0; i < specs.length; i++) {
             final int[] deg = degrees(GraphSpec.parse(specs[i]).build(1, false, Progress.none()));
-            long sum = 0;
-            long connected = 0;
-            int max = 0;
-            for (final int k : deg) {
-                sum += k;
-                connected += k > 0 ? 1 : 0;
-                max = Math.max(max, k);
-            }
-            assertEquals(expected[i], AsyncPullPageRank.degreeStart(sum, connected, max), specs[i]);
+            assertEquals(expected[i], AsyncPullPageRank.degreeStart(DegreeStats.of(deg)), specs[i]);
         }
-        assertTrue(!AsyncPullPageRank.degreeStart(0, 0, 0), "no edges");
+        assertTrue(!AsyncPullPageRank.degreeStart(DegreeStats.of(new int[3])), "no edges");
     }
 
     @Test
@@ -241,9 +234,10 @@ class AsyncPullPageRankTest {
         final CsrGraph g = AsyncAlgorithmsTest.directedWithDanglingVertices(600, 4);
         try (DeviceGraph dg = DeviceGraph.place(two, g, Partition.byEdges(g, 2), false)) {
             final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> AsyncPullPageRank.run(dg, degrees(g), AppSettings.defaults(), 1.0, 4));
+                () -> AsyncPullPageRank.run(dg, degrees(g), DegreeStats.of(degrees(g)), AppSettings.defaults(), 1.0,
+                    4));
             assertTrue(e.getMessage().contains("symmetric"), e.getMessage());
-            assertSame(PageRankVariant.PUSH, PageRankVariant.AUTO.resolve(dg, degrees(g)));
+            assertSame(PageRankVariant.PUSH, chosen(PageRankVariant.AUTO, dg, g));
         }
     }
 
@@ -265,12 +259,12 @@ class AsyncPullPageRankTest {
              DeviceGraph u = DeviceGraph.place(two, urand, Partition.byEdges(urand, 2), false);
              DeviceGraph h = DeviceGraph.place(two, hub, Partition.byEdges(hub, 2), false);
              DeviceGraph m = DeviceGraph.place(two, grid, Partition.byEdges(grid, 2), false)) {
-            assertSame(PageRankVariant.PULL, PageRankVariant.AUTO.resolve(k, degrees(kron)));
-            assertSame(PageRankVariant.PULL, PageRankVariant.AUTO.resolve(u, degrees(urand)));
-            assertSame(PageRankVariant.PULL, PageRankVariant.AUTO.resolve(h, degrees(hub)));
-            assertSame(PageRankVariant.PUSH, PageRankVariant.AUTO.resolve(m, degrees(grid)));
-            assertSame(PageRankVariant.PUSH, PageRankVariant.PUSH.resolve(k, degrees(kron)));
-            assertSame(PageRankVariant.PULL, PageRankVariant.PULL.resolve(m, degrees(grid)));
+            assertSame(PageRankVariant.PULL, chosen(PageRankVariant.AUTO, k, kron));
+            assertSame(PageRankVariant.PULL, chosen(PageRankVariant.AUTO, u, urand));
+            assertSame(PageRankVariant.PULL, chosen(PageRankVariant.AUTO, h, hub));
+            assertSame(PageRankVariant.PUSH, chosen(PageRankVariant.AUTO, m, grid));
+            assertSame(PageRankVariant.PUSH, chosen(PageRankVariant.PUSH, k, kron));
+            assertSame(PageRankVariant.PULL, chosen(PageRankVariant.PULL, m, grid));
         }
     }
 
@@ -295,5 +289,10 @@ class AsyncPullPageRankTest {
                 assertTrue(v.passed(), m + ": " + v.detail());
             }
         }
+    }
+
+    /** @return the variant {@code v} runs on {@code g}, placed as {@code dg} */
+    private static PageRankVariant chosen(final PageRankVariant v, final DeviceGraph dg, final CsrGraph g) {
+        return v.resolve(dg.summary().isSymmetric(), DegreeStats.of(degrees(g)));
     }
 }
