@@ -53,7 +53,7 @@ public final class CoopAlgorithms implements GraphAlgorithms {
         return in.leased(() -> CoopPageRank.run(in, outDegrees, settings)); // the graph cannot be closed under the run
     }
 
-    /** @return the larger of BFS's state (depths, queues, bitmaps) and SSSP's (distances); PageRank's is on the heap */
+    /** @return the larger of BFS's state (depths, queue, bitmaps) and SSSP's (distances); PageRank's is on the heap */
     @Override
     public long stateBytesPerDevice(final int vertices, final int maxOwned, final int devices, final int workers) {
         return Math.max(CoopBfs.stateBytes(vertices), CoopSssp.stateBytes(vertices));
@@ -66,7 +66,7 @@ public final class CoopAlgorithms implements GraphAlgorithms {
             : 0;
     }
 
-    /** @return the state of {@code app} alone: BFS's depths, queues and bitmaps, SSSP's distances, none for PageRank */
+    /** @return the state of {@code app} alone: BFS's depths, queue and bitmaps, SSSP's distances, none for PageRank */
     @Override
     public long stateBytesPerDevice(final GraphApp app, final GraphSummary graph, final int maxOwned,
         final int devices, final int workers, final AppSettings settings) {

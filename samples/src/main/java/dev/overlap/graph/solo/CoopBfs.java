@@ -38,10 +38,15 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * joins a frontier at most once per worker. A compare-and-set per claim would make the claims exclusive, but it is a
  * locked instruction per reached vertex that keeps the loads after it from overlapping, and on a long-diameter
  * graph, where each frontier vertex claims about one neighbour, it was most of a level's time. The run reports the expansions done as its work ({@link WorkCounts#visited()}) and the vertices
- * reached as the ideal, so a repeat shows as work above the ideal. <b>Room:</b> the next frontier holds {@code n}
- * vertices; repeats could make a level's claims exceed it. A reservation past the end is not written: it marks the
+ * reached as the ideal, so a repeat shows as work above the ideal.
+ *
+ * <p><b>One queue, a ring of {@code n} entries</b> (the GAP suite's sliding queue, which holds every frontier of a
+ * run one after the other): a level's frontier occupies a stretch of it and the next frontier is written right after
+ * that stretch, wrapping at the end; after the level's barrier the next frontier is the current one. So the next
+ * frontier has {@code n - size} entries of room, and without repeats it always fits (the two frontiers are distinct
+ * vertices). Repeats could make a level's claims exceed that room: a reservation past it is not written, it marks the
  * level, and after the level's barrier the workers rebuild the next frontier from the depths (each vertex of the next
- * level once), so an overflow costs a scan of the depths and loses nothing.
+ * level once) at the start of the queue, so an overflow costs a scan of the depths and loses nothing.
  *
  * <p><b>Bottom-up step</b> (direction-optimizing, symmetric graphs; Beamer et al., switching by
  * {@link DirectionRule} as {@code bsp} does: when the frontier's edges exceed the unexplored edges / 15, unless the
@@ -55,7 +60,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * next frontier's size and edges) and takes the same direction decision. Counters rotate over three slots by level,
  * so the slots a level uses were reset by worker 0 during the level before and published by its barrier.
  *
- * <p><b>Memory.</b> The depths, the two frontier queues and the two bitmaps are device memory of the run, read and
+ * <p><b>Memory.</b> The depths, the frontier queue and the two bitmaps are device memory of the run, read and
  * written at absolute addresses without per-access checks (every index is a vertex id or a frontier position below
  * the vertex count, validated when the graph was placed); they are freed when the run ends, whatever happened. The
  * addresses are valid while the run holds the arrays and the placed graph.
@@ -92,21 +97,24 @@ final class CoopBfs {
     private CoopBfs() {
     }
 
-    /** @return device bytes of a run's state for {@code n} vertices (depths, two queues, two bitmaps) */
+    /** @return device bytes of a run's state for {@code n} vertices (depths, the queue, two bitmaps) */
     static long stateBytes(final int n) {
         final long words = (n + 63L) >> 6;
-        return 3L * 4 * Math.max(1, n) + 2 * 8 * Math.max(1, words) + 5 * 64;
+        return 2L * 4 * Math.max(1, n) + 2 * 8 * Math.max(1, words) + 4 * 64;
     }
 
     static AppResult run(final DeviceGraph dg, final int source, final AppSettings settings) {
-        return run(dg, source, settings, Integer.MAX_VALUE);
+        return run(dg, source, settings, Integer.MAX_VALUE, 0);
     }
 
     /**
      * As {@link #run(DeviceGraph, int, AppSettings)}, with the room a top-down step's claims may reserve in the next
-     * frontier lowered to {@code claimRoom} (when below {@code n}): tests make levels overflow with it.
+     * frontier lowered to {@code claimRoom} (when below what the current frontier leaves of the queue): tests make
+     * levels overflow with it; and with the source's frontier at queue position {@code firstBase} ({@code 0 <=
+     * firstBase < n}) instead of 0: tests make the frontiers wrap around the queue's end with it.
      */
-    static AppResult run(final DeviceGraph dg, final int source, final AppSettings settings, final int claimRoom) {
+    static AppResult run(final DeviceGraph dg, final int source, final AppSettings settings, final int claimRoom,
+        final int firstBase) {
         final SoloGraph g = SoloGraph.of(dg);
         final int n = g.vertices();
         final int s = g.internalSource(source);
@@ -114,20 +122,17 @@ final class CoopBfs {
             && dg.summary().isSymmetric();
         final Device dev = dg.mesh().device(0);
         IntArray depthArray = null;
-        IntArray queue0 = null;
-        IntArray queue1 = null;
+        IntArray queue = null;
         LongArray bits0 = null;
         LongArray bits1 = null;
         try {
             depthArray = dev.allocateInts(n);
-            queue0 = dev.allocateInts(n);
-            queue1 = dev.allocateInts(n);
+            queue = dev.allocateInts(n);
             final int words = (n + 63) >> 6;
             bits0 = dev.allocateLongs(Math.max(1, words));
             bits1 = dev.allocateLongs(Math.max(1, words));
-            final Run run = new Run(g, n, Math.min(n, claimRoom), s, optimizing, dg.localEdges(0),
-                RawArrays.of(depthArray).address(0),
-                RawArrays.of(queue0).address(0), RawArrays.of(queue1).address(0), RawArrays.of(bits0).address(0),
+            final Run run = new Run(g, n, Math.min(n, claimRoom), firstBase, s, optimizing, dg.localEdges(0),
+                RawArrays.of(depthArray).address(0), RawArrays.of(queue).address(0), RawArrays.of(bits0).address(0),
                 RawArrays.of(bits1).address(0));
             final long start = System.nanoTime();
             final KernelLaunch launch = dev.launchPersistent(ctx -> {
@@ -148,7 +153,7 @@ final class CoopBfs {
             return AppResult.bfs(g.toOriginal(depth), nanos, new WorkCounts(run.levels, expanded, reached,
                 run.counters.get(SCANNED_TOTAL * PAD), 0, 0, 0, 0, 0));
         } finally {
-            for (final var a : new DeviceArray[] {bits1, bits0, queue1, queue0, depthArray}) {
+            for (final var a : new DeviceArray[] {bits1, bits0, queue, depthArray}) {
                 if (a != null && !dev.mesh().isClosed()) {
                     dev.free(a);
                 }
@@ -183,33 +188,40 @@ final class CoopBfs {
     /** One run's shared state: the addresses, the counters, and what every worker decides alike each level. */
     static final class Run {
         final int n;
-        /** Entries a top-down step may reserve in the next frontier: {@code n}, or less in tests. */
+        /** Entries a top-down step may reserve in the next frontier at most: {@code n}, or less in tests. */
         final int claimRoom;
+        /** Where the source's frontier starts in the queue: 0, or elsewhere in tests. */
+        final int firstBase;
         final int source;
         final boolean optimizing;
         final long totalEdges;
         final long off;
         final long tgt;
         final long depth;
-        final long[] queues;
+        /** The ring of {@code n} entries that holds the current frontier and, after it, the next. */
+        final long queue;
         final long[] bitmaps;
         final int words;
         final AtomicLongArray counters = new AtomicLongArray(COUNTERS * PAD);
         /** Levels run; written by worker 0, read after the join. */
         long levels;
 
-        Run(final SoloGraph g, final int n, final int claimRoom, final int source, final boolean optimizing,
-            final long totalEdges, final long depth, final long queue0, final long queue1, final long bits0,
+        Run(final SoloGraph g, final int n, final int claimRoom, final int firstBase, final int source,
+            final boolean optimizing, final long totalEdges, final long depth, final long queue, final long bits0,
             final long bits1) {
             this.n = n;
             this.claimRoom = claimRoom;
+            if (firstBase < 0 || firstBase >= Math.max(1, n)) {
+                throw new IllegalArgumentException("first queue position " + firstBase + " outside 0.." + (n - 1));
+            }
+            this.firstBase = firstBase;
             this.source = source;
             this.optimizing = optimizing;
             this.totalEdges = totalEdges;
             this.off = g.offsetsAt();
             this.tgt = g.targetsAt();
             this.depth = depth;
-            this.queues = new long[] {queue0, queue1};
+            this.queue = queue;
             this.bitmaps = new long[] {bits0, bits1};
             this.words = (n + 63) >> 6;
         }
@@ -237,7 +249,7 @@ final class CoopBfs {
             }
             if (w == 0) {
                 UnsafeApi.putInt(null, depth + ((long)source << 2), 0); // after every worker's fill
-                UnsafeApi.putInt(null, queues[0], source);
+                UnsafeApi.putInt(null, queue + ((long)firstBase << 2), source);
             }
             if (!ctx.syncWorkers()) {
                 return;
@@ -249,6 +261,7 @@ final class CoopBfs {
             long previousSize = 0;
             boolean bottomUp = false;
             boolean rebuilt = false;
+            long base = firstBase; // where the current frontier starts in the queue (the same in every worker)
             int level = 0;
             while (true) {
                 final long size = counters.get(slot(rebuilt ? CONVERTED : TAIL, level));
@@ -270,8 +283,6 @@ final class CoopBfs {
                     bottomUp = DirectionRule.bottomUp(bottomUp, n, size, previousSize, frontierEdges,
                         totalEdges - explored);
                 }
-                final long cur = queues[level & 1];
-                final long next = queues[(level + 1) & 1];
                 final long curBits = bitmaps[level & 1];
                 final long nextBits = bitmaps[(level + 1) & 1];
                 if (bottomUp && !wasBottomUp) {
@@ -280,13 +291,14 @@ final class CoopBfs {
                     if (!ctx.syncWorkers()) {
                         return;
                     }
-                    queueToBits(cur, size, curBits, w, workers);
+                    queueToBits(base, size, curBits, w, workers);
                     if (!ctx.syncWorkers()) {
                         return;
                     }
                 } else if (!bottomUp && wasBottomUp) {
                     // the bitmap into the queue (the frontier's size is known; its order is not needed)
-                    bitsToQueue(curBits, cur, level, buffer, w, workers);
+                    bitsToQueue(curBits, level, buffer, w, workers);
+                    base = 0;
                     if (!ctx.syncWorkers()) {
                         return;
                     }
@@ -294,7 +306,7 @@ final class CoopBfs {
                 if (bottomUp) {
                     bottomUpStep(curBits, nextBits, level, lane, work);
                 } else {
-                    topDownStep(cur, size, next, level, lane, work, w, workers);
+                    topDownStep(base, size, level, lane, work, w, workers);
                 }
                 if (!ctx.syncWorkers()) {
                     return;
@@ -302,10 +314,13 @@ final class CoopBfs {
                 // a bottom-up step writes no queue; a top-down one whose claims overflowed it left it incomplete
                 rebuilt = !bottomUp && counters.get(slot(OVERFLOW, level + 1)) != 0;
                 if (rebuilt) {
-                    rebuildQueue(next, level + 1, buffer, w, workers);
+                    rebuildQueue(level + 1, buffer, w, workers);
                     if (!ctx.syncWorkers()) {
                         return;
                     }
+                    base = 0;
+                } else if (!bottomUp) {
+                    base = wrap(base + size);
                 }
                 explored += frontierEdges;
                 previousSize = size;
@@ -334,6 +349,11 @@ final class CoopBfs {
             }
         }
 
+        /** @return position {@code p} of the queue, {@code 0 <= p < 2 n}, wrapped into the ring */
+        long wrap(final long p) {
+            return p < n ? p : p - n;
+        }
+
         private long degree(final int v) {
             return UnsafeApi.getLong(null, off + ((long)(v + 1) << 3)) - UnsafeApi.getLong(null, off + ((long)v << 3));
         }
@@ -345,13 +365,16 @@ final class CoopBfs {
             UnsafeApi.setMemory(null, bits + (from << 3), (to - from) << 3, (byte)0);
         }
 
-        /** Sets the bits of this worker's share of the queue's {@code size} vertices (atomic OR: words are shared). */
-        private void queueToBits(final long queue, final long size, final long bits, final int w, final int workers) {
+        /**
+         * Sets the bits of this worker's share of the {@code size} vertices of the frontier at {@code base} (atomic
+         * OR: words are shared).
+         */
+        private void queueToBits(final long base, final long size, final long bits, final int w, final int workers) {
             final long share = (size + workers - 1) / workers;
             final long from = Math.min(size, share * w);
             final long to = Math.min(size, from + share);
             for (long i = from; i < to; i++) {
-                final int v = UnsafeApi.getInt(null, queue + (i << 2));
+                final int v = UnsafeApi.getInt(null, queue + (wrap(base + i) << 2));
                 final long at = bits + ((long)(v >>> 6) << 3);
                 final long bit = 1L << v;
                 long word = UnsafeApi.getLongVolatile(null, at);
@@ -362,11 +385,11 @@ final class CoopBfs {
         }
 
         /**
-         * Appends the set bits of this worker's share of the bitmap's words to {@code queue}, the level's frontier
-         * (its order does not matter), reserving room at the level's {@link #CONVERTED} tail.
+         * Appends the set bits of this worker's share of the bitmap's words to the queue from its start, the level's
+         * frontier (its order does not matter), reserving room at the level's {@link #CONVERTED} tail.
          */
-        private void bitsToQueue(final long bits, final long queue, final int level, final int[] buffer,
-            final int w, final int workers) {
+        private void bitsToQueue(final long bits, final int level, final int[] buffer, final int w,
+            final int workers) {
             final int tail = slot(CONVERTED, level);
             final long share = ((long)words + workers - 1) / workers;
             final long from = Math.min(words, share * w);
@@ -376,23 +399,22 @@ final class CoopBfs {
                 long word = UnsafeApi.getLong(null, bits + (i << 3));
                 while (word != 0) {
                     if (held == BUFFER) {
-                        flushDistinct(buffer, held, queue, tail);
+                        flushDistinct(buffer, held, tail);
                         held = 0;
                     }
                     buffer[held++] = (int)((i << 6) + Long.numberOfTrailingZeros(word));
                     word &= word - 1;
                 }
             }
-            flushDistinct(buffer, held, queue, tail);
+            flushDistinct(buffer, held, tail);
         }
 
         /**
-         * Fills {@code queue} with the vertices of depth {@code depthOf} in this worker's share of the vertices (each
-         * once), reserving room at that level's {@link #CONVERTED} tail: the next frontier of a level whose claims
-         * overflowed it.
+         * Fills the queue from its start with the vertices of depth {@code depthOf} in this worker's share of the
+         * vertices (each once), reserving room at that level's {@link #CONVERTED} tail: the next frontier of a level
+         * whose claims overflowed it (the current frontier is no longer read).
          */
-        private void rebuildQueue(final long queue, final int depthOf, final int[] buffer, final int w,
-            final int workers) {
+        private void rebuildQueue(final int depthOf, final int[] buffer, final int w, final int workers) {
             final int tail = slot(CONVERTED, depthOf);
             final long share = ((long)n + workers - 1) / workers;
             final long from = Math.min(n, share * w);
@@ -401,21 +423,24 @@ final class CoopBfs {
             for (long v = from; v < to; v++) {
                 if (UnsafeApi.getInt(null, depth + (v << 2)) == depthOf) {
                     if (held == BUFFER) {
-                        flushDistinct(buffer, held, queue, tail);
+                        flushDistinct(buffer, held, tail);
                         held = 0;
                     }
                     buffer[held++] = (int)v;
                 }
             }
-            flushDistinct(buffer, held, queue, tail);
+            flushDistinct(buffer, held, tail);
         }
 
-        /** A top-down step: adds this worker's vertices claimed and edges scanned to {@code work}. */
-        private void topDownStep(final long cur, final long size, final long next, final int level,
-            final Lane lane, final long[] work, final int w, final int workers) {
-            lane.start(next, slot(TAIL, level + 1), level + 1);
+        /**
+         * A top-down step over the {@code size} vertices of the frontier at {@code base}, the next frontier written
+         * after it: adds this worker's vertices claimed and edges scanned to {@code work}.
+         */
+        private void topDownStep(final long base, final long size, final int level, final Lane lane,
+            final long[] work, final int w, final int workers) {
+            lane.start(wrap(base + size), Math.min(claimRoom, n - size), slot(TAIL, level + 1), level + 1);
             for (long i = size * w / workers, end = size * (w + 1) / workers; i < end; i++) {
-                lane.expand(UnsafeApi.getInt(null, cur + (i << 2)));
+                lane.expand(UnsafeApi.getInt(null, queue + (wrap(base + i) << 2)));
             }
             lane.flush();
             counters.getAndAdd(slot(EDGES, level + 1), lane.discovered);
@@ -427,7 +452,7 @@ final class CoopBfs {
         private void bottomUpStep(final long curBits, final long nextBits, final int level, final Lane lane,
             final long[] work) {
             final int claim = slot(CLAIM, level);
-            lane.start(0, 0, level + 1);
+            lane.start(0, 0, 0, level + 1);
             long k;
             while ((k = counters.getAndAdd(claim, SCAN)) < n) {
                 lane.scan((int)k, (int)Math.min(n, k + SCAN), curBits, nextBits);
@@ -439,37 +464,44 @@ final class CoopBfs {
         }
 
         /**
-         * Reserves room for {@code held} claimed vertices at the tail counter {@code tail} and copies them there; a
-         * reservation that ends past {@link #claimRoom} is not written and marks the level's {@link #OVERFLOW}
-         * instead (its vertices are claimed: the rebuild finds them in the depths).
+         * Reserves room for {@code held} claimed vertices at the tail counter {@code tail} and copies them into the
+         * next frontier, which starts at {@code next} and may take {@code room} entries; a reservation that ends
+         * past the room is not written and marks the level's {@link #OVERFLOW} instead (its vertices are claimed: the
+         * rebuild finds them in the depths).
          */
-        void flushClaims(final int[] buffer, final int held, final long queue, final int tail, final int level) {
+        void flushClaims(final int[] buffer, final int held, final long next, final long room, final int tail,
+            final int level) {
             if (held == 0) {
                 return;
             }
             final long at = counters.getAndAdd(tail, held);
-            if (at + held > claimRoom) {
+            if (at + held > room) {
                 counters.set(slot(OVERFLOW, level), 1);
                 return;
             }
-            copy(buffer, held, queue + (at << 2));
+            final long from = wrap(next + at);
+            final int before = (int)Math.min(held, n - from); // the entries before the ring's end; the rest wrap
+            copy(buffer, 0, before, queue + (from << 2));
+            copy(buffer, before, held, queue);
         }
 
         /**
-         * Reserves room for {@code held} vertices at the tail counter {@code tail} and copies them there: for vertices
-         * that enter the queue once each (a converted bitmap, a rebuilt frontier), so they fit in its {@code n}.
+         * Reserves room for {@code held} vertices at the tail counter {@code tail} and copies them there, from the
+         * queue's start: for vertices that enter the queue once each (a converted bitmap, a rebuilt frontier), so
+         * they fit in its {@code n}.
          */
-        private void flushDistinct(final int[] buffer, final int held, final long queue, final int tail) {
+        private void flushDistinct(final int[] buffer, final int held, final int tail) {
             if (held != 0) {
-                copy(buffer, held, queue + (counters.getAndAdd(tail, held) << 2));
+                copy(buffer, 0, held, queue + (counters.getAndAdd(tail, held) << 2));
             }
         }
 
-        private static void copy(final int[] buffer, final int held, final long to) {
+        /** Copies {@code buffer[from, to)} to the ints at {@code at}. */
+        private static void copy(final int[] buffer, final int from, final int to, final long at) {
             // a loop, not Unsafe.copyMemory: from a heap array, that is a call into the VM, which cost a tenth of a
             // grid run (a flush per full buffer and per level and worker); the loop costs a few nanoseconds
-            for (int k = 0; k < held; k++) {
-                UnsafeApi.putInt(null, to + ((long)k << 2), buffer[k]);
+            for (int k = from; k < to; k++) {
+                UnsafeApi.putInt(null, at + ((long)(k - from) << 2), buffer[k]);
             }
         }
     }
@@ -488,6 +520,7 @@ final class CoopBfs {
         long scanned;
         long discovered;
         long next;
+        long room;
         int tail;
         int nextDepth;
 
@@ -495,9 +528,13 @@ final class CoopBfs {
             this.run = run;
         }
 
-        /** Starts a step that files claimed vertices in {@code next} at the tail counter {@code tail}. */
-        void start(final long next, final int tail, final int nextDepth) {
+        /**
+         * Starts a step that files claimed vertices in the next frontier, from queue position {@code next} for at
+         * most {@code room} entries, at the tail counter {@code tail}.
+         */
+        void start(final long next, final long room, final int tail, final int nextDepth) {
             this.next = next;
+            this.room = room;
             this.tail = tail;
             this.nextDepth = nextDepth;
             held = 0;
@@ -508,7 +545,7 @@ final class CoopBfs {
 
         /** Writes the buffered claims into the next frontier (see {@link Run#flushClaims}). */
         void flush() {
-            run.flushClaims(buffer, held, next, tail, nextDepth);
+            run.flushClaims(buffer, held, next, room, tail, nextDepth);
             held = 0;
         }
 

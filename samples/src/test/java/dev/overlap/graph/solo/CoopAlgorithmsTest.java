@@ -126,7 +126,7 @@ class CoopAlgorithmsTest {
                 for (final AppSettings.Direction dir : AppSettings.Direction.values()) {
                     for (final int room : new int[] {1, 5, 64}) {
                         final AppResult r = CoopBfs.run(dg, source, AppSettings.builder().direction(dir).build(),
-                            room);
+                            room, 0);
                         final Verification v = Verification.depths(expected, r.depths());
                         assertTrue(v.passed(), spec + " from " + source + ", " + dir + ", room " + room + ": "
                             + v.detail());
@@ -134,6 +134,37 @@ class CoopAlgorithmsTest {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * The frontiers share one queue, a ring: each level's next frontier is written after the current one and wraps
+     * at the queue's end. Starting the source's frontier near the end makes the first levels wrap, in both
+     * directions (a bottom-up stretch refills the queue from its start), and with a small room the overflow rebuild
+     * too.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"kron:12", "grid:40x40", "road:3000"})
+    void theFrontiersWrapAroundTheEndOfTheQueue(final String spec) {
+        final CsrGraph g = graph(spec).withoutWeights();
+        final int n = g.vertexCount();
+        try (DeviceGraph dg = DeviceGraph.place(three, g, Partition.byEdges(g, 1), false)) {
+            for (final int source : sources(g)) {
+                final int[] expected = SequentialBfs.depths(g, source);
+                for (final AppSettings.Direction dir : AppSettings.Direction.values()) {
+                    for (final int first : new int[] {n - 1, n - 2, n - 40, n / 2}) {
+                        for (final int room : new int[] {Integer.MAX_VALUE, 64}) {
+                            final AppResult r = CoopBfs.run(dg, source, AppSettings.builder().direction(dir)
+                                .build(), room, first);
+                            final Verification v = Verification.depths(expected, r.depths());
+                            assertTrue(v.passed(), spec + " from " + source + ", " + dir + ", first position "
+                                + first + ", room " + room + ": " + v.detail());
+                        }
+                    }
+                }
+            }
+            assertThrows(IllegalArgumentException.class, () -> CoopBfs.run(dg, 0, AppSettings.defaults(),
+                Integer.MAX_VALUE, n));
         }
     }
 
