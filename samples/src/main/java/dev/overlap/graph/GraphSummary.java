@@ -4,7 +4,8 @@ import java.util.Objects;
 
 /**
  * What the graph apps' runs need from a host graph once it sits in device memory: its counts, whether it is
- * symmetric or weighted, every vertex's out-degree, and three facts about its weights (their sum, the largest, and
+ * symmetric or weighted, every vertex's out-degree and two facts about them (the vertices with edges and the largest
+ * degree, which PageRank's choices read), and three facts about its weights (their sum, the largest, and
  * the first negative one). It is a few small arrays next to the {@link CsrGraph} it summarises (the out-degrees:
  * {@code n} ints, where the CSR holds {@code n + 1} longs and {@code m} ints of targets, and as many weights), so a
  * run can hold it and let the CSR go: {@link dev.overlap.graph.partition.DeviceGraph} keeps a summary of the graph it
@@ -20,6 +21,7 @@ public final class GraphSummary {
     private final boolean weighted;
     private final int[] degrees;
     private final int verticesWithEdges;
+    private final int maxDegree;
     private final long weightSum;
     private final int maxWeight;
     private final long negativeEdge;
@@ -32,11 +34,15 @@ public final class GraphSummary {
         this.weighted = g.isWeighted();
         this.degrees = new int[vertices];
         int withEdges = 0;
+        int largest = 0;
         for (int v = 0; v < vertices; v++) {
-            degrees[v] = g.degree(v);
-            withEdges += degrees[v] > 0 ? 1 : 0;
+            final int k = g.degree(v);
+            degrees[v] = k;
+            withEdges += k > 0 ? 1 : 0;
+            largest = Math.max(largest, k);
         }
         this.verticesWithEdges = withEdges;
+        this.maxDegree = largest;
         long sum = 0;
         int max = 0;
         long negative = -1;
@@ -97,6 +103,19 @@ public final class GraphSummary {
     /** @return vertices with at least one out-edge */
     public int verticesWithEdges() {
         return verticesWithEdges;
+    }
+
+    /** @return the largest out-degree (0 without edges) */
+    public int maxDegree() {
+        return maxDegree;
+    }
+
+    /**
+     * @return the mean out-degree of the vertices with at least one out-edge ({@link #edgeCount()} over
+     *         {@link #verticesWithEdges()}); 0 when there are none
+     */
+    public double meanDegreeWithEdges() {
+        return verticesWithEdges == 0 ? 0 : (double)edges / verticesWithEdges;
     }
 
     /** @return the sum of every edge's weight ({@link #edgeCount()} for an unweighted graph: its weights are 1) */

@@ -86,9 +86,8 @@ public final class AsyncAlgorithms implements GraphAlgorithms {
                 state = AsyncSssp.stateBytesPerDevice(maxOwned);
                 break;
             default:
-                final DegreeStats degrees = DegreeStats.of(graph::degree, graph.vertexCount());
                 state = AsyncPageRank.stateBytesPerDevice(PageRankVariant.of(settings.pageRankVariant())
-                    .resolve(graph.isSymmetric(), degrees), graph.vertexCount(), maxOwned, devices, workers);
+                    .resolve(graph), graph.vertexCount(), maxOwned, devices, workers);
         }
         return state + Worklists.bytesPerDevice(maxOwned, devices, workers, settings);
     }

@@ -69,9 +69,8 @@ final class AsyncPageRank {
      */
     static AppResult run(final DeviceGraph g, final int[] outDegrees, final AppSettings settings,
         final PageRankVariant variant, final double looseness) {
-        final DegreeStats degrees = DegreeStats.of(outDegrees);
-        return variant.resolve(g.summary().isSymmetric(), degrees) == PageRankVariant.PULL
-            ? AsyncPullPageRank.run(g, outDegrees, degrees, settings, looseness, AsyncPullPageRank.SHIFT)
+        return variant.resolve(g.summary()) == PageRankVariant.PULL
+            ? AsyncPullPageRank.run(g, outDegrees, settings, looseness, AsyncPullPageRank.SHIFT)
             : PushPageRank.run(g, outDegrees, settings, looseness);
     }
 

@@ -5,6 +5,7 @@ import dev.overlap.core.IntArray;
 import dev.overlap.core.KernelLaunch;
 import dev.overlap.core.Mesh;
 import dev.overlap.core.World;
+import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
 import dev.overlap.graph.app.WorkerCounters;
@@ -114,15 +115,15 @@ final class AsyncPullPageRank {
     /**
      * @param g          a symmetric graph on the mesh
      * @param outDegrees degrees, original ids (checked against the placed graph)
-     * @param degrees    the figures of {@code outDegrees} ({@link DegreeStats#of(int[])})
      * @param looseness  factor on the first pass's threshold (1 in production; tests raise it to make refinement
      *                   passes run)
      * @param shift      log2 of the vertices per task ({@link #SHIFT} in production; tests lower it to get many
      *                   tasks on small graphs)
      */
-    static AppResult run(final DeviceGraph g, final int[] outDegrees, final DegreeStats degrees,
-        final AppSettings settings, final double looseness, final int shift) {
-        if (!g.summary().isSymmetric()) {
+    static AppResult run(final DeviceGraph g, final int[] outDegrees, final AppSettings settings,
+        final double looseness, final int shift) {
+        final GraphSummary summary = g.summary();
+        if (!summary.isSymmetric()) {
             throw new IllegalArgumentException("pull PageRank gathers along the placed edges and needs a symmetric "
                 + "graph (a directed one would need its in-edges placed too): use the push variant");
         }
@@ -149,7 +150,7 @@ final class AsyncPullPageRank {
         Kernel kernel = null;
         try {
             wl = worklist(mesh, settings, Math.max(1, maxBlocks));
-            kernel = new Kernel(g, counters, damping, workers, shift, degrees.connected());
+            kernel = new Kernel(g, counters, damping, workers, shift, summary.verticesWithEdges());
             final Worklists.Traffic traffic = new Worklists.Traffic();
             final double[][] urgency = new double[devices][];
             for (int d = 0; d < devices; d++) {
@@ -157,8 +158,8 @@ final class AsyncPullPageRank {
             }
             final Estimate est = new Estimate();
             final long start = System.nanoTime();
-            kernel.init(degreeStart(degrees)
-                ? (double)degrees.connected() / ((double)n * Math.max(1, degrees.sum())) : 0);
+            kernel.init(degreeStart(summary)
+                ? (double)summary.verticesWithEdges() / ((double)n * Math.max(1, summary.edgeCount())) : 0);
             double eps = tolerance * looseness * FIRST_LOOSENESS * (1 - damping) / (4 * damping * Math.max(1, edges));
             for (int d = world.firstLocalDevice(), last = d + world.localDeviceCount(); d < last; d++) {
                 for (int b = 0, nb = blocks(p.size(d), shift); b < nb; b++) {
@@ -225,11 +226,11 @@ final class AsyncPullPageRank {
      * degree distribution. With hubs, a leaf's rank is mostly its teleport share, far above its degree's share; on a
      * mesh the ranks are nearly uniform. Measurements: samples/docs/async-pagerank.md, "Start".
      *
-     * @param degrees the graph's degree figures
+     * @param graph the graph's summary (its degrees)
      */
-    static boolean degreeStart(final DegreeStats degrees) {
-        return degrees.connected() > 0 && degrees.mean() >= PageRankVariant.MEAN_DEGREE
-            && !PageRankVariant.skewed(degrees);
+    static boolean degreeStart(final GraphSummary graph) {
+        return graph.verticesWithEdges() > 0 && graph.meanDegreeWithEdges() >= PageRankVariant.MEAN_DEGREE
+            && !PageRankVariant.skewed(graph);
     }
 
     /**

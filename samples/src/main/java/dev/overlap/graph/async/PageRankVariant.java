@@ -1,5 +1,6 @@
 package dev.overlap.graph.async;
 
+import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.app.AppSettings;
 
 /**
@@ -37,24 +38,23 @@ enum PageRankVariant {
     }
 
     /**
-     * @param symmetric whether the graph is symmetric
-     * @param degrees   the graph's degree figures
+     * @param graph the graph's summary (its symmetry and degrees)
      * @return {@link #PUSH} or {@link #PULL} for that graph: this one, or the choice of {@link #AUTO}
      */
-    PageRankVariant resolve(final boolean symmetric, final DegreeStats degrees) {
+    PageRankVariant resolve(final GraphSummary graph) {
         if (this != AUTO) {
             return this;
         }
-        if (!symmetric || degrees.connected() == 0) {
+        if (!graph.isSymmetric() || graph.verticesWithEdges() == 0) {
             return PUSH;
         }
-        return degrees.mean() >= MEAN_DEGREE || skewed(degrees) ? PULL : PUSH;
+        return graph.meanDegreeWithEdges() >= MEAN_DEGREE || skewed(graph) ? PULL : PUSH;
     }
 
     /**
      * @return whether the largest degree is at least {@value #SKEW} times the mean of the non-isolated vertices'
      */
-    static boolean skewed(final DegreeStats degrees) {
-        return degrees.connected() > 0 && degrees.max() >= SKEW * degrees.mean();
+    static boolean skewed(final GraphSummary graph) {
+        return graph.verticesWithEdges() > 0 && graph.maxDegree() >= SKEW * graph.meanDegreeWithEdges();
     }
 }

@@ -161,15 +161,23 @@ class HostGraphReleaseTest {
         assertEquals(max, s.maxWeight());
         assertEquals(1, GraphSummary.of(g.withoutWeights()).maxWeight(), "unit weights");
         int withEdges = 0;
+        int maxDegree = 0;
         final int[] out = s.outDegrees();
         for (int v = 0; v < g.vertexCount(); v++) {
             assertEquals(g.degree(v), s.degree(v));
             assertEquals(g.degree(v), out[v]);
             withEdges += g.degree(v) > 0 ? 1 : 0;
+            maxDegree = Math.max(maxDegree, g.degree(v));
         }
         out[0] = -7;
         assertEquals(g.degree(0), s.outDegrees()[0], "a copy");
         assertEquals(withEdges, s.verticesWithEdges());
+        assertTrue(withEdges < g.vertexCount(), "kron 7 has isolated vertices, which the mean leaves out");
+        assertEquals(maxDegree, s.maxDegree());
+        assertEquals((double)g.edgeCount() / withEdges, s.meanDegreeWithEdges());
+        final GraphSummary none = GraphSummary.of(CsrGraph.wrap(new long[3], new int[0], null, true));
+        assertEquals(0, none.maxDegree(), "no edges");
+        assertEquals(0.0, none.meanDegreeWithEdges(), "no edges");
         assertEquals(-1, s.negativeWeightEdge());
         assertEquals(g.edgeCount(), GraphSummary.of(g.withoutWeights()).weightSum(), "unit weights");
     }

@@ -5,6 +5,7 @@ import dev.overlap.graph.BuildOptions;
 import dev.overlap.graph.CsrGraph;
 import dev.overlap.graph.EdgeList;
 import dev.overlap.graph.GraphBuilder;
+import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.Progress;
 import dev.overlap.graph.app.AppResult;
 import dev.overlap.graph.app.AppSettings;
@@ -88,7 +89,7 @@ class AsyncPullPageRankTest {
     private static AppResult check(final CsrGraph g, final Mesh m, final String kind, final AppSettings s,
         final double looseness, final int shift, final String what) {
         try (DeviceGraph dg = DeviceGraph.place(m, g, partition(g, m.deviceCount(), kind), false)) {
-            final AppResult r = AsyncPullPageRank.run(dg, degrees(g), DegreeStats.of(degrees(g)), s, looseness,
+            final AppResult r = AsyncPullPageRank.run(dg, degrees(g), s, looseness,
                 shift);
             final double tol = s.tolerance();
             final PowerIteration.Result ref = PowerIteration.ranks(g, s.damping(), tol / 100, 100_000);
@@ -186,10 +187,11 @@ class AsyncPullPageRankTest {
         final String[] specs = {"kron:12", "urand:12", "grid:40x40"};
         final boolean[] expected = {false, true, false};
         for (int i = 0; i < specs.length; i++) {
-            final int[] deg = degrees(GraphSpec.parse(specs[i]).build(1, false, Progress.none()));
-            assertEquals(expected[i], AsyncPullPageRank.degreeStart(DegreeStats.of(deg)), specs[i]);
+            final CsrGraph g = GraphSpec.parse(specs[i]).build(1, false, Progress.none());
+            assertEquals(expected[i], AsyncPullPageRank.degreeStart(GraphSummary.of(g)), specs[i]);
         }
-        assertTrue(!AsyncPullPageRank.degreeStart(DegreeStats.of(new int[3])), "no edges");
+        assertTrue(!AsyncPullPageRank.degreeStart(GraphSummary.of(CsrGraph.wrap(new long[4], new int[0], null, true))),
+            "no edges");
     }
 
     @Test
@@ -234,7 +236,7 @@ class AsyncPullPageRankTest {
         final CsrGraph g = AsyncAlgorithmsTest.directedWithDanglingVertices(600, 4);
         try (DeviceGraph dg = DeviceGraph.place(two, g, Partition.byEdges(g, 2), false)) {
             final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> AsyncPullPageRank.run(dg, degrees(g), DegreeStats.of(degrees(g)), AppSettings.defaults(), 1.0,
+                () -> AsyncPullPageRank.run(dg, degrees(g), AppSettings.defaults(), 1.0,
                     4));
             assertTrue(e.getMessage().contains("symmetric"), e.getMessage());
             assertSame(PageRankVariant.PUSH, chosen(PageRankVariant.AUTO, dg, g));
@@ -293,6 +295,6 @@ class AsyncPullPageRankTest {
 
     /** @return the variant {@code v} runs on {@code g}, placed as {@code dg} */
     private static PageRankVariant chosen(final PageRankVariant v, final DeviceGraph dg, final CsrGraph g) {
-        return v.resolve(dg.summary().isSymmetric(), DegreeStats.of(degrees(g)));
+        return v.resolve(dg.summary());
     }
 }

@@ -69,6 +69,8 @@ class DeviceGraphLoadTest {
             assertEquals(a.isWeighted(), b.isWeighted());
             assertEquals(a.weightSum(), b.weightSum());
             assertEquals(a.maxWeight(), b.maxWeight());
+            assertEquals(a.maxDegree(), b.maxDegree());
+            assertEquals(a.verticesWithEdges(), b.verticesWithEdges());
             assertEquals(expected.edgeCount(), dg.localEdges(0));
             assertEquals(weighted, dg.hasWeights());
         } finally {
