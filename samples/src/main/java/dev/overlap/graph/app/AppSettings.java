@@ -3,6 +3,7 @@ package dev.overlap.graph.app;
 import dev.overlap.graph.GraphSummary;
 import dev.overlap.transport.AggregatorConfig;
 
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -78,6 +79,28 @@ public final class AppSettings {
         public boolean inPlace(final int fixedIterations, final long vertices, final long edges) {
             return this == GAUSS_SEIDEL || this == AUTO && fixedIterations == 0
                 && edges >= AutoMode.LOW_DEGREE * Math.max(1, vertices);
+        }
+
+        /**
+         * @param fixedIterations the run's fixed iterations, 0 when it runs to a tolerance
+         * @param vertices        the graph's vertices
+         * @param edges           its directed edges
+         * @return the sweep {@link #inPlace} picks and why, as a report line: {@code "sweep auto -> gauss-seidel (to a
+         *         tolerance, mean degree 23.6 >= 8)"}; {@code "sweep jacobi -> jacobi (as asked)"} for a named sweep
+         */
+        public String choice(final int fixedIterations, final long vertices, final long edges) {
+            final String chosen = inPlace(fixedIterations, vertices, edges) ? "gauss-seidel" : "jacobi";
+            final String line = "sweep " + name().toLowerCase(Locale.ROOT).replace('_', '-') + " -> " + chosen;
+            if (this != AUTO) {
+                return line + " (as asked)";
+            }
+            if (fixedIterations > 0) {
+                return line + " (fixed iterations: power iteration step for step)";
+            }
+            // rounded down, so that a mean just below the threshold does not print as the threshold
+            return String.format(Locale.ROOT, "%s (to a tolerance, mean degree %.1f %s %.0f)", line,
+                Math.floor(10.0 * edges / Math.max(1, vertices)) / 10, chosen.equals("jacobi") ? "<" : ">=",
+                AutoMode.LOW_DEGREE);
         }
     }
 

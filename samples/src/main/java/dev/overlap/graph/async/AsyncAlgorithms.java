@@ -93,6 +93,18 @@ public final class AsyncAlgorithms implements GraphAlgorithms {
     }
 
     /**
+     * @param graph    the graph the run is on
+     * @param settings the run's settings ({@link AppSettings#pageRankVariant()})
+     * @return the async PageRank variant a run of these settings takes on that graph and why, as a report line:
+     *         {@code "async variant auto -> pull (symmetric, mean degree ...)"}
+     */
+    public static String pageRankVariantChoice(final GraphSummary graph, final AppSettings settings) {
+        final AppSettings.PageRankVariant asked = settings.pageRankVariant();
+        return "async variant " + asked.name().toLowerCase(java.util.Locale.ROOT) + " -> "
+            + PageRankVariant.of(asked).describe(graph);
+    }
+
+    /**
      * @return the priority band width of an SSSP on {@code g}: {@code settings.delta()}, or when 0 Meyer and
      *         Sanders' choice (as {@code --mode async} uses it)
      */

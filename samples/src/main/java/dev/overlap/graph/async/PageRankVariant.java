@@ -3,6 +3,8 @@ package dev.overlap.graph.async;
 import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.app.AppSettings;
 
+import java.util.Locale;
+
 /**
  * Which async PageRank formulation runs: {@link #PUSH} ({@link PushPageRank}, any graph), {@link #PULL}
  * ({@link AsyncPullPageRank}, symmetric graphs only), or {@link #AUTO}, which picks one from the graph's degrees.
@@ -42,13 +44,52 @@ enum PageRankVariant {
      * @return {@link #PUSH} or {@link #PULL} for that graph: this one, or the choice of {@link #AUTO}
      */
     PageRankVariant resolve(final GraphSummary graph) {
+        return this == AUTO ? auto(graph, null) : this;
+    }
+
+    /**
+     * @param graph the graph's summary
+     * @return the variant {@link #resolve} picks for that graph and why, in words: {@code "pull (symmetric, mean
+     *         degree 23.6 of the vertices with edges >= 8)"}; {@code "push (as asked)"} for a named variant
+     */
+    String describe(final GraphSummary graph) {
         if (this != AUTO) {
-            return this;
+            return name().toLowerCase(Locale.ROOT) + " (as asked)";
         }
-        if (!graph.isSymmetric() || graph.verticesWithEdges() == 0) {
-            return PUSH;
+        final StringBuilder why = new StringBuilder();
+        return auto(graph, why).name().toLowerCase(Locale.ROOT) + " (" + why + ")";
+    }
+
+    /** The rule of {@link #AUTO}; says why into {@code why} unless it is null. */
+    private static PageRankVariant auto(final GraphSummary graph, final StringBuilder why) {
+        if (!graph.isSymmetric()) {
+            return because(PUSH, why, "a directed graph: pull needs a symmetric one");
         }
-        return graph.meanDegreeWithEdges() >= MEAN_DEGREE || skewed(graph) ? PULL : PUSH;
+        if (graph.verticesWithEdges() == 0) {
+            return because(PUSH, why, "no edges");
+        }
+        final double mean = graph.meanDegreeWithEdges();
+        // shown rounded down, so that a mean just below the threshold does not print as the threshold
+        final double shown = Math.floor(10 * mean) / 10;
+        if (mean >= MEAN_DEGREE) {
+            return because(PULL, why, why == null ? null : String.format(Locale.ROOT,
+                "symmetric, mean degree %.1f of the vertices with edges >= %d", shown, MEAN_DEGREE));
+        }
+        if (skewed(graph)) {
+            return because(PULL, why, why == null ? null : String.format(Locale.ROOT,
+                "symmetric, largest degree %d >= %d x the mean degree %.1f of the vertices with edges",
+                graph.maxDegree(), SKEW, shown));
+        }
+        return because(PUSH, why, why == null ? null : String.format(Locale.ROOT,
+            "symmetric, mean degree %.1f of the vertices with edges < %d, largest degree %d < %d x that mean", shown,
+            MEAN_DEGREE, graph.maxDegree(), SKEW));
+    }
+
+    private static PageRankVariant because(final PageRankVariant v, final StringBuilder why, final String reason) {
+        if (why != null) {
+            why.append(reason);
+        }
+        return v;
     }
 
     /**

@@ -115,6 +115,18 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
     }
 
     /**
+     * Adds the app's own choices of the run (what an {@code auto} setting took on this graph, and why), beside
+     * {@code modeChoice}.
+     *
+     * @param graph    the graph the runs were on
+     * @param mode     the mode that ran ({@code --mode auto} resolved)
+     * @param settings the runs' settings
+     */
+    void choices(final RunReport.Builder report, final GraphSummary graph, final String mode,
+        final AppSettings settings) {
+    }
+
+    /**
      * @param result the last run's result
      * @param source the source vertex (ignored by PageRank)
      * @return the answer {@code --output} writes
@@ -285,6 +297,7 @@ abstract class GraphAppCommand implements Callable<Integer>, RunsAcrossProcesses
         if (in.resolved().choice() != null) {
             rb.extra("modeChoice", in.resolved().choice().line());
         }
+        choices(rb, g, algorithms.mode(), settings);
         if (app.hasSource()) {
             rb.extra("source", in.source());
         }

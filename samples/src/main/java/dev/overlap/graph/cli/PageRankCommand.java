@@ -1,7 +1,9 @@
 package dev.overlap.graph.cli;
 
 import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.async.AsyncAlgorithms;
 import dev.overlap.graph.app.AutoMode;
 import dev.overlap.graph.answer.Answer;
 import dev.overlap.graph.app.GraphApp;
@@ -37,12 +39,12 @@ public class PageRankCommand extends GraphAppCommand {
         + "jacobi (every row from the last iteration's ranks: power iteration step for step), gauss-seidel (rows "
         + "updated in place, as the GAP suite's: fewer sweeps to the same tolerance; runs to --tolerance only, "
         + "verified against the converged ranks) or auto (gauss-seidel to a tolerance on graphs of mean degree 8 or "
-        + "more, jacobi otherwise) (default: ${DEFAULT-VALUE})")
+        + "more, jacobi otherwise; the report's sweepChoice says which ran) (default: ${DEFAULT-VALUE})")
     String sweep;
 
     @Option(names = "--async-variant", paramLabel = "V", defaultValue = "auto", description = "async PageRank: push "
         + "(residuals, Atos), pull (Gauss-Seidel with block activation; symmetric graphs) or auto (pull on skewed or "
-        + "dense symmetric graphs) (default: ${DEFAULT-VALUE})")
+        + "dense symmetric graphs; the report's variantChoice says which ran) (default: ${DEFAULT-VALUE})")
     String asyncVariant;
 
     @Override
@@ -130,6 +132,17 @@ public class PageRankCommand extends GraphAppCommand {
             report.extra("asyncVariant", asyncVariant.toLowerCase(java.util.Locale.ROOT));
         }
         report.extra("topVertex", arg).extra("topRank", max);
+    }
+
+    @Override
+    void choices(final RunReport.Builder report, final GraphSummary graph, final String mode,
+        final AppSettings settings) {
+        if ("async".equals(mode)) {
+            report.extra("variantChoice", AsyncAlgorithms.pageRankVariantChoice(graph, settings));
+        } else if ("solo".equals(mode) || "coop".equals(mode)) {
+            report.extra("sweepChoice", settings.pageRankSweep().choice(settings.fixedIterations(),
+                graph.vertexCount(), graph.edgeCount()));
+        }
     }
 
     /** @return whether the run has an async variant to report ({@code overlap node pr} has none) */

@@ -267,7 +267,22 @@ class AsyncPullPageRankTest {
             assertSame(PageRankVariant.PUSH, chosen(PageRankVariant.AUTO, m, grid));
             assertSame(PageRankVariant.PUSH, chosen(PageRankVariant.PUSH, k, kron));
             assertSame(PageRankVariant.PULL, chosen(PageRankVariant.PULL, m, grid));
+            // the report says the same choice and why
+            assertTrue(PageRankVariant.AUTO.describe(k.summary()).startsWith("pull (symmetric, mean degree "),
+                PageRankVariant.AUTO.describe(k.summary()));
+            assertTrue(PageRankVariant.AUTO.describe(h.summary()).startsWith("pull (symmetric, largest degree 499 >= "
+                + "16 x the mean degree "), PageRankVariant.AUTO.describe(h.summary()));
+            assertTrue(PageRankVariant.AUTO.describe(m.summary()).startsWith("push (symmetric, mean degree 3.9 of "
+                + "the vertices with edges < 8, largest degree 4 < 16"), PageRankVariant.AUTO.describe(m.summary()));
+            assertEquals("push (as asked)", PageRankVariant.PUSH.describe(k.summary()));
+            assertEquals("async variant auto -> " + PageRankVariant.AUTO.describe(h.summary()),
+                AsyncAlgorithms.pageRankVariantChoice(h.summary(), AppSettings.defaults()));
         }
+        assertEquals("push (a directed graph: pull needs a symmetric one)",
+            PageRankVariant.AUTO.describe(GraphSummary.of(CsrGraph.wrap(new long[] {0, 1, 1}, new int[] {1}, null,
+                false))));
+        assertEquals("push (no edges)", PageRankVariant.AUTO.describe(GraphSummary.of(CsrGraph.wrap(new long[3],
+            new int[0], null, true))));
     }
 
     @Test

@@ -235,6 +235,15 @@ class GraphCommandsTest {
         final String line = "overlap bfs: mode auto -> solo (bfs on 1.52k edges, below 1.5M at mean degree 3.8 < 8)";
         assertTrue(run.err.contains(line + System.lineSeparator()), run.err);
         assertEquals(line.substring("overlap bfs: ".length()), m.get("modeChoice"), m.toString());
+        final Run pr = new Run("pr", "--generate", "grid:20x20", "--json", "-q");
+        assertEquals(0, pr.exit, pr.err);
+        assertEquals("sweep auto -> jacobi (to a tolerance, mean degree 3.8 < 8)", pr.json().get("sweepChoice"),
+            pr.out);
+        final Run async = new Run("pr", "--generate", "kron:9", "--mode", "async", "--json", "-q");
+        assertEquals(0, async.exit, async.err);
+        assertTrue(String.valueOf(async.json().get("variantChoice")).startsWith("async variant auto -> pull "
+            + "(symmetric, mean degree "), async.out);
+        assertFalse(async.json().containsKey("sweepChoice"), "async PageRank has no sweep: " + async.out);
         final Run quiet = new Run(args("sssp", "--generate", "kron:9", "--mode", "AUTO", "--json"));
         assertEquals(0, quiet.exit, quiet.err);
         assertEquals("solo", quiet.json().get("mode"));

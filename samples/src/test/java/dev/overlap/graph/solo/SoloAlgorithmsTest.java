@@ -311,6 +311,12 @@ class SoloAlgorithmsTest {
         assertTrue(auto.inPlace(0, 1000, 8000));
         assertTrue(!auto.inPlace(0, 1000, 7999) && !auto.inPlace(5, 1000, 1_000_000), "low degree, fixed iterations");
         assertTrue(GS.inPlace(0, 1000, 10) && !AppSettings.PageRankSweep.JACOBI.inPlace(0, 1000, 1_000_000));
+        // the report's line says the same choice and why
+        assertEquals("sweep auto -> gauss-seidel (to a tolerance, mean degree 8.0 >= 8)", auto.choice(0, 1000, 8000));
+        assertEquals("sweep auto -> jacobi (to a tolerance, mean degree 7.9 < 8)", auto.choice(0, 1000, 7999));
+        assertEquals("sweep auto -> jacobi (fixed iterations: power iteration step for step)",
+            auto.choice(5, 1000, 1_000_000));
+        assertEquals("sweep gauss-seidel -> gauss-seidel (as asked)", GS.choice(0, 1000, 10));
         for (final String spec : new String[] {"kron:12", "grid:40x40"}) {
             final CsrGraph g = GraphSpec.parse(spec).build(7, false, Progress.none());
             final int[] out = GraphApp.outDegrees(g);
