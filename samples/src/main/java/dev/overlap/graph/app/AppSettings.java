@@ -97,10 +97,7 @@ public final class AppSettings {
             if (fixedIterations > 0) {
                 return line + " (fixed iterations: power iteration step for step)";
             }
-            // rounded down, so that a mean just below the threshold does not print as the threshold
-            return String.format(Locale.ROOT, "%s (to a tolerance, mean degree %.1f %s %.0f)", line,
-                Math.floor(10.0 * edges / Math.max(1, vertices)) / 10, chosen.equals("jacobi") ? "<" : ">=",
-                AutoMode.LOW_DEGREE);
+            return line + " (to a tolerance, " + AutoMode.shape(Math.max(1, vertices), edges) + ")";
         }
     }
 

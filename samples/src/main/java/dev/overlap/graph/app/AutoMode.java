@@ -76,11 +76,9 @@ public final class AutoMode {
         if (workers < 2) {
             return new Choice(SOLO, "one worker: nothing runs in parallel");
         }
-        final double degree = (double)edges / vertices;
-        final boolean low = degree < LOW_DEGREE;
+        final boolean low = (double)edges / vertices < LOW_DEGREE;
         final long from = threshold(app, low);
-        final String shape = String.format(Locale.ROOT, "mean degree %.1f %s %s", degree, low ? "<" : ">=",
-            compact(LOW_DEGREE));
+        final String shape = shape(vertices, edges);
         final String mode = parallelMode(app);
         return edges >= from
             ? new Choice(mode, app + " on " + compact(edges) + " edges, at least " + compact(from) + " at " + shape)
@@ -111,6 +109,29 @@ public final class AutoMode {
             default:
                 return lowDegree ? SSSP_LOW_DEGREE_EDGES : SSSP_HIGH_DEGREE_EDGES;
         }
+    }
+
+    /**
+     * @param vertices the graph's vertices, at least 1
+     * @param edges    its directed edges
+     * @return the graph's shape against {@link #LOW_DEGREE}, as the choices of {@code auto} settings name it:
+     *         {@code "mean degree 3.8 < 8"}
+     */
+    public static String shape(final long vertices, final long edges) {
+        final double degree = (double)edges / vertices;
+        return "mean degree " + oneDecimal(degree, LOW_DEGREE) + (degree < LOW_DEGREE ? " < " : " >= ")
+            + compact(LOW_DEGREE);
+    }
+
+    /**
+     * @param x         a value compared with {@code threshold}
+     * @param threshold what it is compared with
+     * @return {@code x} with one decimal, rounded half up, or down where half up would print a value below the
+     *         threshold as the threshold ({@code 7.96} against 8 is {@code "7.9"}, not {@code "8.0"})
+     */
+    public static String oneDecimal(final double x, final double threshold) {
+        final double shown = x < threshold && Math.round(x * 10) / 10.0 >= threshold ? Math.floor(x * 10) / 10 : x;
+        return String.format(Locale.ROOT, "%.1f", shown);
     }
 
     /** @return {@code n} in at most three significant digits with k or M ({@code 39600} is {@code 39.6k}) */

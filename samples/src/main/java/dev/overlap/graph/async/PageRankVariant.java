@@ -2,6 +2,7 @@ package dev.overlap.graph.async;
 
 import dev.overlap.graph.GraphSummary;
 import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.AutoMode;
 
 import java.util.Locale;
 
@@ -44,7 +45,7 @@ enum PageRankVariant {
      * @return {@link #PUSH} or {@link #PULL} for that graph: this one, or the choice of {@link #AUTO}
      */
     PageRankVariant resolve(final GraphSummary graph) {
-        return this == AUTO ? auto(graph, null) : this;
+        return this == AUTO ? auto(graph).variant() : this;
     }
 
     /**
@@ -53,43 +54,34 @@ enum PageRankVariant {
      *         degree 23.6 of the vertices with edges >= 8)"}; {@code "push (as asked)"} for a named variant
      */
     String describe(final GraphSummary graph) {
-        if (this != AUTO) {
-            return name().toLowerCase(Locale.ROOT) + " (as asked)";
-        }
-        final StringBuilder why = new StringBuilder();
-        return auto(graph, why).name().toLowerCase(Locale.ROOT) + " (" + why + ")";
+        final Choice c = this == AUTO ? auto(graph) : new Choice(this, "as asked");
+        return c.variant().name().toLowerCase(Locale.ROOT) + " (" + c.why() + ")";
     }
 
-    /** The rule of {@link #AUTO}; says why into {@code why} unless it is null. */
-    private static PageRankVariant auto(final GraphSummary graph, final StringBuilder why) {
+    /** What {@link #AUTO} picks and why. */
+    private record Choice(PageRankVariant variant, String why) {
+    }
+
+    /** The rule of {@link #AUTO} (once per run, outside its timed part: the words cost nothing that matters). */
+    private static Choice auto(final GraphSummary graph) {
         if (!graph.isSymmetric()) {
-            return because(PUSH, why, "a directed graph: pull needs a symmetric one");
+            return new Choice(PUSH, "a directed graph: pull needs a symmetric one");
         }
         if (graph.verticesWithEdges() == 0) {
-            return because(PUSH, why, "no edges");
+            return new Choice(PUSH, "no edges");
         }
         final double mean = graph.meanDegreeWithEdges();
-        // shown rounded down, so that a mean just below the threshold does not print as the threshold
-        final double shown = Math.floor(10 * mean) / 10;
+        final String shown = AutoMode.oneDecimal(mean, MEAN_DEGREE);
         if (mean >= MEAN_DEGREE) {
-            return because(PULL, why, why == null ? null : String.format(Locale.ROOT,
-                "symmetric, mean degree %.1f of the vertices with edges >= %d", shown, MEAN_DEGREE));
+            return new Choice(PULL, "symmetric, mean degree " + shown + " of the vertices with edges >= "
+                + MEAN_DEGREE);
         }
         if (skewed(graph)) {
-            return because(PULL, why, why == null ? null : String.format(Locale.ROOT,
-                "symmetric, largest degree %d >= %d x the mean degree %.1f of the vertices with edges",
-                graph.maxDegree(), SKEW, shown));
+            return new Choice(PULL, "symmetric, largest degree " + graph.maxDegree() + " >= " + SKEW
+                + " x the mean degree " + shown + " of the vertices with edges");
         }
-        return because(PUSH, why, why == null ? null : String.format(Locale.ROOT,
-            "symmetric, mean degree %.1f of the vertices with edges < %d, largest degree %d < %d x that mean", shown,
-            MEAN_DEGREE, graph.maxDegree(), SKEW));
-    }
-
-    private static PageRankVariant because(final PageRankVariant v, final StringBuilder why, final String reason) {
-        if (why != null) {
-            why.append(reason);
-        }
-        return v;
+        return new Choice(PUSH, "symmetric, mean degree " + shown + " of the vertices with edges < " + MEAN_DEGREE
+            + ", largest degree " + graph.maxDegree() + " < " + SKEW + " x that mean");
     }
 
     /**

@@ -110,6 +110,10 @@ class AutoModeTest {
             AutoMode.choose(GraphApp.BFS, 4_000_000, 15_992_000, 2).line());
         assertEquals("mode auto -> solo (bfs on 998k edges, below 1.5M at mean degree 4.0 < 8)",
             AutoMode.choose(GraphApp.BFS, 250_000, 998_000, 2).line());
+        // near the threshold the mean is rounded so that it stays on its side
+        assertEquals("mean degree 7.9 < 8", AutoMode.shape(1000, 7996));
+        assertEquals("mean degree 8.0 >= 8", AutoMode.shape(1000, 8000));
+        assertEquals("4.0", AutoMode.oneDecimal(3.96, 8));
         assertEquals("999", AutoMode.compact(999));
         assertEquals("1k", AutoMode.compact(1000));
         assertEquals("128M", AutoMode.compact(128_314_544));
