@@ -345,8 +345,24 @@ public final class AppRunner {
         }
     }
 
-    /** The warm-up and timed runs of a measurement on a placed graph. */
+    /**
+     * The warm-up and timed runs of a measurement on a placed graph. A measurement that collects holds the heap's size
+     * over its runs ({@link HeapShrinkHold}): the collections between them free the last run's arrays without giving
+     * their pages back, so no run grows the heap again inside its timed part.
+     */
     private Measurement runs(final Placed placed, final int source, final boolean collect) {
+        if (!collect) {
+            return warmupAndTimedRuns(placed, source, false);
+        }
+        final HeapShrinkHold hold = HeapShrinkHold.open();
+        try {
+            return warmupAndTimedRuns(placed, source, true);
+        } finally {
+            hold.close();
+        }
+    }
+
+    private Measurement warmupAndTimedRuns(final Placed placed, final int source, final boolean collect) {
         final World w = placed.mesh.world();
         final long settled = usedHeap();
         // across processes a count alone (the builder refuses a floor there): every rank makes the same runs
@@ -454,7 +470,8 @@ public final class AppRunner {
      * Collects between two runs (untimed) when the last one left more than {@link #RUN_GARBAGE} bytes of heap behind:
      * a run's arrays on the heap (solo's and coop's state, every answer) are garbage once it returns, and a heap left
      * to collect them by itself grows run after run into memory no single run needs, which raises the peak resident
-     * memory; a run that leaves little (small graphs, device-memory state) costs no collection.
+     * memory; a run that leaves little (small graphs, device-memory state) costs no collection. The runs hold the
+     * heap's size ({@link HeapShrinkHold}), so the collection frees the arrays without giving back their pages.
      *
      * @param collect whether this measurement collects at all
      * @param settled the heap in use once the graph was placed and collected
