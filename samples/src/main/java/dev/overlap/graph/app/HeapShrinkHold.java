@@ -68,12 +68,7 @@ final class HeapShrinkHold implements AutoCloseable {
 
     /** @return the flag's value now, or null when this JVM does not show it */
     static String current() {
-        try {
-            final HotSpotDiagnosticMXBean bean = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-            return bean == null ? null : bean.getVMOption(FLAG).getValue();
-        } catch (final IllegalArgumentException | UnsupportedOperationException | SecurityException e) {
-            return null;
-        }
+        return exchange(null);
     }
 
     /**
@@ -82,13 +77,23 @@ final class HeapShrinkHold implements AutoCloseable {
      *         below {@code MinHeapFreeRatio})
      */
     private static String set(final String value) {
+        return exchange(value);
+    }
+
+    /**
+     * @param value the flag's new value, or null to only read it
+     * @return its value before, or null when this JVM does not show it or the new value could not be set
+     */
+    private static String exchange(final String value) {
         try {
             final HotSpotDiagnosticMXBean bean = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
             if (bean == null) {
                 return null;
             }
             final String before = bean.getVMOption(FLAG).getValue();
-            bean.setVMOption(FLAG, value);
+            if (value != null) {
+                bean.setVMOption(FLAG, value);
+            }
             return before;
         } catch (final IllegalArgumentException | UnsupportedOperationException | SecurityException e) {
             return null;
