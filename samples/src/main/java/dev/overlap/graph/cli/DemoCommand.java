@@ -177,7 +177,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         for (final String m : modes) {
             if (!KNOWN_MODES.contains(m.trim().toLowerCase(Locale.ROOT))) {
-                throw new CommandLine.ParameterException(cl, "--modes: unknown mode '" + m + "': expected bsp, async or solo");
+                throw new CommandLine.ParameterException(cl, "--modes: unknown mode '" + m + "': expected bsp, async, solo or coop");
             }
         }
         if (warmups < 0 || warmups > 100) {

@@ -203,7 +203,7 @@ class DemoCommandTest {
             {"demo", "--bogus"},
         };
         final String[] reasons = {
-            "--apps: unknown app 'dfs': expected bfs, pr, sssp or jacobi", "--modes: unknown mode 'turbo'",
+            "--apps: unknown app 'dfs': expected bfs, pr, sssp or jacobi", "--modes: unknown mode 'turbo': expected bsp, async, solo or coop",
             "unknown generator 'ring'", "--runs must be in 1..100, was 0", "--warmups must be in 0..100, was -1",
             "--warmup-ms must be in 0..60000, was 60001", "--jacobi-size must be in 2..", "--devices must be in 1..64, was 0", "unknown option '--bogus'",
         };
