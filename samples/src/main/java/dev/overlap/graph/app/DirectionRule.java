@@ -9,7 +9,10 @@ package dev.overlap.graph.app;
  * bottom-up step hands back to top-down at once: without it, the shrinking tail of a long-diameter BFS (a mesh, whose
  * unexplored edges are few but whose frontiers are tiny) switched at every other level and paid a scan of every vertex
  * each time (a grid's last levels alternated between the directions). A scale-free graph switches while its
- * frontier grows, which the exception leaves alone.
+ * frontier grows, which the exception leaves alone. Nor does a frontier with fewer than {@code n / }{@value #BETA}
+ * edges go bottom-up, growing or not: a bottom-up step reads every vertex's depth, which so few edges read top-down
+ * cannot repay (the last levels of a road network, whose frontiers of a few dozen vertices grow as often as they
+ * shrink, went bottom-up at 14 of their 40 levels, each a scan of every vertex).
  *
  * <p><b>Bottom-up to top-down</b> when the frontier is below {@code n / }{@value #BETA} vertices and shrinking.
  *
@@ -39,6 +42,7 @@ public final class DirectionRule {
         if (bottomUp) {
             return !(small && frontier < previous);
         }
-        return frontierEdges > unexplored / ALPHA && (!small || frontier > previous);
+        return frontierEdges > unexplored / ALPHA && frontierEdges >= vertices / BETA
+            && (!small || frontier > previous);
     }
 }

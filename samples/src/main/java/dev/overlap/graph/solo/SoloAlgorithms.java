@@ -7,7 +7,7 @@ import dev.overlap.graph.partition.DeviceGraph;
 
 /**
  * The one-thread path ({@code --mode solo}): the graph on one device's memory and the calling thread running a tight
- * loop over it: {@link SoloBfs} (queue-based top-down), {@link SoloPageRank} (pull, the BSP stopping rule) and
+ * loop over it: {@link SoloBfs} (a queue, direction-optimizing on a symmetric graph), {@link SoloPageRank} (pull, the BSP stopping rule) and
  * {@link SoloSssp} (delta-stepping buckets). {@link #singleWorker()} is true, so {@link dev.overlap.graph.app.AppRunner}
  * builds a mesh of one device with one worker for it whatever mesh it was asked for (the device holds the graph; its
  * worker stays parked); the apps refuse a graph placed on several devices. Their working state (depths, ranks,
@@ -31,7 +31,7 @@ public final class SoloAlgorithms implements GraphAlgorithms {
 
     @Override
     public AppResult bfs(final DeviceGraph g, final int source, final AppSettings settings) {
-        return g.leased(() -> SoloBfs.run(g, source)); // the graph cannot be closed under the run
+        return g.leased(() -> SoloBfs.run(g, source, settings)); // the graph cannot be closed under the run
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.overlap.graph.solo;
 
 import dev.overlap.graph.app.AppResult;
+import dev.overlap.graph.app.AppSettings;
+import dev.overlap.graph.app.DirectionRule;
 import dev.overlap.graph.app.WorkCounts;
 import dev.overlap.graph.partition.DeviceGraph;
 import org.agrona.UnsafeApi;
@@ -8,10 +10,22 @@ import org.agrona.UnsafeApi;
 import java.util.Arrays;
 
 /**
- * Queue-based top-down BFS on the calling thread over the device's CSR: each reached vertex is enqueued once and
- * expanded once (the ideal work), its out-edges read from device memory without per-access checks
- * ({@link SoloGraph}). The depths and the queue are heap arrays: the depths are the answer, handed over without a
- * copy when the numbering is the identity.
+ * BFS on the calling thread over the device's CSR, its out-edges read from device memory without per-access checks
+ * ({@link SoloGraph}). The depths and the queue are heap arrays: the depths are the answer, handed over without a copy
+ * when the numbering is the identity.
+ *
+ * <p><b>Top-down</b>, the whole run on a directed graph or with {@link AppSettings.Direction#TOP_DOWN}: a queue in
+ * which each reached vertex is enqueued once and expanded once (the ideal work).
+ *
+ * <p><b>Direction-optimizing</b> on a symmetric graph (the default, {@link AppSettings.Direction#OPTIMIZING}; Beamer,
+ * Asanović and Patterson, as the GAP suite's one-thread BFS): level by level over the same queue, each level's frontier
+ * a stretch of it and the next level appended after it. A level runs bottom-up when {@link DirectionRule} says so (the
+ * rule of {@code bsp} and {@code coop}): every unreached vertex scans its neighbours for one in the frontier (depth =
+ * the level) and stops at the first, so the big middle levels of a scale-free graph read a fraction of their edges.
+ * A bottom-up level appends the vertices it reaches in id order, so the queue stays a list of the levels, each whole,
+ * and a level after it can go top-down again from its stretch. The rule needs each next frontier's edges: a pass over
+ * its stretch of the queue after the level. A mesh or a road network never switches (their frontiers stay small), and
+ * pays only that pass.
  *
  * <p>Thread-safety: one run at a time per placed graph; the arrays are confined to the calling thread.
  */
@@ -19,10 +33,12 @@ final class SoloBfs {
     private SoloBfs() {
     }
 
-    static AppResult run(final DeviceGraph dg, final int source) {
+    static AppResult run(final DeviceGraph dg, final int source, final AppSettings settings) {
         final SoloGraph g = SoloGraph.of(dg);
         final int n = g.vertices();
         final int s = g.internalSource(source);
+        final boolean optimizing = settings.direction() == AppSettings.Direction.OPTIMIZING
+            && dg.summary().isSymmetric();
         final int[] depth = new int[n];
         final int[] queue = new int[n];
         final long off = g.offsetsAt();
@@ -32,7 +48,7 @@ final class SoloBfs {
         depth[s] = 0;
         queue[0] = s;
         final long[] edges = new long[1];
-        final int reached = search(off, tgt, depth, queue, edges);
+        final int reached = optimizing ? levels(off, tgt, depth, queue, edges) : search(off, tgt, depth, queue, edges);
         final long nanos = System.nanoTime() - start;
         final long levels = depth[queue[reached - 1]] + 1L;
         return AppResult.bfs(g.toOriginal(depth), nanos, new WorkCounts(levels, reached, reached, edges[0], 0, 0, 0,
@@ -40,9 +56,9 @@ final class SoloBfs {
     }
 
     /**
-     * Expands the queue (holding the source) until it is exhausted, counting the edges it scans into {@code edges[0]}
-     * as it goes (each vertex's offsets are in cache then, where a pass over the reached vertices afterwards reads them
-     * again from memory).
+     * Expands the queue (holding the source) until it is exhausted, top-down, counting the edges it scans into
+     * {@code edges[0]} as it goes (each vertex's offsets are in cache then, where a pass over the reached vertices
+     * afterwards reads them again from memory).
      *
      * @return the vertices reached
      */
@@ -54,7 +70,60 @@ final class SoloBfs {
         while (head < tail) {
             final int u = queue[head++];
             tail = expand(u, off, tgt, depth, queue, tail);
-            scanned += UnsafeApi.getLong(null, off + ((long)(u + 1) << 3)) - UnsafeApi.getLong(null, off + ((long)u << 3));
+            scanned += degree(off, u);
+        }
+        edges[0] = scanned;
+        return tail;
+    }
+
+    /**
+     * The direction-optimizing search: the queue holds the source; level by level, top-down or bottom-up as
+     * {@link DirectionRule} says, until a level reaches nobody. Counts the edges scanned into {@code edges[0]}.
+     *
+     * @return the vertices reached
+     */
+    private static int levels(final long off, final long tgt, final int[] depth, final int[] queue,
+        final long[] edges) {
+        final int n = depth.length;
+        final long total = UnsafeApi.getLong(null, off + ((long)n << 3)) - UnsafeApi.getLong(null, off);
+        int head = 0;
+        int tail = 1;
+        long frontierEdges = degree(off, queue[0]);
+        long explored = frontierEdges;
+        long previous = 0;
+        long scanned = 0;
+        boolean bottomUp = false;
+        for (int level = 0; head < tail; level++) {
+            final int size = tail - head;
+            bottomUp = DirectionRule.bottomUp(bottomUp, n, size, previous, frontierEdges, total - explored);
+            final int end = tail;
+            if (bottomUp) {
+                for (int v = 0; v < n; v++) {
+                    if (depth[v] < 0) {
+                        final long found = parent(v, level, off, tgt, depth);
+                        if (found >= 0) { // the edges it read, the frontier neighbour's among them
+                            depth[v] = level + 1;
+                            queue[tail++] = v;
+                            scanned += found;
+                        } else {
+                            scanned += degree(off, v);
+                        }
+                    }
+                }
+            } else {
+                for (int i = head; i < end; i++) {
+                    final int u = queue[i];
+                    tail = expand(u, off, tgt, depth, queue, tail);
+                    scanned += degree(off, u);
+                }
+            }
+            frontierEdges = 0;
+            for (int i = end; i < tail; i++) {
+                frontierEdges += degree(off, queue[i]);
+            }
+            explored += frontierEdges;
+            previous = size;
+            head = end;
         }
         edges[0] = scanned;
         return tail;
@@ -82,5 +151,28 @@ final class SoloBfs {
             }
         }
         return t;
+    }
+
+    /**
+     * A bottom-up look at unreached {@code v}: its neighbours in order, up to the first in the frontier (depth
+     * {@code level}). A method of its own for the JIT, as {@link #expand}.
+     *
+     * @return the edges read up to and including that neighbour's, or -1 when none is in the frontier
+     */
+    private static long parent(final int v, final int level, final long off, final long tgt, final int[] depth) {
+        final long from = UnsafeApi.getLong(null, off + ((long)v << 3));
+        final int degree = (int)(UnsafeApi.getLong(null, off + ((long)(v + 1) << 3)) - from);
+        final long at = tgt + (from << 2);
+        for (int i = 0; i < degree; i++) {
+            if (depth[UnsafeApi.getInt(null, at + ((long)i << 2))] == level) {
+                return i + 1;
+            }
+        }
+        return -1;
+    }
+
+    /** @return the out-degree of {@code u} (the length of its row) */
+    private static long degree(final long off, final int u) {
+        return UnsafeApi.getLong(null, off + ((long)(u + 1) << 3)) - UnsafeApi.getLong(null, off + ((long)u << 3));
     }
 }

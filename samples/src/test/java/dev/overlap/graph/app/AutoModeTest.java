@@ -47,12 +47,9 @@ class AutoModeTest {
         final long sssp = 3_500_000;
         assertEquals("coop", AutoMode.choose(GraphApp.SSSP, sssp / 8 + 1, sssp, 2).mode());
         assertEquals("solo", AutoMode.choose(GraphApp.SSSP, sssp / 8, sssp, 2).mode());
-        // BFS goes parallel from the same size on either shape (each measured on its own: see AutoMode)
-        for (final long bfs : new long[] {1_400_000, 2_000_000}) {
-            final String mode = bfs < AutoMode.BFS_LOW_DEGREE_EDGES ? "solo" : "coop";
-            assertEquals(mode, AutoMode.choose(GraphApp.BFS, bfs / 8 + 1, bfs, 2).mode(), bfs + " low-degree");
-            assertEquals(mode, AutoMode.choose(GraphApp.BFS, bfs / 8, bfs, 2).mode(), bfs + " high-degree");
-        }
+        final long bfs = 2_000_000;
+        assertEquals("coop", AutoMode.choose(GraphApp.BFS, bfs / 8 + 1, bfs, 2).mode());
+        assertEquals("solo", AutoMode.choose(GraphApp.BFS, bfs / 8, bfs, 2).mode());
     }
 
     @Test
@@ -84,7 +81,7 @@ class AutoModeTest {
             {"grid:512x512", 262_144L, 1_046_528L, "solo", "coop", "solo"},
             {"grid:700x700", 490_000L, 1_957_200L, "coop", "coop", "solo"},
             {"kron:15", 32_768L, 884_042L, "solo", "solo", "solo"},
-            {"kron:16", 65_536L, 1_819_184L, "coop", "coop", "solo"},
+            {"kron:16", 65_536L, 1_819_184L, "solo", "coop", "solo"},
             {"kron:17", 131_072L, 3_729_656L, "coop", "coop", "solo"},
             {"road:1000000", 1_000_000L, 2_299_998L, "coop", "coop", "solo"},
             {"grid:1000x1000", 1_000_000L, 3_996_000L, "coop", "coop", "coop"},
@@ -109,7 +106,7 @@ class AutoModeTest {
             AutoMode.choose(GraphApp.PAGERANK, 10_000, 39_600, 2).line());
         assertEquals("mode auto -> solo (sssp on 2.3M edges, below 3M at mean degree 2.3 < 8)",
             AutoMode.choose(GraphApp.SSSP, 1_000_000, 2_299_998, 2).line());
-        assertEquals("mode auto -> coop (bfs on 30M edges, at least 1.5M at mean degree 30.0 >= 8)",
+        assertEquals("mode auto -> coop (bfs on 30M edges, at least 3M at mean degree 30.0 >= 8)",
             AutoMode.choose(GraphApp.BFS, 1_000_000, 30_000_000, 2).line());
         assertEquals("mode auto -> coop (bfs on 16M edges, at least 1.5M at mean degree 4.0 < 8)",
             AutoMode.choose(GraphApp.BFS, 4_000_000, 15_992_000, 2).line());

@@ -30,6 +30,14 @@ public class DirectionRuleTest {
         assertFalse(DirectionRule.bottomUp(false, N, 31, 31, 120, 200), "small and steady");
     }
 
+    /** The tail of a road network: a few dozen vertices that grow as often as they shrink, and fewer edges than n / beta. */
+    @Test
+    void aFrontierWithFewerEdgesThanOneInBetaVerticesStaysTopDownEvenGrowing() {
+        assertFalse(DirectionRule.bottomUp(false, N, 4, 3, 7, 39), "growing, edges above unexplored / alpha, 7 < 100");
+        assertFalse(DirectionRule.bottomUp(false, N, 53, 45, 99, 1450), "99 < 100");
+        assertTrue(DirectionRule.bottomUp(false, N, 53, 45, 100, 1450), "100 edges: as many as n / beta");
+    }
+
     @Test
     void bottomUpEndsWhenTheFrontierIsSmallAndShrinking() {
         assertFalse(DirectionRule.bottomUp(true, N, 99, 100, 0, 0));
@@ -44,13 +52,27 @@ public class DirectionRuleTest {
      */
     public static void assertAGridsShrinkingTailStaysTopDown(final GraphAlgorithms algorithms, final Mesh mesh,
         final int devices) {
-        final CsrGraph g = GraphSpec.parse("grid:64x64").build(1, false, Progress.none());
+        assertTheTailStaysTopDown(algorithms, mesh, devices, "grid:64x64", 0, 2080);
+    }
+
+    /**
+     * As {@link #assertAGridsShrinkingTailStaysTopDown} on a road network, whose last levels' frontiers of a few
+     * vertices grow as often as they shrink: they have fewer edges than n / beta, so they stay top-down.
+     */
+    public static void assertARoadsTailStaysTopDown(final GraphAlgorithms algorithms, final Mesh mesh,
+        final int devices) {
+        assertTheTailStaysTopDown(algorithms, mesh, devices, "road:20000", 0, 10_000);
+    }
+
+    private static void assertTheTailStaysTopDown(final GraphAlgorithms algorithms, final Mesh mesh,
+        final int devices, final String spec, final int... sources) {
+        final CsrGraph g = GraphSpec.parse(spec).build(1, false, Progress.none());
         try (DeviceGraph dg = DeviceGraph.place(mesh, g, Partition.byEdges(g, devices), false)) {
-            for (final int source : new int[] {0, 2080}) {
+            for (final int source : sources) {
                 final AppResult td = algorithms.bfs(dg, source, AppSettings.builder()
                     .direction(AppSettings.Direction.TOP_DOWN).build());
                 final AppResult opt = algorithms.bfs(dg, source, AppSettings.defaults());
-                assertEquals(td.counts().edgesScanned(), opt.counts().edgesScanned(), "from " + source);
+                assertEquals(td.counts().edgesScanned(), opt.counts().edgesScanned(), spec + " from " + source);
             }
         }
     }

@@ -102,25 +102,77 @@ class SoloAlgorithmsTest {
     @MethodSource("cases")
     void bfsEqualsSequentialBfsAndExpandsEachReachedVertexOnce(final String spec, final String kind) {
         final CsrGraph g = graph(spec);
+        final AppSettings topDown = AppSettings.builder().direction(AppSettings.Direction.TOP_DOWN).build();
         try (DeviceGraph dg = DeviceGraph.place(one, g, partition(g, kind), false)) {
             for (final int source : sources(g)) {
-                final AppResult r = solo.bfs(dg, source, AppSettings.defaults());
                 final int[] expected = SequentialBfs.depths(g, source);
-                final Verification v = Verification.depths(expected, r.depths());
-                assertTrue(v.passed(), spec + " from " + source + ": " + v.detail());
-                final long reached = GraphApp.reached(expected);
-                assertEquals(reached, r.counts().visited(), "each reached vertex expanded once");
                 long edges = 0;
                 int levels = 0;
                 for (int u = 0; u < g.vertexCount(); u++) {
                     edges += expected[u] >= 0 ? g.degree(u) : 0;
                     levels = Math.max(levels, expected[u] + 1);
                 }
-                assertEquals(edges, r.counts().edgesScanned(), "the out-edges of the reached vertices");
-                assertEquals(levels, r.counts().iterations(), "levels");
-                assertEquals(0, r.counts().remotePushes() + r.counts().messages(), "no transport");
+                for (final AppSettings settings : new AppSettings[] {topDown, AppSettings.defaults()}) {
+                    final String where = spec + " from " + source + ", " + settings.direction();
+                    final AppResult r = solo.bfs(dg, source, settings);
+                    final Verification v = Verification.depths(expected, r.depths());
+                    assertTrue(v.passed(), where + ": " + v.detail());
+                    assertEquals(GraphApp.reached(expected), r.counts().visited(), where + ": each reached vertex once");
+                    assertEquals(levels, r.counts().iterations(), where + ": levels");
+                    assertEquals(0, r.counts().remotePushes() + r.counts().messages(), where + ": no transport");
+                    if (settings == topDown) {
+                        assertEquals(edges, r.counts().edgesScanned(), where + ": the out-edges of the reached vertices");
+                    }
+                }
             }
         }
+    }
+
+    /**
+     * On a symmetric low-diameter graph the default BFS takes bottom-up steps (each unreached vertex stops at its first
+     * neighbour in the frontier), so it reads far fewer edges than top-down, with the same depths; on the same edges
+     * marked directed it has no in-edges to look at and stays top-down.
+     */
+    @Test
+    void bfsGoesBottomUpOnASymmetricLowDiameterGraphOnly() {
+        final CsrGraph g = GraphSpec.parse("kron:14").build(3, false, Progress.none());
+        assertTrue(g.isSymmetric());
+        final int n = g.vertexCount();
+        final long[] offsets = new long[n + 1];
+        g.copyOffsets(0, offsets, 0, n + 1);
+        final int[] targets = new int[(int)g.edgeCount()];
+        g.copyTargets(0, targets, 0, targets.length);
+        final CsrGraph directed = CsrGraph.wrap(offsets, targets, null, false);
+        final int source = GraphApp.defaultSource(g, 1);
+        final int[] expected = SequentialBfs.depths(g, source);
+        final AppSettings topDown = AppSettings.builder().direction(AppSettings.Direction.TOP_DOWN).build();
+        final long[] scanned = new long[3];
+        int i = 0;
+        for (final CsrGraph graph : new CsrGraph[] {g, directed}) {
+            try (DeviceGraph dg = DeviceGraph.place(one, graph, Partition.byEdges(graph, 1), false)) {
+                for (final AppSettings settings : graph == g ? new AppSettings[] {topDown, AppSettings.defaults()}
+                    : new AppSettings[] {AppSettings.defaults()}) {
+                    final AppResult r = solo.bfs(dg, source, settings);
+                    assertTrue(Verification.depths(expected, r.depths()).passed(), graph + " " + settings.direction());
+                    scanned[i++] = r.counts().edgesScanned();
+                }
+            }
+        }
+        assertTrue(scanned[1] < scanned[0] / 2, "bottom-up stops at the first parent: " + scanned[1] + " edges vs "
+            + "top-down " + scanned[0]);
+        assertEquals(scanned[0], scanned[2], "a directed graph stays top-down");
+    }
+
+    /** The direction rule keeps a grid's shrinking tail top-down (see DirectionRuleTest), in solo as in coop. */
+    @Test
+    void aGridsShrinkingTailStaysTopDown() {
+        dev.overlap.graph.app.DirectionRuleTest.assertAGridsShrinkingTailStaysTopDown(solo, one, 1);
+    }
+
+    /** And a road network's tail, whose tiny frontiers grow as often as they shrink. */
+    @Test
+    void aRoadsTailStaysTopDown() {
+        dev.overlap.graph.app.DirectionRuleTest.assertARoadsTailStaysTopDown(solo, one, 1);
     }
 
     @ParameterizedTest(name = "{0}, {1} numbering")
