@@ -28,6 +28,19 @@ public final class DirectionRule {
     }
 
     /**
+     * Whether a top-down level's frontier could go bottom-up at all, from a bound on its edges: a caller that counts the
+     * frontier's edges only for {@link #bottomUp} skips the count when this is false (the answer is top-down).
+     *
+     * @param vertices  the graph's vertices ({@code n})
+     * @param frontier  vertices of the frontier
+     * @param maxDegree the graph's largest degree
+     * @return false when {@code frontier x maxDegree} edges are fewer than {@code n / }{@value #BETA}
+     */
+    public static boolean mayGoBottomUp(final long vertices, final long frontier, final int maxDegree) {
+        return frontier * maxDegree >= vertices / BETA;
+    }
+
+    /**
      * @param bottomUp      whether the level just done was bottom-up
      * @param vertices      the graph's vertices ({@code n})
      * @param frontier      vertices of the next level's frontier

@@ -23,9 +23,10 @@ import java.util.Arrays;
  * rule of {@code bsp} and {@code coop}): every unreached vertex scans its neighbours for one in the frontier (depth =
  * the level) and stops at the first, so the big middle levels of a scale-free graph read a fraction of their edges.
  * A bottom-up level appends the vertices it reaches in id order, so the queue stays a list of the levels, each whole,
- * and a level after it can go top-down again from its stretch. The rule needs each next frontier's edges: a pass over
- * its stretch of the queue after the level. A mesh or a road network never switches (their frontiers stay small), and
- * pays only that pass.
+ * and a level after it can go top-down again from its stretch. The rule needs the frontier's edges and the edges of
+ * every vertex reached, summed over the queue as far as it has grown, but only at a level whose frontier could go
+ * bottom-up ({@link DirectionRule#mayGoBottomUp}): a mesh or a road network, whose frontiers stay far from that,
+ * never sums them, and runs as the top-down queue does.
  *
  * <p>Thread-safety: one run at a time per placed graph; the arrays are confined to the calling thread.
  */
@@ -48,7 +49,8 @@ final class SoloBfs {
         depth[s] = 0;
         queue[0] = s;
         final long[] edges = new long[1];
-        final int reached = optimizing ? levels(off, tgt, depth, queue, edges) : search(off, tgt, depth, queue, edges);
+        final int reached = optimizing ? levels(off, tgt, depth, queue, dg.summary().maxDegree(), edges)
+            : search(off, tgt, depth, queue, edges);
         final long nanos = System.nanoTime() - start;
         final long levels = depth[queue[reached - 1]] + 1L;
         return AppResult.bfs(g.toOriginal(depth), nanos, new WorkCounts(levels, reached, reached, edges[0], 0, 0, 0,
@@ -83,19 +85,31 @@ final class SoloBfs {
      * @return the vertices reached
      */
     private static int levels(final long off, final long tgt, final int[] depth, final int[] queue,
-        final long[] edges) {
+        final int maxDegree, final long[] edges) {
         final int n = depth.length;
         final long total = UnsafeApi.getLong(null, off + ((long)n << 3)) - UnsafeApi.getLong(null, off);
         int head = 0;
         int tail = 1;
-        long frontierEdges = degree(off, queue[0]);
-        long explored = frontierEdges;
+        long explored = 0; // the edges out of queue[0, summed)
+        int summed = 0;
         long previous = 0;
         long scanned = 0;
         boolean bottomUp = false;
         for (int level = 0; head < tail; level++) {
             final int size = tail - head;
-            bottomUp = DirectionRule.bottomUp(bottomUp, n, size, previous, frontierEdges, total - explored);
+            if (bottomUp) {
+                bottomUp = DirectionRule.bottomUp(true, n, size, previous, 0, 0); // sizes only
+            } else if (DirectionRule.mayGoBottomUp(n, size, maxDegree)) {
+                for (; summed < head; summed++) { // the levels whose edges were not needed, once
+                    explored += degree(off, queue[summed]);
+                }
+                long frontierEdges = 0;
+                for (; summed < tail; summed++) {
+                    frontierEdges += degree(off, queue[summed]);
+                }
+                explored += frontierEdges;
+                bottomUp = DirectionRule.bottomUp(false, n, size, previous, frontierEdges, total - explored);
+            }
             final int end = tail;
             if (bottomUp) {
                 for (int v = 0; v < n; v++) {
@@ -117,11 +131,6 @@ final class SoloBfs {
                     scanned += degree(off, u);
                 }
             }
-            frontierEdges = 0;
-            for (int i = end; i < tail; i++) {
-                frontierEdges += degree(off, queue[i]);
-            }
-            explored += frontierEdges;
             previous = size;
             head = end;
         }

@@ -38,6 +38,15 @@ public class DirectionRuleTest {
         assertTrue(DirectionRule.bottomUp(false, N, 53, 45, 100, 1450), "100 edges: as many as n / beta");
     }
 
+    /** A frontier whose edges, at most its vertices times the largest degree, are fewer than n / beta: top-down. */
+    @Test
+    void aFrontierThatCannotHaveNOverBetaEdgesCannotGoBottomUp() {
+        assertTrue(DirectionRule.mayGoBottomUp(N, 25, 4), "up to 100 edges: as many as n / beta");
+        assertFalse(DirectionRule.mayGoBottomUp(N, 24, 4), "up to 96");
+        assertTrue(DirectionRule.mayGoBottomUp(N, 1, 100));
+        assertFalse(DirectionRule.mayGoBottomUp(N, 0, 1000));
+    }
+
     @Test
     void bottomUpEndsWhenTheFrontierIsSmallAndShrinking() {
         assertFalse(DirectionRule.bottomUp(true, N, 99, 100, 0, 0));
