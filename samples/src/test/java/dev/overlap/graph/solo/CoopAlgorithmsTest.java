@@ -183,6 +183,18 @@ class CoopAlgorithmsTest {
         }
     }
 
+    /** And a road network's tail, whose tiny frontiers grow as often as they shrink (one worker, as above). */
+    @org.junit.jupiter.api.Test
+    void aRoadsTailStaysTopDown() {
+        final Mesh single = Mesh.builder().name("coop1").devices(1).threadsPerDevice(1).memoryPerDevice(16 << 20)
+            .build();
+        try {
+            dev.overlap.graph.app.DirectionRuleTest.assertARoadsTailStaysTopDown(coop, single, 1);
+        } finally {
+            single.close();
+        }
+    }
+
     @Test
     void theBottomUpStepsRunOnALowDiameterSymmetricGraphAndScanFewerEdgesThanTopDown() {
         final CsrGraph g = GraphSpec.parse("kron:14").build(3, false, Progress.none());

@@ -169,7 +169,10 @@ class SoloAlgorithmsTest {
         dev.overlap.graph.app.DirectionRuleTest.assertAGridsShrinkingTailStaysTopDown(solo, one, 1);
     }
 
-    /** And a road network's tail, whose tiny frontiers grow as often as they shrink. */
+    /**
+     * And a road network's tail, whose tiny frontiers grow as often as they shrink (solo does not even ask the rule
+     * there: no frontier of a road network could have n / beta edges; coop's test asks it every level).
+     */
     @Test
     void aRoadsTailStaysTopDown() {
         dev.overlap.graph.app.DirectionRuleTest.assertARoadsTailStaysTopDown(solo, one, 1);
