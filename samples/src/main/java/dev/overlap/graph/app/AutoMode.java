@@ -26,13 +26,12 @@ import java.util.Objects;
  * {@code bsp} and {@code async} on every row it was measured on. The thresholds sit between the largest graph where
  * {@code solo} won and the smallest where {@code coop} did, on 2 workers ({@code bench/results/2026-11-28-coop/}:
  * kron 14-20, grid 200-1000, road 100k-1M; for BFS on low-degree graphs {@code bench/results/2026-11-29-coop-bfs/}:
- * grid 200-1000, road 100k-1M; for BFS on high-degree graphs {@code bench/results/2026-11-30-auto-bfs-kron/}, once
- * solo's BFS was direction-optimizing too: even on kron 16 (and there one JVM in six ran every coop run 3x slower),
- * coop 1.1-1.4x faster on kron 17 and 2x on kron 18 in every JVM; for SSSP {@code bench/results/2026-11-29-warmup/}, after solo's
- * delta-stepping got faster: solo won on kron 16, grid 500 and road 1M in every sweep, coop on kron 18 and grid 1000
- * in the sweep on a quiet machine). Across processes the mode is the app's multi-device one ({@code bsp},
- * or {@code async} for SSSP): {@code solo} and {@code coop} run in one. The mean degree is the predictor of shape
- * because it costs nothing (two counts the graph already has) and separates the families measured cleanly.
+ * grid 200-1000, road 100k-1M; for BFS on high-degree graphs {@code bench/results/2026-11-30-solo-bfs-direction/},
+ * once solo's BFS was direction-optimizing too: even on kron 16, coop ahead from kron 17; for SSSP
+ * {@code bench/results/2026-11-29-warmup/}, after solo's delta-stepping got faster: solo won on kron 16, grid 500 and
+ * road 1M in every sweep, coop on kron 18 and grid 1000 in the sweep on a quiet machine). Across processes the mode
+ * is the app's multi-device one ({@code bsp}, or {@code async} for SSSP): {@code solo} and {@code coop} run in one.
+ * The mean degree is the predictor of shape because it costs nothing (two counts the graph already has) and separates the families measured cleanly.
  *
  * <p>Stateless; thread-safe. {@link Choice} is an immutable value.
  */

@@ -12,7 +12,8 @@ package dev.overlap.graph.app;
  * frontier grows, which the exception leaves alone. Nor does a frontier with fewer than {@code n / }{@value #BETA}
  * edges go bottom-up, growing or not: a bottom-up step reads every vertex's depth, which so few edges read top-down
  * cannot repay (the last levels of a road network, whose frontiers of a few dozen vertices grow as often as they
- * shrink, went bottom-up at 14 of their 40 levels, each a scan of every vertex).
+ * shrink, went bottom-up again and again, each time a scan of every vertex:
+ * {@code bench/results/2026-11-30-solo-bfs-direction/}).
  *
  * <p><b>Bottom-up to top-down</b> when the frontier is below {@code n / }{@value #BETA} vertices and shrinking.
  *
@@ -28,8 +29,8 @@ public final class DirectionRule {
     }
 
     /**
-     * Whether a top-down level's frontier could go bottom-up at all, from a bound on its edges: a caller that counts the
-     * frontier's edges only for {@link #bottomUp} skips the count when this is false (the answer is top-down).
+     * Whether a top-down level's frontier could go bottom-up at all, from a bound on its edges: a caller that counts
+     * the frontier's edges only for {@link #bottomUp} skips the count when this is false (the answer is top-down).
      *
      * @param vertices  the graph's vertices ({@code n})
      * @param frontier  vertices of the frontier

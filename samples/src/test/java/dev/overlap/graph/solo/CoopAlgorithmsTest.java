@@ -174,22 +174,22 @@ class CoopAlgorithmsTest {
      */
     @org.junit.jupiter.api.Test
     void aGridsShrinkingTailStaysTopDown() {
-        final Mesh single = Mesh.builder().name("coop1").devices(1).threadsPerDevice(1).memoryPerDevice(16 << 20)
-            .build();
-        try {
-            dev.overlap.graph.app.DirectionRuleTest.assertAGridsShrinkingTailStaysTopDown(coop, single, 1);
-        } finally {
-            single.close();
-        }
+        onOneWorker(single -> dev.overlap.graph.app.DirectionRuleTest.assertAGridsShrinkingTailStaysTopDown(coop,
+            single, 1));
     }
 
     /** And a road network's tail, whose tiny frontiers grow as often as they shrink (one worker, as above). */
     @org.junit.jupiter.api.Test
     void aRoadsTailStaysTopDown() {
+        onOneWorker(single -> dev.overlap.graph.app.DirectionRuleTest.assertARoadsTailStaysTopDown(coop, single, 1));
+    }
+
+    /** Runs {@code test} on a mesh of one device with one worker, closed afterwards. */
+    private static void onOneWorker(final java.util.function.Consumer<Mesh> test) {
         final Mesh single = Mesh.builder().name("coop1").devices(1).threadsPerDevice(1).memoryPerDevice(16 << 20)
             .build();
         try {
-            dev.overlap.graph.app.DirectionRuleTest.assertARoadsTailStaysTopDown(coop, single, 1);
+            test.accept(single);
         } finally {
             single.close();
         }
