@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
@@ -33,6 +34,8 @@ public final class Device {
     private final int id;
     private final DeviceMemory memory;
     private final DeviceWorker[] workers;
+    /** How long a waiting worker spins and yields before it parks (the mesh's {@code parkAfterMicros}). */
+    private final long parkAfterNanos;
     private final Object streamLock = new Object();
     /** Persistent launches not yet known to be done, so close() can stop them (the stream keeps no head). */
     private final ArrayDeque<KernelLaunch> persistentLaunches = new ArrayDeque<>();
@@ -48,6 +51,7 @@ public final class Device {
         this.mesh = mesh;
         this.id = id;
         this.memory = memory;
+        this.parkAfterNanos = parkAfterNanos;
         final KernelLaunch sentinel = KernelLaunch.sentinel(this);
         this.tail = sentinel;
         this.workers = new DeviceWorker[threads];
@@ -237,6 +241,24 @@ public final class Device {
         for (final DeviceWorker w : workers) {
             w.wake();
         }
+    }
+
+    /**
+     * Unparks every worker thread but {@code except}'s (an index, or -1 for none), parked or not: for the workers
+     * asleep in a persistent launch's barrier ({@link KernelLaunch#syncWorkers}). A worker that was not parked keeps
+     * the permit, and its next park returns at once; every park of a worker re-checks what it waits for.
+     */
+    void unparkWorkers(final int except) {
+        for (int w = 0; w < workers.length; w++) {
+            if (w != except) {
+                LockSupport.unpark(workers[w].thread);
+            }
+        }
+    }
+
+    /** @return how long a waiting worker spins and yields before it parks */
+    long parkAfterNanos() {
+        return parkAfterNanos;
     }
 
     /**

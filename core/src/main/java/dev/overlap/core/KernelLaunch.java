@@ -42,10 +42,14 @@ abstract class LaunchPadAfter extends LaunchFinished {
     long p28, p29, p2a, p2b, p2c, p2d, p2e, p2f;
 }
 
-/** The workers' barrier of a persistent launch ({@link KernelLaunch#syncWorkers}): arrivals and the generation. */
+/**
+ * The workers' barrier of a persistent launch ({@link KernelLaunch#syncWorkers}): arrivals, the generation and the
+ * workers parked in it.
+ */
 abstract class LaunchBarrier extends LaunchPadAfter {
     volatile int barrierArrived;
     volatile int barrierGeneration;
+    volatile int barrierSleepers;
 }
 
 /** Padding after the barrier. */
@@ -90,6 +94,7 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
     private static final VarHandle WAITERS;
     private static final VarHandle STAGE;
     private static final VarHandle BARRIER_ARRIVED;
+    private static final VarHandle BARRIER_SLEEPERS;
 
     static {
         try {
@@ -99,6 +104,7 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
             WAITERS = lookup.findVarHandle(KernelLaunch.class, "waiters", Waiter.class);
             STAGE = lookup.findVarHandle(KernelLaunch.class, "stage", CompletableFuture.class);
             BARRIER_ARRIVED = lookup.findVarHandle(LaunchBarrier.class, "barrierArrived", int.class);
+            BARRIER_SLEEPERS = lookup.findVarHandle(LaunchBarrier.class, "barrierSleepers", int.class);
         } catch (final ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -107,7 +113,10 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
     private static final Waiter DONE_WAITERS = new Waiter(null, null);
     private static final long JOIN_SPIN_NANOS = 20_000;
     private static final long JOIN_YIELD_NANOS = 50_000;
-    /** Spins of a worker waiting in {@link #syncWorkers} before it starts yielding between checks. */
+    /**
+     * Spins of a worker waiting in {@link #syncWorkers} before it starts yielding between checks (none when the
+     * device's workers park at once: {@link Device#parkAfterNanos()} 0).
+     */
     private static final int BARRIER_SPINS = 1 << 8;
     /** {@link #await} outcomes. */
     private static final int DONE = 0;
@@ -237,6 +246,9 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
         if (persistentLaunch && !stopRequested) {
             stopRequested = true;
             device.wakeWorkers();
+            if (barrierSleepers != 0) { // read after the stop's publication: see sleepThrough
+                device.unparkWorkers(-1);
+            }
         }
     }
 
@@ -256,9 +268,13 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
      * worker that will never arrive; so does every later call. A kernel must then return from its poll without
      * relying on what the other workers did in that round, and must not call the barrier again expecting a round.
      *
-     * <p><b>Waiting.</b> Spins for a few hundred checks (microseconds), then yields between checks: a barrier is for
-     * rounds of microseconds; it never parks (the last arrival would have to unpark, which costs more than such a
-     * round), and yielding soon lets a descheduled worker run when the device's workers outnumber the cores.
+     * <p><b>Waiting.</b> Spins for a few hundred checks (microseconds), then yields between checks until the wait has
+     * lasted the mesh's {@code parkAfterMicros} ({@link Mesh.Builder#parkAfterMicros}), then parks until the last
+     * arrival (or a stop) unparks it. A barrier is for rounds of microseconds, which the spin serves without a system
+     * call; the last arrival pays for an unpark only when a worker is asleep (one volatile read otherwise). Parking
+     * matters when the workers do not each have a core: a worker that spins or yields keeps its core, so a worker
+     * that another thread (a JIT compiler, a second mesh) took off its core waits on that core's run queue while a
+     * core stays busy with waiting; a parked worker frees its core for it.
      *
      * @param ctx the calling worker's context (its launch must be this one)
      * @return {@code true} when every worker arrived, {@code false} when the launch is stopping
@@ -280,9 +296,14 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
         if ((int)BARRIER_ARRIVED.getAndAdd(this, 1) + 1 == workers) {
             barrierArrived = 0; // before the next round is published: nobody arrives for it until then
             barrierGeneration = round + 1;
+            if (barrierSleepers != 0) { // read after the round's publication: see sleepThrough
+                device.unparkWorkers(ctx.workerIndex());
+            }
             return true;
         }
-        int spins = 0;
+        final long parkAfter = device.parkAfterNanos();
+        final long start = System.nanoTime();
+        int spins = parkAfter == 0 ? BARRIER_SPINS : 0;
         while (barrierGeneration == round) {
             if (stopRequested) {
                 // the round may have completed just before the stop (the last arrival publishes it, then may stop
@@ -292,11 +313,34 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
             if (spins < BARRIER_SPINS) {
                 spins++;
                 Thread.onSpinWait();
-            } else {
+            } else if (System.nanoTime() - start < parkAfter) {
                 Thread.yield();
+            } else {
+                sleepThrough(round);
             }
         }
         return true;
+    }
+
+    /**
+     * Parks the calling worker until barrier round {@code round} completes or the launch stops. No wake-up is lost:
+     * the sleeper counts itself (a volatile read-modify-write) and then reads the generation and the stop; the last
+     * arrival publishes the next generation, and {@link #stop} the stop, each with a volatile write, and then reads
+     * the count. Volatile accesses are sequentially consistent, so one side sees the other's write: the sleeper does
+     * not park, or the waker unparks it (a permit given before the park makes the park return at once). Any other
+     * return from the park (a permit left from an earlier unpark, a spurious wake-up) re-checks and parks again;
+     * while the thread is interrupted, a park returns at once, so it yields instead.
+     */
+    private void sleepThrough(final int round) {
+        BARRIER_SLEEPERS.getAndAdd(this, 1);
+        while (barrierGeneration == round && !stopRequested) {
+            if (Thread.currentThread().isInterrupted()) {
+                Thread.yield();
+            } else {
+                LockSupport.park(this);
+            }
+        }
+        BARRIER_SLEEPERS.getAndAdd(this, -1);
     }
 
     /**

@@ -847,7 +847,9 @@ public final class Mesh implements AutoCloseable {
         }
 
         /**
-         * @param micros how long an idle worker uses its idle strategy before parking until woken, 0..1 s
+         * @param micros how long a waiting worker spins and yields before it parks until woken, 0..1 s: an idle worker
+         *               waiting for the next launch, and a worker waiting in a persistent launch's barrier
+         *               ({@link KernelLaunch#syncWorkers}); 0 parks at once
          * @return this builder
          */
         public Builder parkAfterMicros(final long micros) {

@@ -5,8 +5,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -15,7 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link KernelLaunch#syncWorkers}: the barrier of a persistent launch's workers. Its memory ordering under races is
- * {@code KernelLaunchSyncWorkersTest} of the jcstress suite; these cover rounds, stopping and misuse.
+ * {@code KernelLaunchSyncWorkersTest} of the jcstress suite, and its sleep and wake-up handshake
+ * {@code KernelLaunchBarrierSleepTest}; these cover rounds, stopping, a worker asleep in the barrier, and misuse.
  */
 @Timeout(60)
 class KernelLaunchSyncWorkersTest {
@@ -99,6 +104,126 @@ class KernelLaunchSyncWorkersTest {
         launch.stop();
         launch.join();
         assertEquals(WORKERS - 1, falses.get());
+    }
+
+    @Test
+    void aWorkerThatWaitsLongParksAndTheLastArrivalWakesIt() {
+        try (Mesh two = twoWorkers()) {
+            final CountDownLatch arrive = new CountDownLatch(1);
+            final AtomicInteger trues = new AtomicInteger();
+            final Sleeper sleeper = new Sleeper();
+            final KernelLaunch launch = two.device(0).launchPersistent(ctx -> {
+                if (!sleeper.firstPoll(ctx)) {
+                    return 0;
+                }
+                if (ctx.workerIndex() == 1) {
+                    awaitUninterruptibly(arrive); // arrives only once worker 0 is asleep
+                }
+                if (ctx.syncWorkers()) {
+                    trues.incrementAndGet();
+                }
+                if (ctx.workerIndex() == 0) {
+                    ctx.stopLaunch();
+                }
+                return 1;
+            });
+            sleeper.awaitAsleepIn(launch);
+            arrive.countDown();
+            assertTrue(launch.join(10, TimeUnit.SECONDS), "the last arrival did not wake the worker asleep in the "
+                + "barrier");
+            assertEquals(2, trues.get(), "both workers passed the round");
+        }
+    }
+
+    @Test
+    void aStopWakesAWorkerAsleepInTheBarrier() {
+        try (Mesh two = twoWorkers()) {
+            final AtomicInteger falses = new AtomicInteger();
+            final Sleeper sleeper = new Sleeper();
+            final KernelLaunch launch = two.device(0).launchPersistent(ctx -> {
+                if (ctx.workerIndex() == 1 || !sleeper.firstPoll(ctx)) {
+                    return 0; // worker 1 never arrives: polls idly until the stop
+                }
+                if (!ctx.syncWorkers()) {
+                    falses.incrementAndGet();
+                }
+                return 1;
+            });
+            sleeper.awaitAsleepIn(launch);
+            launch.stop();
+            assertTrue(launch.join(10, TimeUnit.SECONDS), "the stop did not wake the worker asleep in the barrier");
+            assertEquals(1, falses.get(), "the sleeper was let go with false");
+        }
+    }
+
+    @Test
+    void anInterruptedSleeperKeepsWaitingForTheRoundAndKeepsItsInterrupt() {
+        try (Mesh two = twoWorkers()) {
+            final CountDownLatch arrive = new CountDownLatch(1);
+            final AtomicInteger trues = new AtomicInteger();
+            final AtomicBoolean stillInterrupted = new AtomicBoolean();
+            final Sleeper sleeper = new Sleeper();
+            final KernelLaunch launch = two.device(0).launchPersistent(ctx -> {
+                if (!sleeper.firstPoll(ctx)) {
+                    return 0;
+                }
+                if (ctx.workerIndex() == 1) {
+                    awaitUninterruptibly(arrive);
+                }
+                if (ctx.syncWorkers()) {
+                    trues.incrementAndGet();
+                }
+                if (ctx.workerIndex() == 0) {
+                    stillInterrupted.set(Thread.currentThread().isInterrupted());
+                    ctx.stopLaunch();
+                }
+                return 1;
+            });
+            sleeper.awaitAsleepIn(launch);
+            sleeper.thread.interrupt();
+            arrive.countDown();
+            assertTrue(launch.join(10, TimeUnit.SECONDS), "the round never completed");
+            assertEquals(2, trues.get(), "the interrupt did not end the sleeper's wait with false: the round came");
+            assertTrue(stillInterrupted.get(), "the barrier must not swallow the worker's interrupt status");
+        }
+    }
+
+    /** A mesh of one device with two workers that park after 100 microseconds of waiting (the default). */
+    private static Mesh twoWorkers() {
+        return Mesh.builder().name("sleep").devices(1).threadsPerDevice(2).memoryPerDevice(1 << 20).build();
+    }
+
+    private static void awaitUninterruptibly(final CountDownLatch latch) {
+        while (true) {
+            try {
+                latch.await();
+                return;
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt(); // kept; the wait goes on
+            }
+        }
+    }
+
+    /** Worker 0's thread, and each worker's first poll (the tests' kernels enter the barrier once). */
+    private static final class Sleeper {
+        volatile Thread thread;
+        private final AtomicBoolean[] polled = {new AtomicBoolean(), new AtomicBoolean()};
+
+        /** @return true on the calling worker's first poll; records worker 0's thread */
+        boolean firstPoll(final WorkerContext ctx) {
+            if (ctx.workerIndex() == 0) {
+                thread = Thread.currentThread();
+            }
+            return polled[ctx.workerIndex()].compareAndSet(false, true);
+        }
+
+        /** Waits until worker 0 is parked with the launch as its blocker: asleep in the launch's barrier. */
+        void awaitAsleepIn(final KernelLaunch launch) {
+            while (thread == null || thread.getState() != Thread.State.WAITING
+                || LockSupport.getBlocker(thread) != launch) {
+                Thread.yield(); // a thread's state has nothing to wait on; the test's @Timeout bounds the poll
+            }
+        }
     }
 
     @Test
