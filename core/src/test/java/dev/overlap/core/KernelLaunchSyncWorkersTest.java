@@ -107,6 +107,7 @@ class KernelLaunchSyncWorkersTest {
     }
 
     @Test
+    @Timeout(20)
     void aWorkerThatWaitsLongParksAndTheLastArrivalWakesIt() {
         try (Mesh two = twoWorkers()) {
             final CountDownLatch arrive = new CountDownLatch(1);
@@ -127,8 +128,11 @@ class KernelLaunchSyncWorkersTest {
                 }
                 return 1;
             });
-            sleeper.awaitAsleepIn(launch);
-            arrive.countDown();
+            try {
+                sleeper.awaitAsleepIn(launch);
+            } finally {
+                arrive.countDown(); // also when the test fails: worker 1 must not wait past the mesh's close
+            }
             assertTrue(launch.join(10, TimeUnit.SECONDS), "the last arrival did not wake the worker asleep in the "
                 + "barrier");
             assertEquals(2, trues.get(), "both workers passed the round");
@@ -136,6 +140,7 @@ class KernelLaunchSyncWorkersTest {
     }
 
     @Test
+    @Timeout(20)
     void aStopWakesAWorkerAsleepInTheBarrier() {
         try (Mesh two = twoWorkers()) {
             final AtomicInteger falses = new AtomicInteger();
@@ -157,6 +162,7 @@ class KernelLaunchSyncWorkersTest {
     }
 
     @Test
+    @Timeout(20)
     void anInterruptedSleeperKeepsWaitingForTheRoundAndKeepsItsInterrupt() {
         try (Mesh two = twoWorkers()) {
             final CountDownLatch arrive = new CountDownLatch(1);
@@ -179,9 +185,12 @@ class KernelLaunchSyncWorkersTest {
                 }
                 return 1;
             });
-            sleeper.awaitAsleepIn(launch);
-            sleeper.thread.interrupt();
-            arrive.countDown();
+            try {
+                sleeper.awaitAsleepIn(launch);
+                sleeper.thread.interrupt();
+            } finally {
+                arrive.countDown();
+            }
             assertTrue(launch.join(10, TimeUnit.SECONDS), "the round never completed");
             assertEquals(2, trues.get(), "the interrupt did not end the sleeper's wait with false: the round came");
             assertTrue(stillInterrupted.get(), "the barrier must not swallow the worker's interrupt status");
@@ -217,11 +226,19 @@ class KernelLaunchSyncWorkersTest {
             return polled[ctx.workerIndex()].compareAndSet(false, true);
         }
 
-        /** Waits until worker 0 is parked with the launch as its blocker: asleep in the launch's barrier. */
+        /**
+         * Waits until worker 0 is parked with the launch as its blocker: asleep in the launch's barrier. A thread's
+         * state has nothing to wait on, so this polls; the test's {@code @Timeout} interrupts it when the worker
+         * never goes to sleep, and the poll then fails the test.
+         */
         void awaitAsleepIn(final KernelLaunch launch) {
             while (thread == null || thread.getState() != Thread.State.WAITING
                 || LockSupport.getBlocker(thread) != launch) {
-                Thread.yield(); // a thread's state has nothing to wait on; the test's @Timeout bounds the poll
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new AssertionError("worker 0 never went to sleep in the barrier (still "
+                        + (thread == null ? "not started" : thread.getState()) + ")");
+                }
+                Thread.yield();
             }
         }
     }
