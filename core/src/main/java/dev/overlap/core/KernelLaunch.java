@@ -244,12 +244,23 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
      */
     public void stop() {
         if (persistentLaunch && !stopRequested) {
-            stopRequested = true;
+            final boolean sleepers = publishStop();
             device.wakeWorkers();
-            if (barrierSleepers != 0) { // read after the stop's publication: see sleepThrough
+            if (sleepers) {
                 device.unparkWorkers(-1);
             }
         }
+    }
+
+    /**
+     * The stop's half of the barrier's sleep handshake ({@link #sleepThrough}): publishes the stop, then reads the
+     * sleepers.
+     *
+     * @return whether a worker may be asleep in the barrier (then the caller unparks the workers)
+     */
+    boolean publishStop() {
+        stopRequested = true;
+        return barrierSleepers != 0;
     }
 
     /**
@@ -294,9 +305,7 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
         final int round = barrierGeneration;
         final int workers = device.workerCount();
         if ((int)BARRIER_ARRIVED.getAndAdd(this, 1) + 1 == workers) {
-            barrierArrived = 0; // before the next round is published: nobody arrives for it until then
-            barrierGeneration = round + 1;
-            if (barrierSleepers != 0) { // read after the round's publication: see sleepThrough
+            if (publishRound(round)) {
                 device.unparkWorkers(ctx.workerIndex());
             }
             return true;
@@ -332,15 +341,40 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
      * while the thread is interrupted, a park returns at once, so it yields instead.
      */
     private void sleepThrough(final int round) {
-        BARRIER_SLEEPERS.getAndAdd(this, 1);
-        while (barrierGeneration == round && !stopRequested) {
-            if (Thread.currentThread().isInterrupted()) {
-                Thread.yield();
-            } else {
-                LockSupport.park(this);
-            }
+        if (enterSleep(round)) {
+            do {
+                if (Thread.currentThread().isInterrupted()) {
+                    Thread.yield();
+                } else {
+                    LockSupport.park(this);
+                }
+            } while (barrierGeneration == round && !stopRequested);
         }
         BARRIER_SLEEPERS.getAndAdd(this, -1);
+    }
+
+    /**
+     * The last arrival's half of the sleep handshake ({@link #sleepThrough}): resets the arrivals (before the next
+     * round is published: nobody arrives for it until then), publishes round {@code round + 1}, then reads the
+     * sleepers.
+     *
+     * @return whether a worker may be asleep in round {@code round} (then the caller unparks the workers)
+     */
+    boolean publishRound(final int round) {
+        barrierArrived = 0;
+        barrierGeneration = round + 1;
+        return barrierSleepers != 0;
+    }
+
+    /**
+     * The sleeper's half of the sleep handshake ({@link #sleepThrough}): counts the caller as a sleeper, then reads
+     * the round and the stop. The caller leaves the count ({@code -1}) when it stops sleeping, whatever this returned.
+     *
+     * @return whether the caller must park: round {@code round} is still open and the launch is not stopping
+     */
+    boolean enterSleep(final int round) {
+        BARRIER_SLEEPERS.getAndAdd(this, 1);
+        return barrierGeneration == round && !stopRequested;
     }
 
     /**
