@@ -285,7 +285,8 @@ public final class KernelLaunch extends LaunchPadEnd implements Future<Void> {
      * call; the last arrival pays for an unpark only when a worker is asleep (one volatile read otherwise). Parking
      * matters when the workers do not each have a core: a worker that spins or yields keeps its core, so a worker
      * that another thread (a JIT compiler, a second mesh) took off its core waits on that core's run queue while a
-     * core stays busy with waiting; a parked worker frees its core for it.
+     * core stays busy with waiting; a parked worker frees its core for it. An interrupt does not end the wait (the
+     * round or a stop does) and stays set; a stop is the way out of a round that will not complete.
      *
      * @param ctx the calling worker's context (its launch must be this one)
      * @return {@code true} when every worker arrived, {@code false} when the launch is stopping
