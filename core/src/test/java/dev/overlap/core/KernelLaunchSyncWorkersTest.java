@@ -109,34 +109,7 @@ class KernelLaunchSyncWorkersTest {
     @Test
     @Timeout(20)
     void aWorkerThatWaitsLongParksAndTheLastArrivalWakesIt() {
-        try (Mesh two = twoWorkers()) {
-            final CountDownLatch arrive = new CountDownLatch(1);
-            final AtomicInteger trues = new AtomicInteger();
-            final Sleeper sleeper = new Sleeper();
-            final KernelLaunch launch = two.device(0).launchPersistent(ctx -> {
-                if (!sleeper.firstPoll(ctx)) {
-                    return 0;
-                }
-                if (ctx.workerIndex() == 1) {
-                    awaitUninterruptibly(arrive); // arrives only once worker 0 is asleep
-                }
-                if (ctx.syncWorkers()) {
-                    trues.incrementAndGet();
-                }
-                if (ctx.workerIndex() == 0) {
-                    ctx.stopLaunch();
-                }
-                return 1;
-            });
-            try {
-                sleeper.awaitAsleepIn(launch);
-            } finally {
-                arrive.countDown(); // also when the test fails: worker 1 must not wait past the mesh's close
-            }
-            assertTrue(launch.join(10, TimeUnit.SECONDS), "the last arrival did not wake the worker asleep in the "
-                + "barrier");
-            assertEquals(2, trues.get(), "both workers passed the round");
-        }
+        roundWithASleeper(false);
     }
 
     @Test
@@ -164,6 +137,17 @@ class KernelLaunchSyncWorkersTest {
     @Test
     @Timeout(20)
     void anInterruptedSleeperKeepsWaitingForTheRoundAndKeepsItsInterrupt() {
+        assertTrue(roundWithASleeper(true), "the barrier must not swallow the worker's interrupt status");
+    }
+
+    /**
+     * One barrier round on two workers in which worker 0 arrives first and goes to sleep, then (interrupted first when
+     * {@code interrupt}) is woken by worker 1's arrival; asserts that the round ends and that both workers pass it
+     * with {@code true} (an interrupt does not end the wait).
+     *
+     * @return whether worker 0's interrupt status was set after the round
+     */
+    private static boolean roundWithASleeper(final boolean interrupt) {
         try (Mesh two = twoWorkers()) {
             final CountDownLatch arrive = new CountDownLatch(1);
             final AtomicInteger trues = new AtomicInteger();
@@ -174,7 +158,7 @@ class KernelLaunchSyncWorkersTest {
                     return 0;
                 }
                 if (ctx.workerIndex() == 1) {
-                    awaitUninterruptibly(arrive);
+                    awaitUninterruptibly(arrive); // arrives only once worker 0 is asleep
                 }
                 if (ctx.syncWorkers()) {
                     trues.incrementAndGet();
@@ -187,13 +171,16 @@ class KernelLaunchSyncWorkersTest {
             });
             try {
                 sleeper.awaitAsleepIn(launch);
-                sleeper.thread.interrupt();
+                if (interrupt) {
+                    sleeper.thread.interrupt();
+                }
             } finally {
-                arrive.countDown();
+                arrive.countDown(); // also when the test fails: worker 1 must not wait past the mesh's close
             }
-            assertTrue(launch.join(10, TimeUnit.SECONDS), "the round never completed");
-            assertEquals(2, trues.get(), "the interrupt did not end the sleeper's wait with false: the round came");
-            assertTrue(stillInterrupted.get(), "the barrier must not swallow the worker's interrupt status");
+            assertTrue(launch.join(10, TimeUnit.SECONDS), "the last arrival did not wake the worker asleep in the "
+                + "barrier");
+            assertEquals(2, trues.get(), "both workers passed the round");
+            return stillInterrupted.get();
         }
     }
 
