@@ -53,6 +53,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code parkAfterMicros} (100 us, the default), then parks until the round's last arrival unparks it. Both peers
  * park at once after a short spin (the JDK's).
  *
+ * <p><b>Quick run:</b> the target's row only ({@code threads = 2}, {@code work = 0}): the {@code --quick} suite has
+ * a time budget.
+ *
  * <p><b>Target:</b> at {@code threads = 2} (a thread per core on the 2-core machine), Overlap's round no slower than
  * the faster peer's. {@code threads = 3} is oversubscribed on 2 cores (marked in the report): a round then waits for
  * a thread that has no core, which is what the barrier's park is for; reported, not targeted.
@@ -65,7 +68,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 @State(Scope.Benchmark)
 @Family("core")
 @BusyThreads("threads")
-@Quick(warmupTime = "300ms", time = "300ms")
+@Quick(params = {"threads=2", "work=0"}, warmupTime = "200ms", time = "200ms")
 public class BarrierRoundBenchmark {
     /** Rounds per invocation. */
     static final int ROUNDS = 1000;

@@ -82,7 +82,7 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Benchmark)
 @Family("core")
 @BusyThreads("threads + 1")
-@Quick(params = {"tasks=2,64"}, warmupTime = "300ms", time = "300ms")
+@Quick(params = {"tasks=2,64"}, warmupTime = "200ms", time = "200ms")
 public class LaunchOverheadBenchmark {
     /** An empty kernel: the launch is pure overhead. */
     private static final Kernel EMPTY = (ctx, block) -> {
