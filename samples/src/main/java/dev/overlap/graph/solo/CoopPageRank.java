@@ -12,9 +12,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * Pull PageRank by every worker of one device in one persistent launch ({@code --mode coop}): the model, stopping
  * rule, rows and sweep of {@link SoloPageRank} (with Jacobi iterations, the same iterations and the same work per
- * iteration as every mode), the rows of an iteration taken in chunks of {@value #ROWS} with one {@code getAndAdd}
- * per chunk, and the iterations separated by the launch's barrier ({@link WorkerContext#syncWorkers()}) instead of a
- * launch and a join each.
+ * iteration as every mode), the rows of an iteration taken in chunks ({@link #rowsPerClaim}) with one
+ * {@code getAndAdd} per chunk, and the iterations separated by the launch's barrier
+ * ({@link WorkerContext#syncWorkers()}) instead of a launch and a join each.
  *
  * <p>After each barrier every worker adds up the same per-worker partial sums (the L1 change and the dangling rank),
  * in worker order, so all take the same stopping decision (and, for Gauss-Seidel sweeps, the same scale). The partials
@@ -33,13 +33,28 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <p>Thread-safety: one run at a time per placed graph.
  */
 final class CoopPageRank {
-    /** Rows per claim. */
-    static final int ROWS = 1024;
+    /** The most rows per claim: the GAP suite's chunk of its PageRank loop. */
+    static final int MAX_ROWS = 16384;
+    /** The fewest rows per claim. */
+    static final int MIN_ROWS = 1024;
     /** Per worker and iteration: the L1 change, the dangling rank and the total rank of its rows. */
     private static final int PARTIALS = 3;
     private static final int PAD = 16;
 
     private CoopPageRank() {
+    }
+
+    /**
+     * @return the rows a worker claims at once in a graph of {@code n} rows: {@code n / (8 workers)}, so each worker
+     *         gets eight claims or more to even out rows of unequal lengths, within {@value #MIN_ROWS} and
+     *         {@value #MAX_ROWS}. Large, because two workers' chunks meet at a boundary: where a row reads its
+     *         neighbours' contributions across it (a grid row reads the rows a width away), the other worker may be
+     *         writing those lines (in-place sweeps) or the lines next to them, so each boundary costs lines moved
+     *         between the cores; fewer, larger chunks have fewer boundaries (measured on a grid:
+     *         {@code bench/results/2026-11-30-pr-claims-and-halves/}).
+     */
+    static int rowsPerClaim(final int n, final int workers) {
+        return Math.max(MIN_ROWS, Math.min(MAX_ROWS, n / (8 * workers)));
     }
 
     static AppResult run(final DeviceGraph in, final int[] outDegrees, final AppSettings settings) {
@@ -51,6 +66,7 @@ final class CoopPageRank {
         final int fixed = settings.fixedIterations();
         final int maxIterations = fixed > 0 ? fixed : settings.maxIterations();
         final int workers = in.mesh().device(0).workerCount();
+        final int rows = rowsPerClaim(n, workers);
         final double[] partials = new double[2 * workers * PARTIALS];
         final AtomicLongArray claims = new AtomicLongArray(3 * PAD);
         final int[] iterationsDone = new int[1];
@@ -79,8 +95,8 @@ final class CoopPageRank {
                 double myDangling = 0;
                 double myMass = 0;
                 long k;
-                while ((k = claims.getAndAdd(claim, ROWS)) < n) {
-                    SoloPageRank.rows((int)k, (int)Math.min(n, k + ROWS), off, tgt, base, damping, scale,
+                while ((k = claims.getAndAdd(claim, rows)) < n) {
+                    SoloPageRank.rows((int)k, (int)Math.min(n, k + rows), off, tgt, base, damping, scale,
                         state.read(cur), state.written(cur), single, degree, sums);
                     myDelta += sums[0];
                     myDangling += sums[1];

@@ -93,11 +93,17 @@ final class SoloPageRank {
      * {@code f = 1 / (scale * outdeg)} ({@code 1 / scale} for a dangling row, whose slot holds its rank): {@code f}
      * depends on the degree only, so its division runs beside the sum, not after it, and the chain holds a multiply
      * and an add where it held a division (the rank itself, for the L1 change and the total, is computed beside it).
-     * Measured: {@code bench/results/2026-11-29-words-and-chains/}.
+     * Measured: {@code bench/results/2026-11-29-words-and-chains/}. And an in-place sweep over {@code float}
+     * contributions takes its rows as two interleaved halves ({@link #floatHalves}), so that two such chains are in
+     * flight at once.
      */
     static void rows(final int from, final int to, final long off, final long tgt, final double base,
         final double damping, final double scale, final double[] c, final double[] next, final float[] single,
         final int[] degree, final double[] sums) {
+        if (single != null && to - from >= 2) {
+            floatHalves(from, to, off, tgt, base, damping, scale, single, degree, sums);
+            return;
+        }
         final double gatherFactor = damping * scale;
         final double unscale = 1 / scale;
         double delta = 0;
@@ -133,6 +139,65 @@ final class SoloPageRank {
         sums[0] = delta;
         sums[1] = dangling;
         sums[2] = mass;
+    }
+
+    /**
+     * {@link #rows} of an in-place sweep over the {@code float} contributions {@code single}, in another order: the
+     * rows {@code a} of the first half of {@code [from, to)} alternate with the rows {@code b} of the second half, and
+     * the last row of an odd count comes last. In an in-place sweep each row's sum waits for the contributions the
+     * rows before it stored (the class comment of {@link #rows}); with two halves, two such chains, independent of
+     * each other, are in flight at once. A row still reads every contribution its half has stored before it (a
+     * Gauss-Seidel step, in another row order) and the other half's as they stand. Measured on a grid (where the
+     * chain is the sweep's time): {@code bench/results/2026-11-30-pr-claims-and-halves/}. The rows' arithmetic is
+     * that of {@link #rows}, written out for both halves in one loop body: with the rows in a method of their own,
+     * called for each half, the sweeps were slower.
+     */
+    private static void floatHalves(final int from, final int to, final long off, final long tgt, final double base,
+        final double damping, final double scale, final float[] single, final int[] degree, final double[] sums) {
+        final double gatherFactor = damping * scale;
+        final double unscale = 1 / scale;
+        double delta = 0;
+        double dangling = 0;
+        double mass = 0;
+        final int mid = from + ((to - from) >> 1);
+        long firstA = tgt + (UnsafeApi.getLong(null, off + ((long)from << 3)) << 2);
+        long firstB = tgt + (UnsafeApi.getLong(null, off + ((long)mid << 3)) << 2);
+        for (int a = from, b = mid; a < mid; a++, b++) {
+            final long lastA = tgt + (UnsafeApi.getLong(null, off + ((long)(a + 1) << 3)) << 2);
+            final long lastB = tgt + (UnsafeApi.getLong(null, off + ((long)(b + 1) << 3)) << 2);
+            final int ka = degree != null ? degree[a] : (int)((lastA - firstA) >> 2);
+            final int kb = degree != null ? degree[b] : (int)((lastB - firstB) >> 2);
+            final double sumA = singleGather(single, firstA, lastA);
+            final double sumB = singleGather(single, firstB, lastB);
+            final double outA = ka == 0 ? unscale : unscale / ka; // off the chain, as in rows
+            final double outB = kb == 0 ? unscale : unscale / kb;
+            final double ra = base + gatherFactor * sumA;
+            final double rb = base + gatherFactor * sumB;
+            mass += ra + rb;
+            delta += change(ra, single[a], ka, scale) + change(rb, single[b], kb, scale);
+            dangling += (ka == 0 ? ra : 0) + (kb == 0 ? rb : 0);
+            single[a] = (float)(base * outA + gatherFactor * outA * sumA);
+            single[b] = (float)(base * outB + gatherFactor * outB * sumB);
+            firstA = lastA;
+            firstB = lastB;
+        }
+        if (((to - from) & 1) != 0) { // the odd row: rows' own loop, over one row
+            rows(to - 1, to, off, tgt, base, damping, scale, null, null, single, degree, sums);
+            delta += sums[0];
+            dangling += sums[1];
+            mass += sums[2];
+        }
+        sums[0] = delta;
+        sums[1] = dangling;
+        sums[2] = mass;
+    }
+
+    /**
+     * @return the L1 change of a row of out-degree {@code k} from the contribution {@code old} it held (its rank
+     *         divided by {@code scale} times {@code k}; by {@code scale} alone when dangling) to the rank {@code r}
+     */
+    private static double change(final double r, final double old, final int k, final double scale) {
+        return Math.abs(r - old * (k == 0 ? 1 : k) * scale);
     }
 
     /** As {@link #gather} over {@code float} contributions, summed in {@code double}. */

@@ -235,6 +235,19 @@ class CoopAlgorithmsTest {
     }
 
     /** Three workers sweep in place, racing on the contributions: the answer is within the tolerance all the same. */
+    /**
+     * A worker claims eight chunks or more of a graph's rows per iteration, each of 1,024 rows at least and 16,384 at
+     * most ({@link CoopPageRank#rowsPerClaim}).
+     */
+    @Test
+    void pageRankClaimsEightChunksPerWorkerWithinTheirBounds() {
+        assertEquals(CoopPageRank.MAX_ROWS, CoopPageRank.rowsPerClaim(1_000_000, 2));
+        assertEquals(4096, CoopPageRank.rowsPerClaim(65_536, 2));
+        assertEquals(2048, CoopPageRank.rowsPerClaim(65_536, 4));
+        assertEquals(CoopPageRank.MIN_ROWS, CoopPageRank.rowsPerClaim(1000, 2));
+        assertEquals(CoopPageRank.MIN_ROWS, CoopPageRank.rowsPerClaim(0, 1));
+    }
+
     @ParameterizedTest(name = "{0}, {1} numbering")
     @MethodSource("cases")
     void gaussSeidelPageRankIsWithinTheToleranceOfTheExactRanks(final String spec, final String kind) {

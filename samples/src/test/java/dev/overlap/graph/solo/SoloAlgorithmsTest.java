@@ -341,6 +341,50 @@ class SoloAlgorithmsTest {
         }
     }
 
+    /**
+     * An in-place call over {@code float} contributions ({@link SoloPageRank#rows}) takes its rows as two interleaved
+     * halves: when no row of the call reads another (their in-edges come from row 0 only), it stores exactly what
+     * calls of one row each store, and sums the same change, dangling rank and total (to rounding: they add in another
+     * order), for every count, odd ones included: each row once, none skipped, none twice.
+     */
+    @Test
+    void anInPlaceCallTakesEachOfItsRowsOnce() {
+        for (int m = 1; m <= 9; m++) {
+            final EdgeList e = new EdgeList(2 * m, false);
+            for (int v = 1; v <= m; v++) {
+                e.add(0, v); // row v reads row 0 only
+                if (v % 2 == 0) {
+                    e.add(v, 0); // so even rows have an out-degree, odd ones are dangling
+                }
+            }
+            final CsrGraph g = GraphBuilder.build(e, m + 1, BuildOptions.AS_IS, false, Progress.none());
+            final int[] out = GraphApp.outDegrees(g);
+            try (DeviceGraph dg = DeviceGraph.place(one, g.transpose(), Partition.byEdges(g.transpose(), 1),
+                false)) {
+                final SoloGraph sg = SoloGraph.of(dg);
+                final float[] start = new float[m + 1];
+                for (int v = 0; v <= m; v++) {
+                    start[v] = 1f / (v + 2);
+                }
+                final float[] oneByOne = start.clone();
+                final double[] expected = new double[3];
+                final double[] sums = new double[3];
+                for (int v = 1; v <= m; v++) {
+                    SoloPageRank.rows(v, v + 1, sg.offsetsAt(), sg.targetsAt(), 0.01, 0.85, 1.5, null, null,
+                        oneByOne, out, sums);
+                    for (int i = 0; i < 3; i++) {
+                        expected[i] += sums[i];
+                    }
+                }
+                final float[] inOneCall = start.clone();
+                SoloPageRank.rows(1, m + 1, sg.offsetsAt(), sg.targetsAt(), 0.01, 0.85, 1.5, null, null, inOneCall,
+                    out, sums);
+                assertArrayEquals(oneByOne, inOneCall, m + " rows: the stored contributions");
+                assertArrayEquals(expected, sums, 1e-12, m + " rows: the change, dangling rank and total");
+            }
+        }
+    }
+
     private static double errorAfter(final DeviceGraph dg, final int[] out, final AppSettings.PageRankSweep sweep,
         final int sweeps, final double[] exact) {
         final SoloGraph g = SoloGraph.of(dg);
