@@ -21,6 +21,9 @@ import org.agrona.UnsafeApi;
  * <p>Thread-safety: one run at a time per placed graph; the arrays are confined to the calling thread.
  */
 final class SoloPageRank {
+    /** Rows of fewer in-edges than this on average are short: an in-place sweep takes them in two halves. */
+    static final int SHORT_ROW = 8;
+
     private SoloPageRank() {
     }
 
@@ -94,13 +97,15 @@ final class SoloPageRank {
      * depends on the degree only, so its division runs beside the sum, not after it, and the chain holds a multiply
      * and an add where it held a division (the rank itself, for the L1 change and the total, is computed beside it).
      * Measured: {@code bench/results/2026-11-29-words-and-chains/}. And an in-place sweep over {@code float}
-     * contributions takes its rows as two interleaved halves ({@link #floatHalves}), so that two such chains are in
-     * flight at once.
+     * contributions whose rows are short (fewer than {@value #SHORT_ROW} in-edges on average, over the call's rows)
+     * takes them as two interleaved halves ({@link #floatHalves}), so that two such chains are in flight at once;
+     * longer rows hide the chain behind their gathers, and there the halves measured slower.
      */
     static void rows(final int from, final int to, final long off, final long tgt, final double base,
         final double damping, final double scale, final double[] c, final double[] next, final float[] single,
         final int[] degree, final double[] sums) {
-        if (single != null && to - from >= 2) {
+        if (single != null && to - from >= 2 && UnsafeApi.getLong(null, off + ((long)to << 3))
+            - UnsafeApi.getLong(null, off + ((long)from << 3)) < (long)SHORT_ROW * (to - from)) {
             floatHalves(from, to, off, tgt, base, damping, scale, single, degree, sums);
             return;
         }
