@@ -82,7 +82,8 @@ public class KernelLaunchBarrierSleepTest {
      * A start line before barrier call {@code k} of the state: the calling worker waits until both workers have
      * reached it, so that they call the barrier at the same moment, and the first arrival's way to sleep overlaps the
      * last arrival's publication of the round as often as the machine allows (without it, the worker the last
-     * barrier woke arrives later, and the other has long been asleep). Test code: a spin on a counter.
+     * barrier woke arrives later, and the other has long been asleep). Test code: a counter, polled with a yield
+     * between reads.
      *
      * @return false when the actor has given the launch up
      */
