@@ -129,11 +129,9 @@ final class SoloPageRank {
             mass += r;
             final double old = single != null ? single[v] : c[v];
             final double stored = storedBase + storedFactor * sum;
+            delta += change(r, old, k, scale);
             if (k == 0) {
-                delta += Math.abs(r - old * scale);
                 dangling += r;
-            } else {
-                delta += Math.abs(r - old * k * scale);
             }
             if (single != null) {
                 single[v] = (float)stored;
@@ -154,8 +152,7 @@ final class SoloPageRank {
      * each other, are in flight at once. A row still reads every contribution its half has stored before it (a
      * Gauss-Seidel step, in another row order) and the other half's as they stand. Measured on a grid (where the
      * chain is the sweep's time): {@code bench/results/2026-11-30-pr-claims-and-halves/}. The rows' arithmetic is
-     * that of {@link #rows}, written out for both halves in one loop body: with the rows in a method of their own,
-     * called for each half, the sweeps were slower.
+     * that of {@link #rows}, written out for both halves in one loop body, the fastest of the forms tried there.
      */
     private static void floatHalves(final int from, final int to, final long off, final long tgt, final double base,
         final double damping, final double scale, final float[] single, final int[] degree, final double[] sums) {
