@@ -350,20 +350,21 @@ class SoloAlgorithmsTest {
     @Test
     void anInPlaceCallTakesEachOfItsRowsOnce() {
         for (int m = 1; m <= 9; m++) {
-            final EdgeList e = new EdgeList(2 * m, false);
+            final EdgeList e = new EdgeList(3 * m, false);
             for (int v = 1; v <= m; v++) {
                 e.add(0, v); // row v reads row 0 only
-                if (v % 2 == 0) {
-                    e.add(v, 0); // so even rows have an out-degree, odd ones are dangling
+                if (v % 2 == 0) { // even rows have an out-degree of 2 (to rows outside the call), odd ones none
+                    e.add(v, 0);
+                    e.add(v, m + 1);
                 }
             }
-            final CsrGraph g = GraphBuilder.build(e, m + 1, BuildOptions.AS_IS, false, Progress.none());
+            final CsrGraph g = GraphBuilder.build(e, m + 2, BuildOptions.AS_IS, false, Progress.none());
             final int[] out = GraphApp.outDegrees(g);
             try (DeviceGraph dg = DeviceGraph.place(one, g.transpose(), Partition.byEdges(g.transpose(), 1),
                 false)) {
                 final SoloGraph sg = SoloGraph.of(dg);
-                final float[] start = new float[m + 1];
-                for (int v = 0; v <= m; v++) {
+                final float[] start = new float[m + 2];
+                for (int v = 0; v <= m + 1; v++) {
                     start[v] = 1f / (v + 2);
                 }
                 final float[] oneByOne = start.clone();
