@@ -154,7 +154,8 @@ final class SoloPageRank {
      * each other, are in flight at once. A row still reads every contribution its half has stored before it (a
      * Gauss-Seidel step, in another row order) and the other half's as they stand. Measured on a grid (where the
      * chain is the sweep's time): {@code bench/results/2026-11-30-pr-claims-and-halves/}. The rows' arithmetic is
-     * that of {@link #rows}, written out for both halves in one loop body, the fastest of the forms tried there.
+     * that of {@link #rows}, written out for both halves in one loop body; of the other forms tried there, none was
+     * faster, and two were slower.
      */
     private static void floatHalves(final int from, final int to, final long off, final long tgt, final double base,
         final double damping, final double scale, final float[] single, final int[] degree, final double[] sums) {
