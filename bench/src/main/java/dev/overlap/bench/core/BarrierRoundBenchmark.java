@@ -100,23 +100,27 @@ public class BarrierRoundBenchmark {
         phaserTasks = new ArrayList<>(threads);
         cyclicTasks = new ArrayList<>(threads);
         for (int t = 0; t < threads; t++) {
-            phaserTasks.add(() -> {
-                for (int r = 0; r < ROUNDS; r++) {
-                    spend();
-                    phaserBarrier.arriveAndAwaitAdvance();
-                }
-                passed.addAndGet(ROUNDS);
-                return null;
-            });
-            cyclicTasks.add(() -> {
-                for (int r = 0; r < ROUNDS; r++) {
-                    spend();
-                    cyclic.await();
-                }
-                passed.addAndGet(ROUNDS);
-                return null;
-            });
+            phaserTasks.add(rounds(phaserBarrier::arriveAndAwaitAdvance));
+            cyclicTasks.add(rounds(cyclic::await));
         }
+    }
+
+    /** A peer's arrival at its barrier, waiting for the round. */
+    @FunctionalInterface
+    private interface Arrival {
+        void arrive() throws Exception;
+    }
+
+    /** @return a pool task: {@link #ROUNDS} rounds, each some work and an {@code arrival}, then the count */
+    private Callable<Object> rounds(final Arrival arrival) {
+        return () -> {
+            for (int r = 0; r < ROUNDS; r++) {
+                spend();
+                arrival.arrive();
+            }
+            passed.addAndGet(ROUNDS);
+            return null;
+        };
     }
 
     @Setup(Level.Iteration)
