@@ -204,9 +204,10 @@ final class ComparisonReport {
         if (rows.stream().anyMatch(r -> r.peakRssKib >= 0)) {
             sb.append(String.format(Locale.ROOT, "Peak RSS: the high-water mark of the process that measured the row "
                 + "(each forked Overlap measurement runs in a JVM of its own as `overlap bfs|pr|sssp` does: the "
-                + "one-device modes (solo, coop) load the graph straight into the device's memory and compute the "
-                + "reference answer from it, the others and the to-tolerance PageRank rows load a host graph, compute "
-                + "the reference answer, place it and drop the host copy before the runs; weights for SSSP only; GAP's "
+                + "one-device modes (solo, coop, and their Gauss-Seidel PageRank) load the graph straight into the "
+                + "device's memory, compute the reference answer from it and calibrate a to-tolerance PageRank on it, "
+                + "the others load a host graph, compute the reference answer (and calibrate async PageRank), place it "
+                + "and drop the host copy before the runs; weights for SSSP only; GAP's "
                 + "process loads, builds, runs and verifies), from /proc (VmHWM) or GNU time. An idle JVM started with "
                 + "the same flags: %s. \"rss-idle / gap\": (peak RSS - idle JVM) / GAP's peak "
                 + "RSS.%n%n", s.idleJvmKib() < 0 ? "not measured" : String.format(Locale.ROOT, "%.0f MiB",

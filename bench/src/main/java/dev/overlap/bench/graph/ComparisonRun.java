@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Runs the comparison graph by graph: generates the graph (or loads the file), and when GAP is a peer writes it to
@@ -337,7 +338,7 @@ final class ComparisonRun {
             // the app's own worklist, as `--queue auto` picks it: priority for SSSP, FIFO for BFS and PageRank
             s = AppSettings.builder().fixedIterations(fixed.fixedIterations()).queue(app.autoQueue()).build();
             if (toTolerance) {
-                s = calibratedTolerance(name, g, app, mode, provider, runner, ref);
+                s = calibratedTolerance(name, app, mode, hostTrials(g, app, provider, runner, ref));
             }
             m = runner.measure(g, app, provider, source, s);
         } catch (final UnsupportedOperationException | IllegalStateException e) {
@@ -375,11 +376,12 @@ final class ComparisonRun {
     /**
      * A forked measurement of one mode on one app, shaped like {@code overlap bfs|pr|sssp} so that its peak RSS is a
      * user's run's: the graph is loaded with weights only when the app reads them; a one-device mode's graph loads
-     * straight into its device's memory ({@link AppRunner#loading}), where the reference answer reads it, unless its
-     * PageRank runs to a calibrated tolerance (the calibration places the host graph again and again); otherwise the
-     * sequential reference answer is computed by the host graph's last reader, and the runner drops the graph once it
-     * is placed ({@link dev.overlap.graph.app.HostGraph}); nothing here keeps a reference to it. The edges traversed
-     * come from the reference answer (a verified answer reaches the same vertices).
+     * straight into its device's memory ({@link AppRunner#loading}), where the reference answer reads it and, for a
+     * PageRank to a calibrated tolerance, the calibration's trials run on it (so the measured process holds the graph
+     * once, as {@code overlap pr --tolerance} does); otherwise the sequential reference answer is computed by the host
+     * graph's last reader, and the runner drops the graph once it is placed ({@link dev.overlap.graph.app.HostGraph});
+     * nothing here keeps a reference to it. The edges traversed come from the reference answer (a verified answer
+     * reaches the same vertices).
      */
     private void measureForked(final ComparisonInput input, final GraphApp app, final String mode,
         final GraphAlgorithms provider, final AppRunner runner) throws IOException {
@@ -392,9 +394,17 @@ final class ComparisonRun {
         final ForkedInput in;
         final AppRunner.Measurement m;
         try {
-            if (!toTolerance && (provider.singleWorker() || provider.oneDevice())) {
-                in = loadedInput(input, app, provider, runner, answers);
-                m = runner.measure(in.loaded, app, provider, in.source, in.settings);
+            if (provider.singleWorker() || provider.oneDevice()) {
+                final ForkedInput loaded = loadedInput(input, app, provider, runner, answers);
+                if (toTolerance) { // the calibration's trials run on the loaded graph: it exists once, in the device
+                    final AppSettings[] chosen = new AppSettings[1];
+                    m = runner.measure(loaded.loaded, app, provider, loaded.source, trial -> chosen[0] =
+                        calibratedTolerance(name, app, mode, t -> loaded.ref.error(trial.apply(t).ranks())));
+                    in = new ForkedInput(null, null, loaded.source, chosen[0], loaded.ref);
+                } else {
+                    in = loaded;
+                    m = runner.measure(in.loaded, app, provider, in.source, in.settings);
+                }
             } else {
                 in = forkedInput(input, app, mode, provider, runner, toTolerance, answers);
                 m = runner.measure(in.host, app, provider, in.source, in.settings);
@@ -482,7 +492,7 @@ final class ComparisonRun {
             ref = prReferenceFile != null ? PageRankReference.read(prReferenceFile, g)
                 : PageRankReference.compute(g, PowerIteration.DAMPING);
             if (toTolerance) {
-                s = calibratedTolerance(input.name(), g, app, mode, provider, runner, ref);
+                s = calibratedTolerance(input.name(), app, mode, hostTrials(g, app, provider, runner, ref));
             }
         }
         // the reference runs the fixed iterations (a to-tolerance row is verified against the converged ranks)
@@ -499,6 +509,17 @@ final class ComparisonRun {
     }
 
     /**
+     * @return the L1 error of one untimed run with the settings it is given, on a host graph the caller keeps (placed
+     *         on a mesh of its own each time): the calibration's trials of a mode that cannot run on a loaded graph
+     */
+    private static ToDoubleFunction<AppSettings> hostTrials(final CsrGraph g, final GraphApp app,
+        final GraphAlgorithms provider, final AppRunner runner, final PageRankReference ref) {
+        final AppRunner once = AppRunner.builder().devices(runner.devices()).threadsPerDevice(
+            runner.threadsPerDevice()).warmups(0).runs(1).build();
+        return t -> ref.error(once.measure(g, app, provider, 0, t).result().ranks());
+    }
+
+    /**
      * Async PageRank has no iterations (Atos: push residuals until every one is below a threshold); its tolerance is
      * an upper bound on the error, often well above the error it gets. Untimed runs look for the largest tolerance
      * whose error stays within {@code prError}: starting at {@code prError}, the tolerance grows by the error's
@@ -507,12 +528,10 @@ final class ComparisonRun {
      * {@code prError} or after {@value #CALIBRATION_RUNS} runs, and keeps the largest tolerance that was within. Async
      * then does the work of that accuracy and no more. The runs are not timed (extra warm-ups, in effect).
      */
-    private AppSettings calibratedTolerance(final String name, final CsrGraph g, final GraphApp app, final String mode,
-        final GraphAlgorithms provider, final AppRunner runner, final PageRankReference ref) {
+    private AppSettings calibratedTolerance(final String name, final GraphApp app, final String mode,
+        final ToDoubleFunction<AppSettings> errorOf) {
         final AppSettings.PageRankSweep sweep = isGaussSeidel(mode) ? AppSettings.PageRankSweep.GAUSS_SEIDEL
             : AppSettings.PageRankSweep.JACOBI;
-        final AppRunner once = AppRunner.builder().devices(runner.devices()).threadsPerDevice(
-            runner.threadsPerDevice()).warmups(0).runs(1).build();
         double good = 0;
         double goodError = Double.NaN;
         double bad = Double.POSITIVE_INFINITY;
@@ -520,7 +539,7 @@ final class ComparisonRun {
         for (int i = 0; i < CALIBRATION_RUNS; i++) {
             final AppSettings s = AppSettings.builder().tolerance(tolerance).queue(app.autoQueue())
                 .pageRankSweep(sweep).build();
-            final double error = ref.error(once.measure(g, app, provider, 0, s).result().ranks());
+            final double error = errorOf.applyAsDouble(s);
             if (error > prError) {
                 bad = tolerance;
             } else {

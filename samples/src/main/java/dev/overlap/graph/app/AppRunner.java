@@ -15,7 +15,9 @@ import org.agrona.concurrent.IdleStrategy;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -290,6 +292,59 @@ public final class AppRunner {
         try (Placed placed = adopt(loaded, app, algorithms, source, settings)) {
             return runs(placed, source, true);
         }
+    }
+
+    /**
+     * As {@link #measure(DeviceGraph, GraphApp, GraphAlgorithms, int, AppSettings) measure}, with the settings of the
+     * warm-up and timed runs chosen on the loaded graph itself: {@code tuning} makes untimed trial runs with settings
+     * of its own (for example a search for the PageRank tolerance that reaches a target error, as
+     * {@code bench-graphs} makes for its to-tolerance rows) and returns the settings to measure. So the trials need
+     * no second copy of the graph, and the process that is measured holds what a run with the chosen settings holds.
+     * A loaded graph's device memory is sized by the app and mode, not by the settings, so any settings can run on it.
+     *
+     * @param loaded     a graph {@link #loading} built, for a set of modes holding {@code algorithms}
+     * @param algorithms the one-device model to run
+     * @param tuning     the trials and the choice; it may run the graph as often as it likes, one run at a time, and
+     *                   only until it returns
+     * @return the times and the last run's answer, with the chosen settings
+     * @throws IllegalArgumentException as {@link #measure(DeviceGraph, GraphApp, GraphAlgorithms, int, AppSettings)
+     *                                  measure}
+     * @throws IllegalStateException    as {@code measure}, and when a trial is run after {@code tuning} returned
+     * @throws NullPointerException     when {@code tuning} returns no settings (the graph and its mesh are closed)
+     */
+    public Measurement measure(final DeviceGraph loaded, final GraphApp app, final GraphAlgorithms algorithms,
+        final int source, final Tuning tuning) {
+        Objects.requireNonNull(tuning, "tuning");
+        try (Placed trials = adopt(loaded, app, algorithms, source, AppSettings.defaults())) {
+            final AtomicBoolean open = new AtomicBoolean(true); // a trial kept and called later is refused
+            final AppSettings chosen;
+            try {
+                chosen = Objects.requireNonNull(tuning.choose(s -> {
+                    if (!open.get()) {
+                        throw new IllegalStateException("a trial run after the tuning returned its settings");
+                    }
+                    return trials.run(source, Objects.requireNonNull(s, "settings"));
+                }), "the settings the tuning chose");
+            } finally {
+                open.set(false);
+            }
+            System.gc(); // the trials' garbage, before the runs' arrays: as after a load
+            return runs(trials.with(chosen), source, true);
+        }
+    }
+
+    /**
+     * Chooses the settings of a measurement from untimed trial runs on its graph
+     * ({@link #measure(DeviceGraph, GraphApp, GraphAlgorithms, int, Tuning)}).
+     */
+    @FunctionalInterface
+    public interface Tuning {
+        /**
+         * @param trial one untimed run with the settings it is given (the measurement's source, on the caller's
+         *              thread); its answer belongs to the caller
+         * @return the settings of the warm-up and timed runs
+         */
+        AppSettings choose(Function<AppSettings, AppResult> trial);
     }
 
     /** @return the workers of a one-device model's mesh */
@@ -604,10 +659,20 @@ public final class AppRunner {
          * @throws IllegalStateException    once closed
          */
         public AppResult run(final int source) {
+            return run(source, settings);
+        }
+
+        /** One run with other settings than the placed graph's (a loaded graph's memory does not depend on them). */
+        AppResult run(final int source, final AppSettings with) {
             if (app.hasSource() && (source < 0 || source >= graph.vertexCount())) {
                 throw new IllegalArgumentException("source " + source + " is outside 0.." + (graph.vertexCount() - 1));
             }
-            return app.run(algorithms, placedGraph, graph, source, settings);
+            return app.run(algorithms, placedGraph, graph, source, with);
+        }
+
+        /** @return this placed graph with other settings for its runs: the same graph and mesh, closed by either */
+        Placed with(final AppSettings other) {
+            return new Placed(mesh, placedGraph, graph, app, algorithms, other, placeMillis, devices, workers);
         }
 
         /** @return the summary of the placed app's graph (not its reverse): counts and out-degrees */
