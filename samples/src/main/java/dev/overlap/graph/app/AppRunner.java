@@ -304,26 +304,29 @@ public final class AppRunner {
      *
      * @param loaded     a graph {@link #loading} built, for a set of modes holding {@code algorithms}
      * @param algorithms the one-device model to run
-     * @param tuning     the trials and the choice; it may run the graph as often as it likes, one run at a time, and
-     *                   only until it returns
+     * @param tuning     the trials and the choice ({@link Tuning#choose})
      * @return the times and the last run's answer, with the chosen settings
      * @throws IllegalArgumentException as {@link #measure(DeviceGraph, GraphApp, GraphAlgorithms, int, AppSettings)
      *                                  measure}
-     * @throws IllegalStateException    as {@code measure}, and when a trial is run after {@code tuning} returned
-     * @throws NullPointerException     when {@code tuning} returns no settings (the graph and its mesh are closed)
+     * @throws IllegalStateException    as {@code measure}
+     * @throws NullPointerException     for no tuning, or a tuning that returns no settings (the graph and its mesh are
+     *                                  closed, as after any failure here)
      */
     public Measurement measure(final DeviceGraph loaded, final GraphApp app, final GraphAlgorithms algorithms,
         final int source, final Tuning tuning) {
-        Objects.requireNonNull(tuning, "tuning");
         try (Placed trials = adopt(loaded, app, algorithms, source, AppSettings.defaults())) {
+            Objects.requireNonNull(tuning, "tuning");
             final AtomicBoolean open = new AtomicBoolean(true); // a trial kept and called later is refused
+            final long settled = usedHeap();
             final AppSettings chosen;
             try {
                 chosen = Objects.requireNonNull(tuning.choose(s -> {
                     if (!open.get()) {
                         throw new IllegalStateException("a trial run after the tuning returned its settings");
                     }
-                    return trials.run(source, Objects.requireNonNull(s, "settings"));
+                    Objects.requireNonNull(s, "settings");
+                    collectBetweenRuns(true, settled); // the last trial's arrays, as between warm-up runs
+                    return trials.run(source, s);
                 }), "the settings the tuning chose");
             } finally {
                 open.set(false);
@@ -341,7 +344,8 @@ public final class AppRunner {
     public interface Tuning {
         /**
          * @param trial one untimed run with the settings it is given (the measurement's source, on the caller's
-         *              thread); its answer belongs to the caller
+         *              thread); its answer belongs to the caller. Run it as often as needed, one run at a time, and
+         *              only until this method returns: a trial run later throws {@link IllegalStateException}
          * @return the settings of the warm-up and timed runs
          */
         AppSettings choose(Function<AppSettings, AppResult> trial);

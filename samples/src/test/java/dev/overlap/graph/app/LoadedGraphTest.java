@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and its mesh however the measurement ends; a mode it was not loaded for, a source outside it, a directed graph for
  * PageRank's pull and a multi-device mode are refused with a clear exception, and still closed. With a
  * {@link AppRunner.Tuning}, the trials run on the loaded graph and the timed runs run the settings it chose; a trial
- * kept past the tuning, a tuning without settings and a failing tuning are refused, and the graph is still closed.
+ * kept past the tuning, no tuning, a tuning without settings and a failing tuning are refused, and the graph is still closed.
  */
 @Timeout(120)
 class LoadedGraphTest {
@@ -119,6 +119,11 @@ class LoadedGraphTest {
         final IllegalStateException late = assertThrows(IllegalStateException.class,
             () -> trial.get().apply(AppSettings.defaults()));
         assertEquals("a trial run after the tuning returned its settings", late.getMessage());
+
+        final DeviceGraph noTuning = load(runner, GraphApp.PAGERANK, GRID.options(), "coop");
+        assertThrows(NullPointerException.class, () -> runner.measure(noTuning, GraphApp.PAGERANK,
+            Algorithms.forMode("coop"), 0, (AppRunner.Tuning)null));
+        assertTrue(noTuning.mesh().isClosed(), "closed when there is no tuning");
 
         final DeviceGraph none = load(runner, GraphApp.PAGERANK, GRID.options(), "coop");
         final NullPointerException npe = assertThrows(NullPointerException.class,
