@@ -88,7 +88,12 @@ final class CoopBfs {
     private static final int CONVERTED = 3;
     /** Non-zero once a top-down step's claims reserved room past the end of the next frontier. */
     private static final int OVERFLOW = 4;
-    private static final int KINDS = 5;
+    /**
+     * The edges a top-down step scanned, when its frontier's edges were not counted by the step before (see
+     * {@link Run#countsNextEdges}): the step scans each of them once, so it is that count, for the explored edges.
+     */
+    private static final int SCANNED = 5;
+    private static final int KINDS = 6;
     /** Run totals (not rotating). */
     private static final int VISITED_TOTAL = KINDS * 3;
     private static final int SCANNED_TOTAL = VISITED_TOTAL + 1;
@@ -104,17 +109,19 @@ final class CoopBfs {
     }
 
     static AppResult run(final DeviceGraph dg, final int source, final AppSettings settings) {
-        return run(dg, source, settings, Integer.MAX_VALUE, 0);
+        return run(dg, source, settings, Integer.MAX_VALUE, 0, false);
     }
 
     /**
      * As {@link #run(DeviceGraph, int, AppSettings)}, with the room a top-down step's claims may reserve in the next
      * frontier lowered to {@code claimRoom} (when below what the current frontier leaves of the queue): tests make
      * levels overflow with it; and with the source's frontier at queue position {@code firstBase} ({@code 0 <=
-     * firstBase < n}) instead of 0: tests make the frontiers wrap around the queue's end with it.
+     * firstBase < n}) instead of 0: tests make the frontiers wrap around the queue's end with it; and, with {@code
+     * countEveryLevel}, with every top-down step counting its claims' edges, as if any level could go bottom-up:
+     * tests compare the directions taken with it.
      */
     static AppResult run(final DeviceGraph dg, final int source, final AppSettings settings, final int claimRoom,
-        final int firstBase) {
+        final int firstBase, final boolean countEveryLevel) {
         final SoloGraph g = SoloGraph.of(dg);
         final int n = g.vertices();
         final int s = g.internalSource(source);
@@ -131,7 +138,8 @@ final class CoopBfs {
             final int words = (n + 63) >> 6;
             bits0 = dev.allocateLongs(Math.max(1, words));
             bits1 = dev.allocateLongs(Math.max(1, words));
-            final Run run = new Run(g, n, Math.min(n, claimRoom), firstBase, s, optimizing, dg.localEdges(0),
+            final int maxDegree = countEveryLevel ? Integer.MAX_VALUE : dg.summary().maxDegree();
+            final Run run = new Run(g, n, Math.min(n, claimRoom), firstBase, s, optimizing, maxDegree, dg.localEdges(0),
                 RawArrays.of(depthArray).address(0), RawArrays.of(queue).address(0), RawArrays.of(bits0).address(0),
                 RawArrays.of(bits1).address(0));
             final long start = System.nanoTime();
@@ -194,6 +202,8 @@ final class CoopBfs {
         final int firstBase;
         final int source;
         final boolean optimizing;
+        /** The graph's largest degree, for {@link #countsNextEdges}; {@code Integer.MAX_VALUE} counts every level. */
+        final int maxDegree;
         final long totalEdges;
         final long off;
         final long tgt;
@@ -207,8 +217,8 @@ final class CoopBfs {
         long levels;
 
         Run(final SoloGraph g, final int n, final int claimRoom, final int firstBase, final int source,
-            final boolean optimizing, final long totalEdges, final long depth, final long queue, final long bits0,
-            final long bits1) {
+            final boolean optimizing, final int maxDegree, final long totalEdges, final long depth, final long queue,
+            final long bits0, final long bits1) {
             this.n = n;
             this.claimRoom = claimRoom;
             if (firstBase < 0 || firstBase >= Math.max(1, n)) {
@@ -217,6 +227,7 @@ final class CoopBfs {
             this.firstBase = firstBase;
             this.source = source;
             this.optimizing = optimizing;
+            this.maxDegree = maxDegree;
             this.totalEdges = totalEdges;
             this.off = g.offsetsAt();
             this.tgt = g.targetsAt();
@@ -257,9 +268,10 @@ final class CoopBfs {
             final Lane lane = new Lane(this);
             final int[] buffer = lane.buffer;
             final long[] work = new long[2]; // this worker's vertices claimed or found, and edges scanned
-            long explored = degree(source);
+            long explored = 0; // the edges out of the levels before this one (the GAP suite's edges_to_check, less)
             long previousSize = 0;
             boolean bottomUp = false;
+            boolean edgesCounted = true; // whether this level's frontier edges were counted (the source's are)
             boolean rebuilt = false;
             long base = firstBase; // where the current frontier starts in the queue (the same in every worker)
             int level = 0;
@@ -277,6 +289,7 @@ final class CoopBfs {
                     counters.set(slot(TAIL, level + 2), 0);
                     counters.set(slot(EDGES, level + 2), 0);
                     counters.set(slot(OVERFLOW, level + 2), 0);
+                    counters.set(slot(SCANNED, level + 2), 0);
                 }
                 final boolean wasBottomUp = bottomUp;
                 if (optimizing) {
@@ -303,10 +316,11 @@ final class CoopBfs {
                         return;
                     }
                 }
+                final boolean counting = bottomUp || countsNextEdges(size);
                 if (bottomUp) {
                     bottomUpStep(curBits, nextBits, level, lane, work);
                 } else {
-                    topDownStep(base, size, level, lane, work, w, workers);
+                    topDownStep(base, size, level, lane, work, w, workers, counting, optimizing && !edgesCounted);
                 }
                 if (!ctx.syncWorkers()) {
                     return;
@@ -322,7 +336,9 @@ final class CoopBfs {
                 } else if (!bottomUp) {
                     base = wrap(base + size);
                 }
-                explored += frontierEdges;
+                // the edges of this level's frontier: counted by the step before, or scanned by this one
+                explored += edgesCounted ? frontierEdges : counters.get(slot(SCANNED, level + 1));
+                edgesCounted = counting;
                 previousSize = size;
                 level++;
             }
@@ -347,6 +363,25 @@ final class CoopBfs {
                 UnsafeApi.putInt(null, depth + ((long)v << 2), (int)(-1 - degree));
                 first = last;
             }
+        }
+
+        /**
+         * Whether a top-down step from a frontier of {@code size} vertices counts the edges of the vertices it claims
+         * (the next frontier's edges, for the direction rule). Not when the run keeps top-down, nor when the next
+         * frontier's edges are below the rule's floor whatever they are: the next frontier has at most {@code size x
+         * maxDegree} vertices (one per edge scanned) and so at most {@code size x maxDegree}<sup>2</sup> edges, and a
+         * frontier with fewer than {@code n / }{@value DirectionRule#BETA} edges stays top-down
+         * ({@link DirectionRule#mayGoBottomUp}). A long-diameter graph of small degrees (a grid, a road network)
+         * then never counts: the count is an add per claim whose operand is the claimed vertex's old depth, and it
+         * took a tenth of a grid's claims. The rule reads 0 edges for an uncounted level (it stays top-down), and the
+         * explored edges take that level's edges from what its own step scanned instead.
+         */
+        boolean countsNextEdges(final long size) {
+            if (!optimizing) {
+                return false;
+            }
+            final long nextBound = size * maxDegree; // both below 2^31
+            return nextBound >= n || DirectionRule.mayGoBottomUp(n, nextBound, maxDegree);
         }
 
         /** @return position {@code p} of the queue, {@code 0 <= p < 2 n}, wrapped into the ring */
@@ -437,13 +472,24 @@ final class CoopBfs {
          * after it: adds this worker's vertices claimed and edges scanned to {@code work}.
          */
         private void topDownStep(final long base, final long size, final int level, final Lane lane,
-            final long[] work, final int w, final int workers) {
-            lane.start(wrap(base + size), Math.min(claimRoom, n - size), slot(TAIL, level + 1), level + 1);
-            for (long i = size * w / workers, end = size * (w + 1) / workers; i < end; i++) {
-                lane.expand(UnsafeApi.getInt(null, queue + (wrap(base + i) << 2)));
+            final long[] work, final int w, final int workers, final boolean counting, final boolean addScanned) {
+            lane.start(wrap(base + size), Math.min(claimRoom, n - size), slot(TAIL, level + 1), level + 1, counting);
+            final long from = size * w / workers;
+            final long to = size * (w + 1) / workers;
+            if (counting) {
+                for (long i = from; i < to; i++) {
+                    lane.expand(UnsafeApi.getInt(null, queue + (wrap(base + i) << 2)));
+                }
+            } else {
+                lane.expandUncounted(base, from, to);
             }
             lane.flush();
-            counters.getAndAdd(slot(EDGES, level + 1), lane.discovered);
+            if (counting) {
+                counters.getAndAdd(slot(EDGES, level + 1), lane.discovered);
+            }
+            if (addScanned) {
+                counters.getAndAdd(slot(SCANNED, level + 1), lane.scanned);
+            }
             work[0] += lane.claimed;
             work[1] += lane.scanned;
         }
@@ -452,7 +498,7 @@ final class CoopBfs {
         private void bottomUpStep(final long curBits, final long nextBits, final int level, final Lane lane,
             final long[] work) {
             final int claim = slot(CLAIM, level);
-            lane.start(0, 0, 0, level + 1);
+            lane.start(0, 0, 0, level + 1, true);
             long k;
             while ((k = counters.getAndAdd(claim, SCAN)) < n) {
                 lane.scan((int)k, (int)Math.min(n, k + SCAN), curBits, nextBits);
@@ -523,6 +569,8 @@ final class CoopBfs {
         long room;
         int tail;
         int nextDepth;
+        /** Whether the step counts the claimed vertices' edges into {@link #discovered} ({@link Run#countsNextEdges}). */
+        boolean counting;
 
         Lane(final Run run) {
             this.run = run;
@@ -530,9 +578,11 @@ final class CoopBfs {
 
         /**
          * Starts a step that files claimed vertices in the next frontier, from queue position {@code next} for at
-         * most {@code room} entries, at the tail counter {@code tail}.
+         * most {@code room} entries, at the tail counter {@code tail}; {@code counting}: whether it counts the claimed
+         * vertices' edges.
          */
-        void start(final long next, final long room, final int tail, final int nextDepth) {
+        void start(final long next, final long room, final int tail, final int nextDepth, final boolean counting) {
+            this.counting = counting;
             this.next = next;
             this.room = room;
             this.tail = tail;
@@ -545,6 +595,7 @@ final class CoopBfs {
 
         /** Writes the buffered claims into the next frontier (see {@link Run#flushClaims}). */
         void flush() {
+            claimed += held;
             run.flushClaims(buffer, held, next, room, tail, nextDepth);
             held = 0;
         }
@@ -559,20 +610,88 @@ final class CoopBfs {
             final long first = UnsafeApi.getLong(null, off + ((long)u << 3));
             final int degree = (int)(UnsafeApi.getLong(null, off + ((long)(u + 1) << 3)) - first);
             final long edges = run.tgt + (first << 2);
-            for (int from = 0; from < degree; from += BUFFER) {
-                final int count = Math.min(BUFFER, degree - from);
-                if (count > BUFFER - held) {
-                    // room for every edge of the piece before its loop, so the loop never flushes: a call in the
-                    // loop body, even one seldom taken, keeps the JIT from holding the loop's state in registers
-                    flush();
+            if (degree <= BUFFER - held) { // the common case: the row fits the buffer as it is
+                claim(edges, degree);
+            } else {
+                for (int from = 0; from < degree; from += BUFFER) {
+                    final int count = Math.min(BUFFER, degree - from);
+                    if (count > BUFFER - held) {
+                        // room for every edge of the piece before its loop, so the loop never flushes: a call in the
+                        // loop body, even one seldom taken, keeps the JIT from holding the loop's state in registers
+                        flush();
+                    }
+                    claim(edges + ((long)from << 2), count);
                 }
-                claim(edges + ((long)from << 2), count);
             }
             scanned += degree;
         }
 
-        /** Claims the unvisited targets of the {@code count} edges at {@code edges}; the buffer has room for them. */
+        /**
+         * Top-down without the count ({@link Run#countsNextEdges}): expands entries {@code [from, to)} of the frontier
+         * at queue position {@code base}. The buffer's fill stays in a local from vertex to vertex, where
+         * {@link #expand} keeps it in a field: that field's store and reload per vertex (and the count's) made a
+         * grid's one-worker step about a tenth slower than the same loop with locals
+         * ({@code bench/results/2026-11-30-coop-bfs-uncounted/}).
+         */
+        void expandUncounted(final long base, final long from, final long to) {
+            final long queue = run.queue;
+            final long off = run.off;
+            final long tgt = run.tgt;
+            final long depth = run.depth;
+            final int nextD = nextDepth;
+            final int[] buf = buffer;
+            int h = held;
+            long rows = 0;
+            for (long i = from; i < to; i++) {
+                final int u = UnsafeApi.getInt(null, queue + (run.wrap(base + i) << 2));
+                final long first = UnsafeApi.getLong(null, off + ((long)u << 3));
+                final int degree = (int)(UnsafeApi.getLong(null, off + ((long)(u + 1) << 3)) - first);
+                if (degree <= BUFFER - h) {
+                    h = claimOnly(tgt + (first << 2), degree, depth, nextD, buf, h);
+                    rows += degree;
+                } else { // a flush first, and a row longer than the buffer in pieces
+                    held = h;
+                    expand(u);
+                    h = held;
+                }
+            }
+            held = h;
+            scanned += rows;
+        }
+
+        /** Claims the unvisited targets of the {@code count} edges at {@code edges}, counting their edges or not. */
         private void claim(final long edges, final int count) {
+            if (counting) {
+                claimCounting(edges, count);
+            } else {
+                held = claimOnly(edges, count, run.depth, nextDepth, buffer, held);
+            }
+        }
+
+        /**
+         * As {@link #claimCounting}, without the count, and with the buffer's fill {@code h} passed in and returned.
+         *
+         * @return the buffer's fill after the claims
+         */
+        private static int claimOnly(final long edges, final int count, final long depth, final int nextD,
+            final int[] buf, final int held) {
+            int h = held;
+            for (int e = 0; e < count; e++) {
+                final int v = UnsafeApi.getInt(null, edges + ((long)e << 2));
+                final long at = depth + ((long)v << 2);
+                if (UnsafeApi.getInt(null, at) < 0) {
+                    UnsafeApi.putInt(null, at, nextD);
+                    buf[h++] = v;
+                }
+            }
+            return h;
+        }
+
+        /**
+         * Claims the unvisited targets of the {@code count} edges at {@code edges}, adding their edges to
+         * {@link #discovered}; the buffer has room for them.
+         */
+        private void claimCounting(final long edges, final int count) {
             final long depth = run.depth;
             final int nextD = nextDepth;
             final int[] buf = buffer;
@@ -588,7 +707,6 @@ final class CoopBfs {
                     edgesOfFound += -1 - old;
                 }
             }
-            claimed += h - held;
             held = h;
             discovered += edgesOfFound;
         }

@@ -126,7 +126,7 @@ class CoopAlgorithmsTest {
                 for (final AppSettings.Direction dir : AppSettings.Direction.values()) {
                     for (final int room : new int[] {1, 5, 64}) {
                         final AppResult r = CoopBfs.run(dg, source, AppSettings.builder().direction(dir).build(),
-                            room, 0);
+                            room, 0, false);
                         final Verification v = Verification.depths(expected, r.depths());
                         assertTrue(v.passed(), spec + " from " + source + ", " + dir + ", room " + room + ": "
                             + v.detail());
@@ -155,7 +155,7 @@ class CoopAlgorithmsTest {
                     for (final int first : new int[] {n - 1, n - 2, n - 40, n / 2}) {
                         for (final int room : new int[] {Integer.MAX_VALUE, 64}) {
                             final AppResult r = CoopBfs.run(dg, source, AppSettings.builder().direction(dir)
-                                .build(), room, first);
+                                .build(), room, first, false);
                             final Verification v = Verification.depths(expected, r.depths());
                             assertTrue(v.passed(), spec + " from " + source + ", " + dir + ", first position "
                                 + first + ", room " + room + ": " + v.detail());
@@ -164,7 +164,7 @@ class CoopAlgorithmsTest {
                 }
             }
             assertThrows(IllegalArgumentException.class, () -> CoopBfs.run(dg, 0, AppSettings.defaults(),
-                Integer.MAX_VALUE, n));
+                Integer.MAX_VALUE, n, false));
         }
     }
 
@@ -182,6 +182,59 @@ class CoopAlgorithmsTest {
     @org.junit.jupiter.api.Test
     void aRoadsTailStaysTopDown() {
         onOneWorker(single -> dev.overlap.graph.app.DirectionRuleTest.assertARoadsTailStaysTopDown(coop, single, 1));
+    }
+
+    /**
+     * A top-down step counts its claims' edges only when the next frontier could go bottom-up, a bound from the
+     * graph's largest degree; an uncounted level's edges reach the explored edges from what its step scanned. So the
+     * directions taken are those of a run that counts at every level: on one worker (no repeated claims) the edges
+     * scanned and the levels are equal. The last graph is a long path into a dense random part: the path's levels
+     * are not counted (their frontier of one vertex cannot reach the rule's floor), and the switch in the dense part
+     * comes where the path's edges count as explored (leaving them unexplored moves it).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"kron:12", "grid:40x40", "road:3000", "urand:10", "path-into-dense"})
+    void theDirectionsTakenAreThoseOfARunThatCountsEveryLevel(final String spec) {
+        final CsrGraph g = spec.equals("path-into-dense") ? pathIntoDense() : graph(spec).withoutWeights();
+        onOneWorker(single -> {
+            try (DeviceGraph dg = DeviceGraph.place(single, g, Partition.byEdges(g, 1), false)) {
+                for (final int source : sources(g)) {
+                    final AppResult every = CoopBfs.run(dg, source, AppSettings.defaults(), Integer.MAX_VALUE, 0,
+                        true);
+                    final AppResult bounded = CoopBfs.run(dg, source, AppSettings.defaults());
+                    assertTrue(Verification.depths(SequentialBfs.depths(g, source), bounded.depths()).passed());
+                    assertEquals(every.counts().edgesScanned(), bounded.counts().edgesScanned(), spec + " from "
+                        + source + ": the edges scanned");
+                    assertEquals(every.counts().iterations(), bounded.counts().iterations(), "levels");
+                }
+                if (spec.equals("path-into-dense")) { // the test's point: this graph switches, after uncounted levels
+                    final AppResult td = CoopBfs.run(dg, 0, AppSettings.builder()
+                        .direction(AppSettings.Direction.TOP_DOWN).build());
+                    assertTrue(CoopBfs.run(dg, 0, AppSettings.defaults()).counts().edgesScanned()
+                        < td.counts().edgesScanned(), "the dense part goes bottom-up");
+                }
+            }
+        });
+    }
+
+    /**
+     * A path of 30 000 vertices from vertex 0 into a random graph of 2000 vertices and 16 000 edges (largest degree
+     * about 30): the path's frontiers of one vertex stay below n / beta even times the largest degree squared, and
+     * its 60 000 edge slots are most of the graph's, so whether they count as explored moves the dense part's switch.
+     */
+    static CsrGraph pathIntoDense() {
+        final int path = 30_000;
+        final int dense = 2000;
+        final EdgeList e = new EdgeList(path + 8L * dense, false);
+        for (int v = 0; v + 1 < path; v++) {
+            e.add(v, v + 1, 0);
+        }
+        final java.util.SplittableRandom random = new java.util.SplittableRandom(11);
+        e.add(path - 1, path, 0);
+        for (int k = 0; k < 8 * dense; k++) {
+            e.add(path + random.nextInt(dense), path + random.nextInt(dense), 0);
+        }
+        return GraphBuilder.build(e, path + dense, BuildOptions.UNDIRECTED_SIMPLE, false, Progress.none());
     }
 
     /** Runs {@code test} on a mesh of one device with one worker, closed afterwards. */
