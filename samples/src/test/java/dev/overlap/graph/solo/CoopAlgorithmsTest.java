@@ -59,7 +59,7 @@ class CoopAlgorithmsTest {
 
     static Stream<Arguments> cases() {
         final List<Arguments> list = new ArrayList<>();
-        for (final String g : new String[] {"kron:12", "grid:40x40", "road:3000", "urand:10", "isolated"}) {
+        for (final String g : new String[] {"kron:12", "grid:40x40", "road:3000", "urand:10", "isolated", "layers"}) {
             for (final String kind : new String[] {"range", "degree"}) {
                 list.add(Arguments.of(g, kind));
             }
@@ -68,8 +68,32 @@ class CoopAlgorithmsTest {
     }
 
     private static CsrGraph graph(final String spec) {
+        if (spec.equals("layers")) {
+            return layers();
+        }
         return spec.equals("isolated") ? SoloAlgorithmsTest.isolated()
             : GraphSpec.parse(spec).build(7, true, Progress.none());
+    }
+
+    /**
+     * Eight layers of 500 vertices, each vertex joined to four random vertices of the next layer: from most sources
+     * the frontiers stay above n / 18 for several levels, so a direction-optimizing BFS runs bottom-up for more than
+     * three levels in a row (the per-level counters' slots repeat every three levels; the other graphs here switch
+     * back sooner). Weighted, for the SSSP cases.
+     */
+    static CsrGraph layers() {
+        final int layers = 8;
+        final int width = 500;
+        final EdgeList e = new EdgeList(4L * width * layers, true);
+        final java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+        for (int l = 0; l + 1 < layers; l++) {
+            for (int k = 0; k < width; k++) {
+                for (int j = 0; j < 4; j++) {
+                    e.add(l * width + k, (l + 1) * width + random.nextInt(width), 1 + random.nextInt(100));
+                }
+            }
+        }
+        return GraphBuilder.build(e, layers * width, BuildOptions.UNDIRECTED_SIMPLE, false, Progress.none());
     }
 
     private static Partition partition(final CsrGraph g, final String kind) {
