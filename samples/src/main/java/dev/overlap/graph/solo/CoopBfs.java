@@ -31,6 +31,18 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * frontier. A worker collects the vertices it claimed in a buffer of its own and reserves room for them in the next
  * frontier with one {@code getAndAdd} per {@value #BUFFER} vertices (Atos' one atomic per batch).
  *
+ * <p><b>Whose share.</b> The shares go to the workers in the order of their first reservations in the step before:
+ * the worker whose claims came first in the frontier takes the first share, and so on, so a worker mostly expands
+ * the vertices it claimed itself, whose depths and rows its core has just touched. Handing out the shares by worker
+ * index instead swapped the halves of a grid's frontier between the two workers whenever the second worker reserved
+ * first, and each then read the lines the other core had just written: a grid's BFS took 1.2x as long
+ * ({@code bench/results/2026-11-30-coop-bfs-uncounted/}). Each worker publishes its first reservation's position
+ * before the level's barrier, in one of two arrays by level parity, and after the barrier every worker ranks the same
+ * values (ties by worker index), so the shares are a permutation of the workers. A worker writes the other array
+ * during the next step, which no worker still reads: a worker reading it is at the same level or behind, and none is
+ * a level behind a writer (the barrier). A frontier rebuilt from the depths or converted from a bitmap gives the
+ * shares by worker index.
+ *
  * <p><b>Claims race, benignly</b> (Gunrock's idempotent BFS). Two workers that look at the same unvisited vertex
  * within a level may both claim it: both store the same depth (every store to a depth within a level is that level's
  * number, and the barriers order the levels), so the depths are exact, and the vertex joins the next frontier twice
@@ -139,7 +151,8 @@ final class CoopBfs {
             bits0 = dev.allocateLongs(Math.max(1, words));
             bits1 = dev.allocateLongs(Math.max(1, words));
             final int maxDegree = countEveryLevel ? Integer.MAX_VALUE : dg.summary().maxDegree();
-            final Run run = new Run(g, n, Math.min(n, claimRoom), firstBase, s, optimizing, maxDegree, dg.localEdges(0),
+            final Run run = new Run(g, n, Math.min(n, claimRoom), firstBase, s, optimizing, maxDegree,
+                dev.workerCount(), dg.localEdges(0),
                 RawArrays.of(depthArray).address(0), RawArrays.of(queue).address(0), RawArrays.of(bits0).address(0),
                 RawArrays.of(bits1).address(0));
             final long start = System.nanoTime();
@@ -213,12 +226,18 @@ final class CoopBfs {
         final long[] bitmaps;
         final int words;
         final AtomicLongArray counters = new AtomicLongArray(COUNTERS * PAD);
+        /**
+         * By level parity, each worker's first reservation in a top-down step (the position in the next frontier, or
+         * {@link Long#MAX_VALUE} when it claimed nothing): written by its worker before the level's barrier, read by
+         * every worker after it ({@link #share}).
+         */
+        final long[][] firsts;
         /** Levels run; written by worker 0, read after the join. */
         long levels;
 
         Run(final SoloGraph g, final int n, final int claimRoom, final int firstBase, final int source,
-            final boolean optimizing, final int maxDegree, final long totalEdges, final long depth, final long queue,
-            final long bits0, final long bits1) {
+            final boolean optimizing, final int maxDegree, final int workers, final long totalEdges, final long depth,
+            final long queue, final long bits0, final long bits1) {
             this.n = n;
             this.claimRoom = claimRoom;
             if (firstBase < 0 || firstBase >= Math.max(1, n)) {
@@ -228,6 +247,7 @@ final class CoopBfs {
             this.source = source;
             this.optimizing = optimizing;
             this.maxDegree = maxDegree;
+            this.firsts = new long[2][workers];
             this.totalEdges = totalEdges;
             this.off = g.offsetsAt();
             this.tgt = g.targetsAt();
@@ -273,6 +293,7 @@ final class CoopBfs {
             boolean bottomUp = false;
             boolean edgesCounted = true; // whether this level's frontier edges were counted (the source's are)
             boolean rebuilt = false;
+            boolean fromClaims = false; // whether this level's frontier is the claims of a top-down step, as they were written
             long base = firstBase; // where the current frontier starts in the queue (the same in every worker)
             int level = 0;
             while (true) {
@@ -320,13 +341,16 @@ final class CoopBfs {
                 if (bottomUp) {
                     bottomUpStep(curBits, nextBits, level, lane, work);
                 } else {
-                    topDownStep(base, size, level, lane, work, w, workers, counting, optimizing && !edgesCounted);
+                    final int part = fromClaims ? share(w, level, workers) : w;
+                    topDownStep(base, size, level, lane, work, part, workers, counting, optimizing && !edgesCounted);
+                    firsts[(level + 1) & 1][w] = lane.firstAt;
                 }
                 if (!ctx.syncWorkers()) {
                     return;
                 }
                 // a bottom-up step writes no queue; a top-down one whose claims overflowed it left it incomplete
                 rebuilt = !bottomUp && counters.get(slot(OVERFLOW, level + 1)) != 0;
+                fromClaims = !bottomUp && !rebuilt;
                 if (rebuilt) {
                     rebuildQueue(level + 1, buffer, w, workers);
                     if (!ctx.syncWorkers()) {
@@ -382,6 +406,20 @@ final class CoopBfs {
             }
             final long nextBound = size * maxDegree; // both below 2^31
             return nextBound >= n || DirectionRule.mayGoBottomUp(n, nextBound, maxDegree);
+        }
+
+        /**
+         * The share of level {@code level}'s frontier that worker {@code w} expands: the rank of its first reservation
+         * in the step that wrote the frontier among all the workers' (ties by worker index).
+         */
+        int share(final int w, final int level, final int workers) {
+            final long[] first = firsts[level & 1];
+            final long mine = first[w];
+            int rank = 0;
+            for (int k = 0; k < workers; k++) {
+                rank += first[k] < mine || (first[k] == mine && k < w) ? 1 : 0;
+            }
+            return rank;
         }
 
         /** @return position {@code p} of the queue, {@code 0 <= p < 2 n}, wrapped into the ring */
@@ -468,14 +506,14 @@ final class CoopBfs {
         }
 
         /**
-         * A top-down step over the {@code size} vertices of the frontier at {@code base}, the next frontier written
-         * after it: adds this worker's vertices claimed and edges scanned to {@code work}.
+         * A top-down step over share {@code share} of the {@code size} vertices of the frontier at {@code base}, the
+         * next frontier written after it: adds this worker's vertices claimed and edges scanned to {@code work}.
          */
         private void topDownStep(final long base, final long size, final int level, final Lane lane,
-            final long[] work, final int w, final int workers, final boolean counting, final boolean addScanned) {
+            final long[] work, final int share, final int workers, final boolean counting, final boolean addScanned) {
             lane.start(wrap(base + size), Math.min(claimRoom, n - size), slot(TAIL, level + 1), level + 1, counting);
-            final long from = size * w / workers;
-            final long to = size * (w + 1) / workers;
+            final long from = size * share / workers;
+            final long to = size * (share + 1) / workers;
             if (counting) {
                 for (long i = from; i < to; i++) {
                     lane.expand(UnsafeApi.getInt(null, queue + (wrap(base + i) << 2)));
@@ -514,21 +552,24 @@ final class CoopBfs {
          * next frontier, which starts at {@code next} and may take {@code room} entries; a reservation that ends
          * past the room is not written and marks the level's {@link #OVERFLOW} instead (its vertices are claimed: the
          * rebuild finds them in the depths).
+         *
+         * @return the position reserved in the next frontier, {@link Long#MAX_VALUE} when {@code held} is 0
          */
-        void flushClaims(final int[] buffer, final int held, final long next, final long room, final int tail,
+        long flushClaims(final int[] buffer, final int held, final long next, final long room, final int tail,
             final int level) {
             if (held == 0) {
-                return;
+                return Long.MAX_VALUE;
             }
             final long at = counters.getAndAdd(tail, held);
             if (at + held > room) {
                 counters.set(slot(OVERFLOW, level), 1);
-                return;
+                return at;
             }
             final long from = wrap(next + at);
             final int before = (int)Math.min(held, n - from); // the entries before the ring's end; the rest wrap
             copy(buffer, 0, before, queue + (from << 2));
             copy(buffer, before, held, queue);
+            return at;
         }
 
         /**
@@ -571,6 +612,8 @@ final class CoopBfs {
         int nextDepth;
         /** Whether the step counts the claimed vertices' edges into {@link #discovered} ({@link Run#countsNextEdges}). */
         boolean counting;
+        /** The position of this step's first reservation in the next frontier; {@link Long#MAX_VALUE} before it. */
+        long firstAt;
 
         Lane(final Run run) {
             this.run = run;
@@ -583,6 +626,7 @@ final class CoopBfs {
          */
         void start(final long next, final long room, final int tail, final int nextDepth, final boolean counting) {
             this.counting = counting;
+            this.firstAt = Long.MAX_VALUE;
             this.next = next;
             this.room = room;
             this.tail = tail;
@@ -596,7 +640,7 @@ final class CoopBfs {
         /** Writes the buffered claims into the next frontier (see {@link Run#flushClaims}). */
         void flush() {
             claimed += held;
-            run.flushClaims(buffer, held, next, room, tail, nextDepth);
+            firstAt = Math.min(firstAt, run.flushClaims(buffer, held, next, room, tail, nextDepth));
             held = 0;
         }
 
