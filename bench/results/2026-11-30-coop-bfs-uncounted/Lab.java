@@ -15,7 +15,7 @@ import java.util.Map;
  * The bisecting harness of this folder (not part of the build): one worker's top-down BFS over a graph file loaded
  * into off-heap CSR arrays, in the shapes named in the README, interleaved in one JVM.
  *
- * <pre>javac Lab.java && java -Xms1g Lab GRAPH.el SOURCE solo,old,lane2,lane6,lane8</pre>
+ * <pre>javac Lab.java && java -Xms1g Lab GRAPH.el SOURCE solo,old,lane6,lane8</pre>
  */
 public class Lab {
     static final Unsafe U;
@@ -187,22 +187,6 @@ public class Lab {
         }
     }
 
-    /** No count; the fill in a field, stored and reloaded per vertex. */
-    static final class Lane2 extends Lane {
-        @Override
-        void step(final long from, final long to) {
-            for (long i = from; i < to; i++) {
-                final int u = U.getInt(queue + (i << 2));
-                final int degree = degree(u);
-                if (degree > BUFFER - held) {
-                    flush();
-                }
-                held = claimOnly(tgt + (U.getLong(off + ((long)u << 3)) << 2), degree, depth, nextDepth, buffer,
-                    held);
-            }
-        }
-    }
-
     /** No count; the fill and the claimed count in fields per vertex, the scanned count too. */
     static final class Lane6 extends Lane {
         @Override
@@ -280,7 +264,7 @@ public class Lab {
         final int[] queue = new int[n];
         final long rawDepth = U.allocateMemory(4L * n);
         final long rawQueue = U.allocateMemory(4L * n);
-        final Map<String, Lane> lanes = Map.of("old", new Old(), "lane2", new Lane2(), "lane6", new Lane6(),
+        final Map<String, Lane> lanes = Map.of("old", new Old(), "lane6", new Lane6(),
             "lane8", new Lane8());
         final Map<String, List<Double>> times = new LinkedHashMap<>();
         for (int round = 0; round < 30; round++) {
