@@ -38,10 +38,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * first, and each then read the lines the other core had just written: a grid's BFS took 1.2x as long
  * ({@code bench/results/2026-11-30-coop-bfs-uncounted/}). Each worker publishes its first reservation's position
  * before the level's barrier, in one of two arrays by level parity, and after the barrier every worker ranks the same
- * values (ties by worker index), so the shares are a permutation of the workers. A worker writes the other array
- * during the next step, which no worker still reads: a worker reading it is at the same level or behind, and none is
- * a level behind a writer (the barrier). A frontier rebuilt from the depths or converted from a bitmap gives the
- * shares by worker index.
+ * values (ties by worker index), so the shares are a permutation of the workers. Step {@code L} writes array {@code
+ * (L + 1) & 1}; every worker ranks array {@code L & 1} before its step {@code L}, and nobody writes that array again
+ * before step {@code L + 1}, which starts only after every worker has passed level {@code L}'s barrier, so after
+ * every worker has ranked it. A frontier rebuilt from the depths or converted from a bitmap gives the shares by
+ * worker index.
  *
  * <p><b>Claims race, benignly</b> (Gunrock's idempotent BFS). Two workers that look at the same unvisited vertex
  * within a level may both claim it: both store the same depth (every store to a depth within a level is that level's
@@ -49,8 +50,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * and is expanded twice, which only repeats stores of the same values. A worker sees its own stores, so a vertex
  * joins a frontier at most once per worker. A compare-and-set per claim would make the claims exclusive, but it is a
  * locked instruction per reached vertex that keeps the loads after it from overlapping, and on a long-diameter
- * graph, where each frontier vertex claims about one neighbour, it was most of a level's time. The run reports the expansions done as its work ({@link WorkCounts#visited()}) and the vertices
- * reached as the ideal, so a repeat shows as work above the ideal.
+ * graph, where each frontier vertex claims about one neighbour, it was most of a level's time. The run reports the
+ * expansions done as its work ({@link WorkCounts#visited()}) and the vertices reached as the ideal, so a repeat shows
+ * as work above the ideal.
  *
  * <p><b>One queue, a ring of {@code n} entries</b> (the GAP suite's sliding queue, which holds every frontier of a
  * run one after the other): a level's frontier occupies a stretch of it and the next frontier is written right after
@@ -293,7 +295,7 @@ final class CoopBfs {
             boolean bottomUp = false;
             boolean edgesCounted = true; // whether this level's frontier edges were counted (the source's are)
             boolean rebuilt = false;
-            boolean fromClaims = false; // whether this level's frontier is the claims of a top-down step, as they were written
+            boolean fromClaims = false; // whether this level's frontier is a top-down step's claims, as written
             long base = firstBase; // where the current frontier starts in the queue (the same in every worker)
             int level = 0;
             while (true) {
@@ -610,7 +612,9 @@ final class CoopBfs {
         long room;
         int tail;
         int nextDepth;
-        /** Whether the step counts the claimed vertices' edges into {@link #discovered} ({@link Run#countsNextEdges}). */
+        /**
+         * Whether the step counts the claimed vertices' edges into {@link #discovered} ({@link Run#countsNextEdges}).
+         */
         boolean counting;
         /** The position of this step's first reservation in the next frontier; {@link Long#MAX_VALUE} before it. */
         long firstAt;
