@@ -26,8 +26,7 @@ import java.util.Objects;
  * {@code bsp} and {@code async} on every row it was measured on. The thresholds sit between the largest graph where
  * {@code solo} won and the smallest where {@code coop} did, on 2 workers ({@code bench/results/2026-11-28-coop/}:
  * kron 14-20, grid 200-1000, road 100k-1M; for BFS on low-degree graphs {@code bench/results/2026-11-29-coop-bfs/}:
- * grid 200-1000, road 100k-1M, and {@code bench/results/2026-11-30-coop-bfs-uncounted/} once coop's top-down steps
- * got faster: solo on grid 362 and 450, coop on road 400k and grid 512-724; for BFS on high-degree graphs {@code bench/results/2026-11-30-solo-bfs-direction/},
+ * grid 200-1000, road 100k-1M; for BFS on high-degree graphs {@code bench/results/2026-11-30-solo-bfs-direction/},
  * once solo's BFS was direction-optimizing too: even on kron 16, coop ahead from kron 17; for SSSP
  * {@code bench/results/2026-11-29-warmup/}, after solo's delta-stepping got faster: solo won on kron 16, grid 500 and
  * road 1M in every sweep, coop on kron 18 and grid 1000 in the sweep on a quiet machine). Across processes the mode
@@ -44,7 +43,7 @@ public final class AutoMode {
     /** BFS on a high-degree graph: parallel ({@code coop}) from this many edges. */
     public static final long BFS_HIGH_DEGREE_EDGES = 3_000_000;
     /** BFS on a low-degree graph: parallel ({@code coop}) from this many edges. */
-    public static final long BFS_LOW_DEGREE_EDGES = 900_000;
+    public static final long BFS_LOW_DEGREE_EDGES = 1_500_000;
     /** PageRank on a low-degree graph: parallel ({@code coop}) from this many edges. */
     public static final long PR_LOW_DEGREE_EDGES = 200_000;
     /** PageRank on a high-degree graph: parallel ({@code coop}) from this many edges. */

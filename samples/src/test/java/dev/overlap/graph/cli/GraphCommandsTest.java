@@ -232,7 +232,7 @@ class GraphCommandsTest {
         final Map<String, Object> m = run.json();
         assertEquals("solo", m.get("mode"), m.toString());
         assertEquals("passed", m.get("verified"), m.toString());
-        final String line = "overlap bfs: mode auto -> solo (bfs on 1.52k edges, below 900k at mean degree 3.8 < 8)";
+        final String line = "overlap bfs: mode auto -> solo (bfs on 1.52k edges, below 1.5M at mean degree 3.8 < 8)";
         assertTrue(run.err.contains(line + System.lineSeparator()), run.err);
         assertEquals(line.substring("overlap bfs: ".length()), m.get("modeChoice"), m.toString());
         final Run pr = new Run("pr", "--generate", "grid:20x20", "--json", "-q");
