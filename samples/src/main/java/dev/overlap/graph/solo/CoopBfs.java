@@ -35,8 +35,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * the worker whose claims came first in the frontier takes the first share, and so on, so a worker mostly expands
  * the vertices it claimed itself, whose depths and rows its core has just touched. Handing out the shares by worker
  * index instead swapped the halves of a grid's frontier between the two workers whenever the second worker reserved
- * first, and each then read the lines the other core had just written: a grid's BFS took 1.2x as long
- * ({@code bench/results/2026-11-30-coop-bfs-uncounted/}). Each worker publishes its first reservation's position
+ * first, and each then read the lines the other core had just written (measured in the results folder's
+ * {@code coop-bfs-uncounted}). Each worker publishes its first reservation's position
  * before the level's barrier, in one of two arrays by level parity, and after the barrier every worker ranks the same
  * values (ties by worker index), so the shares are a permutation of the workers. Step {@code L} writes array {@code
  * (L + 1) & 1}; every worker ranks array {@code L & 1} before its step {@code L}, and nobody writes that array again
@@ -398,9 +398,9 @@ final class CoopBfs {
          * maxDegree} vertices (one per edge scanned) and so at most {@code size x maxDegree}<sup>2</sup> edges, and a
          * frontier with fewer than {@code n / }{@value DirectionRule#BETA} edges stays top-down
          * ({@link DirectionRule#mayGoBottomUp}). A long-diameter graph of small degrees (a grid, a road network)
-         * then never counts: the count is an add per claim whose operand is the claimed vertex's old depth, and it
-         * took a tenth of a grid's claims. The rule reads 0 edges for an uncounted level (it stays top-down), and the
-         * explored edges take that level's edges from what its own step scanned instead.
+         * then never counts: the count is an add per claim whose operand is the claimed vertex's old depth, a cost
+         * the results folder's {@code coop-bfs-uncounted} measures. The rule reads 0 edges for an uncounted level (it
+         * stays top-down), and the explored edges take that level's edges from what its own step scanned instead.
          */
         boolean countsNextEdges(final long size) {
             if (!optimizing) {
@@ -587,8 +587,8 @@ final class CoopBfs {
 
         /** Copies {@code buffer[from, to)} to the ints at {@code at}. */
         private static void copy(final int[] buffer, final int from, final int to, final long at) {
-            // a loop, not Unsafe.copyMemory: from a heap array, that is a call into the VM, which cost a tenth of a
-            // grid run (a flush per full buffer and per level and worker); the loop costs a few nanoseconds
+            // a loop, not Unsafe.copyMemory: from a heap array, that is a call into the VM per flush (a flush per full
+            // buffer and per level and worker), which a grid's thousands of levels paid for; the loop costs little
             for (int k = from; k < to; k++) {
                 UnsafeApi.putInt(null, at + ((long)(k - from) << 2), buffer[k]);
             }
@@ -677,9 +677,8 @@ final class CoopBfs {
         /**
          * Top-down without the count ({@link Run#countsNextEdges}): expands entries {@code [from, to)} of the frontier
          * at queue position {@code base}. The buffer's fill stays in a local from vertex to vertex, where
-         * {@link #expand} keeps it in a field: that field's store and reload per vertex (and the count's) made a
-         * grid's one-worker step about a tenth slower than the same loop with locals
-         * ({@code bench/results/2026-11-30-coop-bfs-uncounted/}).
+         * {@link #expand} keeps it in a field: that field's store and reload per vertex (and the count's) slowed a
+         * grid's one-worker step against the same loop with locals (the results folder's {@code coop-bfs-uncounted}).
          */
         void expandUncounted(final long base, final long from, final long to) {
             final long queue = run.queue;
