@@ -242,6 +242,29 @@ class CoopAlgorithmsTest {
     }
 
     /**
+     * On one worker (no repeated claims) coop reads the edges solo reads: the same direction rule takes the same
+     * directions, a top-down level reads its frontier's rows whole, and a bottom-up one reads each unreached vertex's
+     * row up to its first neighbour in the frontier, or whole. Two implementations of one count, each checking the
+     * other's bottom-up passes (the candidates, the first edges, the rest of the rows).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"kron:12", "urand:10", "isolated", "layers", "path-into-dense", "grid:40x40"})
+    void oneWorkerReadsTheEdgesSoloReads(final String spec) {
+        final CsrGraph g = spec.equals("path-into-dense") ? pathIntoDense() : graph(spec).withoutWeights();
+        onOneWorker(single -> {
+            try (DeviceGraph dg = DeviceGraph.place(single, g, Partition.byEdges(g, 1), false)) {
+                for (final int source : sources(g)) {
+                    final AppResult solo = SoloBfs.run(dg, source, AppSettings.defaults());
+                    final AppResult one = CoopBfs.run(dg, source, AppSettings.defaults());
+                    assertTrue(Verification.depths(SequentialBfs.depths(g, source), one.depths()).passed());
+                    assertEquals(solo.counts().edgesScanned(), one.counts().edgesScanned(), spec + " from " + source
+                        + ": the edges read");
+                }
+            }
+        });
+    }
+
+    /**
      * A path of 30 000 vertices from vertex 0 into a random graph of 2000 vertices and 16 000 edges (largest degree
      * about 30): the path's frontiers of one vertex stay below n / beta even times the largest degree squared, and
      * its 60 000 edge slots are most of the graph's, so whether they count as explored moves the dense part's switch.
