@@ -66,7 +66,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * {@link DirectionRule} as {@code bsp} does: when the frontier's edges exceed the unexplored edges / 15, unless the
  * frontier is small and not growing), workers take chunks of
  * {@value #SCAN} vertices (whole bitmap words), and each unvisited vertex looks for a neighbour in the frontier
- * bitmap, stopping at the first; a vertex is only written by the worker whose chunk holds it (plain stores), and so
+ * bitmap, stopping at the first (in three passes per word of 64 vertices, so that the rows' first lines are fetched
+ * together: {@link Lane#scan}); a vertex is only written by the worker whose chunk holds it (plain stores), and so
  * is its word of the next bitmap. Switching builds the other representation: the bitmap from the queue (atomic OR
  * per word, after a cleared bitmap and a barrier) or the queue from the bitmap.
  *

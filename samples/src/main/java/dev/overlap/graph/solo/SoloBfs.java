@@ -21,7 +21,8 @@ import java.util.Arrays;
  * Asanović and Patterson, as the GAP suite's one-thread BFS): level by level over the same queue, each level's frontier
  * a stretch of it and the next level appended after it. A level runs bottom-up when {@link DirectionRule} says so (the
  * rule of {@code bsp} and {@code coop}): every unreached vertex scans its neighbours for one in the frontier (depth =
- * the level) and stops at the first, so the big middle levels of a scale-free graph read a fraction of their edges.
+ * the level) and stops at the first, so the big middle levels of a scale-free graph read a fraction of their edges
+ * (in three passes per word of 64 vertices, so that the rows' first lines are fetched together: {@code bottomUpWord}).
  * A bottom-up level appends the vertices it reaches in id order, so the queue stays a list of the levels, each whole,
  * and a level after it can go top-down again from its stretch. The rule needs the frontier's edges and the edges of
  * every vertex reached, summed over the queue as far as it has grown, but only at a level whose frontier could go
