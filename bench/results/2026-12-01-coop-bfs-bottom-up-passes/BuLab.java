@@ -150,28 +150,7 @@ public class BuLab {
                 pending |= ((hit ^ unv) & ((1 - deg) >>> 63)) << b; // missed, and has a second edge
                 looked += unv;
             }
-            while (pending != 0) {
-                final int b = Long.numberOfTrailingZeros(pending);
-                pending &= pending - 1;
-                final int v = base + b;
-                final long first = U.getLong(off + ((long)v << 3));
-                final int degree = (int)(U.getLong(off + ((long)(v + 1) << 3)) - first);
-                final long edges = tgt + (first << 2);
-                int e = 1;
-                while (e < degree) {
-                    final int u = U.getInt(edges + ((long)e++ << 2));
-                    if ((U.getLong(curBits + ((long)(u >>> 6) << 3)) & (1L << u)) != 0) {
-                        hits |= 1L << b;
-                        break;
-                    }
-                }
-                looked += e - 1;
-            }
-            U.putLong(nextBits + ((long)(base >>> 6) << 3), hits);
-            found += Long.bitCount(hits);
-            for (long h = hits; h != 0; h &= h - 1) {
-                U.putInt(depth + ((long)(base + Long.numberOfTrailingZeros(h)) << 2), nextD);
-            }
+            found += finish(base, pending, hits, curBits, nextBits);
         }
         BuLab.found += found; BuLab.looked += looked;
     }
@@ -194,28 +173,7 @@ public class BuLab {
                 pending |= ((hit ^ cand) & ((d + 2) >>> 31)) << b; // missed, and a second edge (d < -2)
                 looked += cand;
             }
-            while (pending != 0) {
-                final int b = Long.numberOfTrailingZeros(pending);
-                pending &= pending - 1;
-                final int v = base + b;
-                final long first = U.getLong(off + ((long)v << 3));
-                final int degree = (int)(U.getLong(off + ((long)(v + 1) << 3)) - first);
-                final long edges = tgt + (first << 2);
-                int e = 1;
-                while (e < degree) {
-                    final int u = U.getInt(edges + ((long)e++ << 2));
-                    if ((U.getLong(curBits + ((long)(u >>> 6) << 3)) & (1L << u)) != 0) {
-                        hits |= 1L << b;
-                        break;
-                    }
-                }
-                looked += e - 1;
-            }
-            U.putLong(nextBits + ((long)(base >>> 6) << 3), hits);
-            found += Long.bitCount(hits);
-            for (long h = hits; h != 0; h &= h - 1) {
-                U.putInt(depth + ((long)(base + Long.numberOfTrailingZeros(h)) << 2), nextD);
-            }
+            found += finish(base, pending, hits, curBits, nextBits);
         }
         BuLab.found += found; BuLab.looked += looked;
     }
@@ -239,31 +197,42 @@ public class BuLab {
                 hits |= ((U.getLong(curBits + ((long)(u >>> 6) << 3)) >>> u) & 1) << b;
             }
             looked += Long.bitCount(cand);
-            long pending = cand & ~hits & multi;
-            while (pending != 0) {
-                final int b = Long.numberOfTrailingZeros(pending);
-                pending &= pending - 1;
-                final int v = base + b;
-                final long first = U.getLong(off + ((long)v << 3));
-                final int degree = (int)(U.getLong(off + ((long)(v + 1) << 3)) - first);
-                final long edges = tgt + (first << 2);
-                int e = 1;
-                while (e < degree) {
-                    final int u = U.getInt(edges + ((long)e++ << 2));
-                    if ((U.getLong(curBits + ((long)(u >>> 6) << 3)) & (1L << u)) != 0) {
-                        hits |= 1L << b;
-                        break;
-                    }
-                }
-                looked += e - 1;
-            }
-            U.putLong(nextBits + ((long)(base >>> 6) << 3), hits);
-            found += Long.bitCount(hits);
-            for (long h = hits; h != 0; h &= h - 1) {
-                U.putInt(depth + ((long)(base + Long.numberOfTrailingZeros(h)) << 2), nextD);
-            }
+            final long pending = cand & ~hits & multi;
+            found += finish(base, pending, hits, curBits, nextBits);
         }
         BuLab.found += found; BuLab.looked += looked;
+    }
+
+    /**
+     * The end of a word in P, Q and R: the rows of {@code pending} searched on from their second edge, the word of the
+     * next bitmap and the depths of the vertices found written. @return the vertices found
+     */
+    static long finish(final int base, long pending, long hits, final long curBits, final long nextBits) {
+        final long off = BuLab.off, tgt = BuLab.tgt, depth = BuLab.depth; final int nextD = BuLab.nextD;
+        long looked = 0;
+        while (pending != 0) {
+            final int b = Long.numberOfTrailingZeros(pending);
+            pending &= pending - 1;
+            final int v = base + b;
+            final long first = U.getLong(off + ((long)v << 3));
+            final int degree = (int)(U.getLong(off + ((long)(v + 1) << 3)) - first);
+            final long edges = tgt + (first << 2);
+            int e = 1;
+            while (e < degree) {
+                final int u = U.getInt(edges + ((long)e++ << 2));
+                if ((U.getLong(curBits + ((long)(u >>> 6) << 3)) & (1L << u)) != 0) {
+                    hits |= 1L << b;
+                    break;
+                }
+            }
+            looked += e - 1;
+        }
+        U.putLong(nextBits + ((long)(base >>> 6) << 3), hits);
+        for (long h = hits; h != 0; h &= h - 1) {
+            U.putInt(depth + ((long)(base + Long.numberOfTrailingZeros(h)) << 2), nextD);
+        }
+        BuLab.looked += looked;
+        return Long.bitCount(hits);
     }
 
     public static void main(String[] args) throws IOException {
