@@ -58,12 +58,18 @@ public class BuLab {
     static long found, looked;
     static long sink;
 
-    /** A: CoopBfs.Lane.scan as committed. */
-    static void scanA(final int from, final int to, final long curBits, final long nextBits) {
+    /**
+     * A ({@code ahead} 0): CoopBfs.Lane.scan before this change, row by row. E8/E16/E32: A and, at each vertex, a load
+     * of the first edge of the row {@code ahead} vertices on (a prefetch the branch mispredicts cannot squash).
+     */
+    static void scanA(final int from, final int to, final long curBits, final long nextBits, final int ahead) {
         final long off = BuLab.off, tgt = BuLab.tgt, depth = BuLab.depth; final int nextD = BuLab.nextD;
-        long found = 0, edgesOfFound = 0, looked = 0, word = 0;
+        long found = 0, edgesOfFound = 0, looked = 0, word = 0; int pre = 0;
         for (int v = from; v < to; v++) {
             if ((v & 63) == 0 && v != from) { U.putLong(nextBits + ((long)((v - 1) >>> 6) << 3), word); word = 0; }
+            if (ahead > 0) {
+                pre += U.getInt(tgt + (U.getLong(off + ((long)Math.min(v + ahead, n - 1) << 3)) << 2));
+            }
             final long at = depth + ((long)v << 2);
             if (U.getInt(at) >= 0) continue;
             final long first = U.getLong(off + ((long)v << 3));
@@ -79,36 +85,9 @@ public class BuLab {
             looked += e;
         }
         U.putLong(nextBits + ((long)((to - 1) >>> 6) << 3), word);
-        BuLab.found += found; BuLab.looked += looked + edgesOfFound * 0;
+        BuLab.found += found; BuLab.looked += looked; sink += pre + edgesOfFound;
     }
 
-    /** E: A, and a load of the first edge of vertex v + AHEAD's row (a prefetch the branch mispredicts cannot squash). */
-    static int AHEAD = 16;
-    static void scanE(final int from, final int to, final long curBits, final long nextBits) {
-        final long off = BuLab.off, tgt = BuLab.tgt, depth = BuLab.depth; final int nextD = BuLab.nextD;
-        final int ahead = AHEAD; final int last = n;
-        long found = 0, looked = 0, word = 0; int pre = 0;
-        for (int v = from; v < to; v++) {
-            if ((v & 63) == 0 && v != from) { U.putLong(nextBits + ((long)((v - 1) >>> 6) << 3), word); word = 0; }
-            final int w = Math.min(v + ahead, last);
-            pre += U.getInt(tgt + (U.getLong(off + ((long)w << 3)) << 2));
-            final long at = depth + ((long)v << 2);
-            if (U.getInt(at) >= 0) continue;
-            final long first = U.getLong(off + ((long)v << 3));
-            final int degree = (int)(U.getLong(off + ((long)(v + 1) << 3)) - first);
-            final long edges = tgt + (first << 2);
-            int e = 0;
-            while (e < degree) {
-                final int u = U.getInt(edges + ((long)e++ << 2));
-                if ((U.getLong(curBits + ((long)(u >>> 6) << 3)) & (1L << u)) != 0) {
-                    U.putInt(at, nextD); word |= 1L << v; found++; break;
-                }
-            }
-            looked += e;
-        }
-        U.putLong(nextBits + ((long)((to - 1) >>> 6) << 3), word);
-        BuLab.found += found; BuLab.looked += looked; sink += pre;
-    }
     /** F0: the vertex loop alone (depth, offsets); F1: and the first edge's bit. */
     static void scanF(final int from, final int to, final long curBits, final boolean edge) {
         final long off = BuLab.off, tgt = BuLab.tgt, depth = BuLab.depth;
@@ -127,12 +106,14 @@ public class BuLab {
         sink += acc;
     }
     /**
-     * P: two passes per word of 64 vertices: first, without a branch, each unvisited vertex's first edge against the
-     * frontier (all 64 rows' first lines in flight at once); then the search goes on, from the second edge, for the
-     * vertices whose first edge missed.
+     * P and Q: two passes per word of 64 vertices: first, without a branch, each vertex's first edge against the
+     * frontier (the 64 rows' first lines in flight at once); then the search goes on, from the second edge, for the
+     * vertices whose first edge missed. P takes the candidates from the offsets and the depth's sign and reads every
+     * vertex's row start; Q ({@code q}) takes them from the degree-encoded depth (below -1), and a vertex that is not a
+     * candidate reads edge slot 0 (a cached line) instead.
      */
-    static void scanP(final int from, final int to, final long curBits, final long nextBits) {
-        final long off = BuLab.off, tgt = BuLab.tgt, depth = BuLab.depth; final int nextD = BuLab.nextD;
+    static void scanPQ(final int from, final int to, final long curBits, final long nextBits, final boolean q) {
+        final long off = BuLab.off, tgt = BuLab.tgt, depth = BuLab.depth;
         final long lastEdge = U.getLong(off + ((long)n << 3)) - 1;
         long found = 0, looked = 0;
         for (int base = from; base < to; base += 64) {
@@ -142,35 +123,12 @@ public class BuLab {
                 final int v = base + b;
                 final int d = U.getInt(depth + ((long)v << 2));
                 final long first = U.getLong(off + ((long)v << 3));
-                final long deg = U.getLong(off + ((long)(v + 1) << 3)) - first;
-                final int u = U.getInt(tgt + (Math.min(first, lastEdge) << 2));
-                final long unv = (d >>> 31) & (-deg >>> 63); // unvisited with an edge
-                final long hit = (U.getLong(curBits + ((long)(u >>> 6) << 3)) >>> u) & unv;
-                hits |= hit << b;
-                pending |= ((hit ^ unv) & ((1 - deg) >>> 63)) << b; // missed, and has a second edge
-                looked += unv;
-            }
-            found += finish(base, pending, hits, curBits, nextBits);
-        }
-        BuLab.found += found; BuLab.looked += looked;
-    }
-
-    /** Q: P, the candidates from the degree-encoded depth (below -1), others load edge 0 (a cached line). */
-    static void scanQ(final int from, final int to, final long curBits, final long nextBits) {
-        final long off = BuLab.off, tgt = BuLab.tgt, depth = BuLab.depth; final int nextD = BuLab.nextD;
-        long found = 0, looked = 0;
-        for (int base = from; base < to; base += 64) {
-            final int end = Math.min(64, to - base);
-            long hits = 0, pending = 0;
-            for (int b = 0; b < end; b++) {
-                final int v = base + b;
-                final int d = U.getInt(depth + ((long)v << 2));
-                final long cand = (d + 1) >>> 31; // unvisited, with an edge
-                final long first = U.getLong(off + ((long)v << 3)) & -cand;
-                final int u = U.getInt(tgt + (first << 2));
+                final long deg = q ? -1L - d : U.getLong(off + ((long)(v + 1) << 3)) - first; // Q: negative if visited
+                final long cand = q ? (d + 1) >>> 31 : (d >>> 31) & (-deg >>> 63); // unvisited, with an edge
+                final int u = U.getInt(tgt + ((q ? first & -cand : Math.min(first, lastEdge)) << 2));
                 final long hit = (U.getLong(curBits + ((long)(u >>> 6) << 3)) >>> u) & cand;
                 hits |= hit << b;
-                pending |= ((hit ^ cand) & ((d + 2) >>> 31)) << b; // missed, and a second edge (d < -2)
+                pending |= ((hit ^ cand) & ((1 - deg) >>> 63)) << b; // missed, and a second edge
                 looked += cand;
             }
             found += finish(base, pending, hits, curBits, nextBits);
@@ -236,7 +194,7 @@ public class BuLab {
     }
 
     public static void main(String[] args) throws IOException {
-        load(args[0]); if (args.length > 4) AHEAD = Integer.parseInt(args[4]); final int s = Integer.parseInt(args[1]); final int lvl = Integer.parseInt(args[2]);
+        load(args[0]); final int s = Integer.parseInt(args[1]); final int lvl = Integer.parseInt(args[2]);
         final String[] variants = args[3].split(",");
         // reference depths by a plain BFS
         int[] ref = new int[n]; Arrays.fill(ref, -1); int[] q = new int[n]; ref[s] = 0; q[0] = s; int h = 0, t = 1;
@@ -258,15 +216,15 @@ public class BuLab {
                 for (int k = 0; k < n; k += 1024) {
                     int to = Math.min(n, k + 1024);
                     switch (var) {
-                        case "A": scanA(k, to, cur, next); break;
+                        case "A": scanA(k, to, cur, next, 0); break;
                         case "R": scanR(k, to, cur, next); break;
-                        case "Q": scanQ(k, to, cur, next); break;
-                        case "P": scanP(k, to, cur, next); break;
+                        case "Q": scanPQ(k, to, cur, next, true); break;
+                        case "P": scanPQ(k, to, cur, next, false); break;
                         case "F0": scanF(k, to, cur, false); break;
                         case "F1": scanF(k, to, cur, true); break;
-                        case "E8": AHEAD = 8; scanE(k, to, cur, next); break;
-                        case "E16": AHEAD = 16; scanE(k, to, cur, next); break;
-                        case "E32": AHEAD = 32; scanE(k, to, cur, next); break;
+                        case "E8": scanA(k, to, cur, next, 8); break;
+                        case "E16": scanA(k, to, cur, next, 16); break;
+                        case "E32": scanA(k, to, cur, next, 32); break;
                     }
                 }
                 double ms = (System.nanoTime() - t0) / 1e6;
