@@ -113,7 +113,7 @@ final class SoloBfs {
             }
             final int end = tail;
             if (bottomUp) {
-                for (int base = 0; base < n; base += 64) {
+                for (int base = 0; base < n; base += 64) { // edges[0] collects the level's reads until the total
                     tail = bottomUpWord(base, Math.min(64, n - base), level, off, tgt, depth, queue, tail, edges);
                 }
                 scanned += edges[0];
