@@ -52,7 +52,9 @@ public final class AppSettings {
         JACOBI,
         /**
          * Rows updated in place, each from the newest contributions (Gauss-Seidel, as the GAP suite's PageRank), the
-         * total rank scaled back to 1 after each sweep: fewer sweeps than Jacobi's iterations to the same error, but
+         * total rank scaled back to 1 after each sweep, and from the third sweep on over-relaxed by a factor chosen
+         * from the sweeps' changes (successive over-relaxation, 1 to 1.5: most on grids, next to nothing where the
+         * sweeps already converge fast; {@code solo}'s {@code Relaxation}): fewer sweeps than Jacobi's iterations to the same error, but
          * a sweep can cost more than an iteration, because a row that reads the row just written waits for it (on
          * grids, where every row reads its left neighbour, more than the sweeps save). Its answer depends on the
          * workers' interleaving, so it runs to a tolerance only and is verified against the converged ranks; so

@@ -80,6 +80,7 @@ final class CoopPageRank {
         final KernelLaunch launch = in.mesh().device(0).launchPersistent(ctx -> {
             final int w = ctx.workerIndex();
             final double[] sums = new double[PARTIALS];
+            final Relaxation relaxation = new Relaxation(); // each worker's, fed the same sums: the same factors
             int iterations = 0;
             int cur = 0;
             double delta = Double.POSITIVE_INFINITY;
@@ -97,7 +98,7 @@ final class CoopPageRank {
                 long k;
                 while ((k = claims.getAndAdd(claim, rows)) < n) {
                     SoloPageRank.rows((int)k, (int)Math.min(n, k + rows), off, tgt, base, damping, scale,
-                        state.read(cur), state.written(cur), single, degree, sums);
+                        relaxation.omega(), state.read(cur), state.written(cur), single, degree, sums);
                     myDelta += sums[0];
                     myDangling += sums[1];
                     myMass += sums[2];
@@ -120,6 +121,7 @@ final class CoopPageRank {
                 if (state.inPlace) { // back to a total rank of 1, every worker alike (SoloPageRank.PullState)
                     scale /= mass;
                     dangling /= mass;
+                    relaxation.next(delta); // the next sweep's factor, every worker alike
                 }
                 cur ^= 1;
                 iterations++;

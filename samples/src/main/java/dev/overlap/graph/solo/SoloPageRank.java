@@ -58,18 +58,21 @@ final class SoloPageRank {
         final long off = g.offsetsAt();
         final long tgt = g.targetsAt();
         final double[] sums = new double[3];
+        final Relaxation relaxation = new Relaxation();
         double dangling = state.dangling;
         double delta = Double.POSITIVE_INFINITY;
         int iterations = 0;
         while (iterations < maxIterations && !(delta * bound < tolerance)) {
             final double base = (1 - damping) / n + damping * dangling / n;
             final int cur = iterations & 1;
-            rows(0, n, off, tgt, base, damping, state.scale, state.read(cur), state.written(cur), single, degree, sums);
+            rows(0, n, off, tgt, base, damping, state.scale, relaxation.omega(), state.read(cur), state.written(cur),
+                single, degree, sums);
             delta = sums[0];
             dangling = sums[1];
-            if (state.inPlace) { // back to a total rank of 1 (see PullState)
+            if (state.inPlace) { // back to a total rank of 1 (see PullState), and the next sweep's relaxation
                 state.scale /= sums[2];
                 dangling /= sums[2];
+                relaxation.next(delta);
             }
             iterations++;
         }
@@ -80,10 +83,12 @@ final class SoloPageRank {
      * Rows {@code [from, to)} of one iteration: {@code r = base + damping * (sum of the contributions of v's
      * in-neighbours)}, kept as the next contribution {@code r / outdeg(v)}, or {@code r} itself for a dangling row
      * ({@link PullState}: the ranks are not stored apart, which saves reading and writing 8 bytes per row and
-     * iteration; the L1 change reads the old rank back from the contributions). The contributions are {@code c}
+     * iteration; the L1 change reads the old rank back from the contributions). With {@code omega} other than 1 (in
+     * place only, {@link Relaxation}) the row's new rank is {@code old + omega * (r - old)}, and its contribution
+     * likewise; at 1 the arithmetic gives {@code r} exactly. The contributions are {@code c}
      * (read) and {@code next} (written), or, when {@code single} is not null, that one {@code float} array read and
-     * written in place ({@link PullState#single}; the row's sums stay {@code double}, each stored contribution is
-     * rounded to a float). The arrays hold the contributions divided by {@code scale} ({@link PullState#scale}; 1 for
+     * written in place ({@link PullState#single}; a row's sum is then a {@code float} sum ({@link #singleGather}),
+     * the rest of its arithmetic {@code double}, and each stored contribution is rounded to a float). The arrays hold the contributions divided by {@code scale} ({@link PullState#scale}; 1 for
      * Jacobi). The out-degrees are {@code degree}, or the rows' own lengths when it is null
      * ({@link PullState#degree}). Leaves the rows' L1 change in {@code sums[0]}, their dangling rank in
      * {@code sums[1]} and their total rank in {@code sums[2]}. Shared with {@link CoopPageRank}. The null tests are
@@ -92,25 +97,27 @@ final class SoloPageRank {
      * <p>In an in-place sweep a row's sum reads the contributions the rows just before it stored, so on a graph of
      * short rows whose neighbours are close (a grid: the row before is a neighbour) a sweep takes as long as the chain
      * from one stored contribution to the next row's: the load, the additions, the rank, the stored value. The
-     * stored value is computed from the sum as {@code base * f + damping * scale * f * sum} with
-     * {@code f = 1 / (scale * outdeg)} ({@code 1 / scale} for a dangling row, whose slot holds its rank): {@code f}
-     * depends on the degree only, so its division runs beside the sum, not after it, and the chain holds a multiply
-     * and an add where it held a division (the rank itself, for the L1 change and the total, is computed beside it).
+     * stored value is computed from the sum as {@code omega * base * f + omega * damping * scale * f * sum + (1 -
+     * omega) * old} with {@code f = 1 / (scale * outdeg)} ({@code 1 / scale} for a dangling row, whose slot holds its
+     * rank) and {@code old} the row's own slot: {@code f} depends on the degree only, so its division runs beside the
+     * sum, not after it, and the chain holds a multiply and an add where it held a division (the rank itself, for the L1 change and the total, is computed beside it).
      * Measured: {@code bench/results/2026-11-29-words-and-chains/}. And an in-place sweep over {@code float}
      * contributions whose rows are short (fewer than {@value #SHORT_ROW} in-edges on average, over the call's rows)
      * takes them as two interleaved halves ({@link #floatHalves}), so that two such chains are in flight at once;
      * longer rows hide the chain behind their gathers, and there the halves measured slower.
      */
     static void rows(final int from, final int to, final long off, final long tgt, final double base,
-        final double damping, final double scale, final double[] c, final double[] next, final float[] single,
-        final int[] degree, final double[] sums) {
+        final double damping, final double scale, final double omega, final double[] c, final double[] next,
+        final float[] single, final int[] degree, final double[] sums) {
         if (single != null && to - from >= 2 && UnsafeApi.getLong(null, off + ((long)to << 3))
             - UnsafeApi.getLong(null, off + ((long)from << 3)) < (long)SHORT_ROW * (to - from)) {
-            floatHalves(from, to, off, tgt, base, damping, scale, single, degree, sums);
+            floatHalves(from, to, off, tgt, base, damping, scale, omega, single, degree, sums);
             return;
         }
-        final double gatherFactor = damping * scale;
         final double unscale = 1 / scale;
+        final double omegaBase = omega * base;
+        final double omegaGather = omega * damping * scale;
+        final double keep = 1 - omega; // the old value's weight in a relaxed row
         double delta = 0;
         double dangling = 0;
         double mass = 0;
@@ -121,19 +128,18 @@ final class SoloPageRank {
             final double sum = single != null ? singleGather(single, first, last) : gather(c, first, last);
             // the factors from the sum to the stored contribution depend on the degree only, not on the sum: the
             // division is not on the path from one row's stored contribution to the next row's (method comment)
-            final double out = k == 0 ? unscale : unscale / k;
-            final double storedBase = base * out;
-            final double storedFactor = gatherFactor * out;
-            final double r = base + gatherFactor * sum;
-            first = last;
-            mass += r;
+            final double out = k == 0 ? unscale : unscale / k; // the stored value per unit of rank
+            final double perStored = k == 0 ? scale : k * scale; // and the rank per stored unit, 1 / out
             final double old = single != null ? single[v] : c[v];
+            final double storedBase = omegaBase * out + keep * old; // the old value's share is off the chain too
+            final double storedFactor = omegaGather * out;
+            first = last;
             final double stored = storedBase + storedFactor * sum;
+            final double r = stored * perStored; // the row's new rank
+            mass += r;
+            delta += Math.abs(stored - old) * perStored;
             if (k == 0) {
-                delta += Math.abs(r - old * scale);
                 dangling += r;
-            } else {
-                delta += Math.abs(r - old * k * scale);
             }
             if (single != null) {
                 single[v] = (float)stored;
@@ -158,9 +164,12 @@ final class SoloPageRank {
      * faster, and two were slower.
      */
     private static void floatHalves(final int from, final int to, final long off, final long tgt, final double base,
-        final double damping, final double scale, final float[] single, final int[] degree, final double[] sums) {
-        final double gatherFactor = damping * scale;
+        final double damping, final double scale, final double omega, final float[] single, final int[] degree,
+        final double[] sums) {
         final double unscale = 1 / scale;
+        final double omegaBase = omega * base;
+        final double omegaGather = omega * damping * scale;
+        final double keep = 1 - omega;
         double delta = 0;
         double dangling = 0;
         double mass = 0;
@@ -176,18 +185,24 @@ final class SoloPageRank {
             final double sumB = singleGather(single, firstB, lastB);
             final double outA = ka == 0 ? unscale : unscale / ka; // off the chain, as in rows
             final double outB = kb == 0 ? unscale : unscale / kb;
-            final double ra = base + gatherFactor * sumA;
-            final double rb = base + gatherFactor * sumB;
+            final double perStoredA = ka == 0 ? scale : ka * scale;
+            final double perStoredB = kb == 0 ? scale : kb * scale;
+            final float oldA = single[a];
+            final float oldB = single[b];
+            final double storedA = omegaBase * outA + keep * oldA + omegaGather * outA * sumA; // the sum's term last
+            final double storedB = omegaBase * outB + keep * oldB + omegaGather * outB * sumB;
+            final double ra = storedA * perStoredA;
+            final double rb = storedB * perStoredB;
             mass += ra + rb;
-            delta += change(ra, single[a], ka, scale) + change(rb, single[b], kb, scale);
+            delta += Math.abs(storedA - oldA) * perStoredA + Math.abs(storedB - oldB) * perStoredB;
             dangling += (ka == 0 ? ra : 0) + (kb == 0 ? rb : 0);
-            single[a] = (float)(base * outA + gatherFactor * outA * sumA);
-            single[b] = (float)(base * outB + gatherFactor * outB * sumB);
+            single[a] = (float)storedA;
+            single[b] = (float)storedB;
             firstA = lastA;
             firstB = lastB;
         }
         if (((to - from) & 1) != 0) { // the odd row: rows' own loop, over one row
-            rows(to - 1, to, off, tgt, base, damping, scale, null, null, single, degree, sums);
+            rows(to - 1, to, off, tgt, base, damping, scale, omega, null, null, single, degree, sums);
             delta += sums[0];
             dangling += sums[1];
             mass += sums[2];
@@ -198,18 +213,14 @@ final class SoloPageRank {
     }
 
     /**
-     * @return the L1 change of a row of out-degree {@code k} from the contribution {@code old} it held (its rank
-     *         divided by {@code scale} times {@code k}; by {@code scale} alone when dangling) to the rank {@code r}:
-     *         {@link #rows}' change, as one expression for the two rows of a step of {@link #floatHalves}
-     *         ({@link #rows} keeps its branch: sharing this in its loop measured no faster, maybe slower)
+     * As {@link #gather} over {@code float} contributions, summed in {@code float} (the GAP suite's sum): a
+     * {@code double} sum costs a conversion per edge, and the gather is a sweep's time (on kron 20 the sweep was 9%
+     * slower with it: {@code bench/results/2026-12-01-pr-float-sum-and-relaxation/}). A row's sum of {@code k}
+     * floats is within about {@code k * 2^-24} of the exact sum, relatively; summed over the rows, this stays well
+     * below the least tolerance of a float state ({@link PullState#SINGLE_TOLERANCE}).
      */
-    private static double change(final double r, final double old, final int k, final double scale) {
-        return Math.abs(r - old * (k == 0 ? 1 : k) * scale);
-    }
-
-    /** As {@link #gather} over {@code float} contributions, summed in {@code double}. */
     private static double singleGather(final float[] c, final long at, final long end) {
-        double sum = 0;
+        float sum = 0;
         for (int i = 0, k = (int)((end - at) >> 2); i < k; i++) {
             sum += c[UnsafeApi.getInt(null, at + ((long)i << 2))];
         }

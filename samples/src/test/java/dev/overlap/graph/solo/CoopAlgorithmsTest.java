@@ -31,6 +31,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -346,6 +347,33 @@ class CoopAlgorithmsTest {
         assertEquals(2048, CoopPageRank.rowsPerClaim(65_536, 4));
         assertEquals(CoopPageRank.MIN_ROWS, CoopPageRank.rowsPerClaim(1000, 2));
         assertEquals(CoopPageRank.MIN_ROWS, CoopPageRank.rowsPerClaim(0, 1));
+    }
+
+    /**
+     * On one worker, over a graph of fewer rows than a claim (so one call takes every row, as solo's does), coop's
+     * in-place sweeps are solo's bit for bit: the same rows in the same order, the same scale and the same
+     * over-relaxation factor after each sweep ({@link Relaxation}), so the same sweeps and the same ranks.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"grid:30x30", "kron:9", "road:1000"})
+    void oneWorkerSweepsInPlaceAsSoloDoes(final String spec) {
+        final CsrGraph g = graph(spec).withoutWeights();
+        assertTrue(g.vertexCount() <= CoopPageRank.MIN_ROWS, spec + " fits one claim");
+        final int[] out = GraphApp.outDegrees(g);
+        onOneWorker(single -> {
+            try (DeviceGraph dg = DeviceGraph.place(single, g.transpose(), Partition.byEdges(g.transpose(), 1),
+                false)) {
+                for (final double tolerance : new double[] {1e-5, 1e-9}) { // float and double contributions
+                    final AppSettings gs = AppSettings.builder().tolerance(tolerance)
+                        .pageRankSweep(AppSettings.PageRankSweep.GAUSS_SEIDEL).build();
+                    final AppResult solo = SoloPageRank.run(dg, out, gs);
+                    final AppResult one = CoopPageRank.run(dg, out, gs);
+                    assertEquals(solo.counts().iterations(), one.counts().iterations(), spec + " to " + tolerance
+                        + ": the sweeps");
+                    assertArrayEquals(solo.ranks(), one.ranks(), 0, spec + " to " + tolerance + ": the ranks");
+                }
+            }
+        });
     }
 
     @ParameterizedTest(name = "{0}, {1} numbering")

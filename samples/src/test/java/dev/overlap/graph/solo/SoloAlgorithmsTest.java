@@ -288,7 +288,11 @@ class SoloAlgorithmsTest {
         }
     }
 
-    /** On long-diameter graphs an in-place sweep carries a change across the graph in far fewer sweeps. */
+    /**
+     * On long-diameter graphs an in-place sweep carries a change across the graph in far fewer sweeps, and
+     * over-relaxed ({@link Relaxation}) in fewer still: under 0.45 of Jacobi's iterations here (35 of 86 on the grid,
+     * 29 of 105 on the road graph), where plain Gauss-Seidel sweeps took 0.55 and 0.47 of them (47 and 49).
+     */
     @ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"grid:30x30", "road:3000"})
     void gaussSeidelNeedsFewerSweepsThanJacobiOnLongDiameterGraphs(final String spec) {
@@ -300,7 +304,7 @@ class SoloAlgorithmsTest {
                 .counts().iterations();
             final long gs = solo.pageRank(dg, out, AppSettings.builder().tolerance(1e-8).pageRankSweep(GS).build())
                 .counts().iterations();
-            assertTrue(gs < jacobi * 0.7, spec + ": " + gs + " sweeps against " + jacobi + " iterations");
+            assertTrue(gs < jacobi * 0.45, spec + ": " + gs + " sweeps against " + jacobi + " iterations");
         }
     }
 
@@ -345,44 +349,51 @@ class SoloAlgorithmsTest {
      * An in-place call over {@code float} contributions ({@link SoloPageRank#rows}) takes its rows as two interleaved
      * halves: when no row of the call reads another (their in-edges come from row 0 only), it stores exactly what
      * calls of one row each store, and sums the same change, dangling rank and total (to rounding: they add in another
-     * order), for every count, odd ones included: each row once, none skipped, none twice.
+     * order), for every count, odd ones included: each row once, none skipped, none twice; over-relaxed or not.
      */
     @Test
     void anInPlaceCallTakesEachOfItsRowsOnce() {
-        for (int m = 1; m <= 9; m++) {
-            final EdgeList e = new EdgeList(3 * m, false);
+        for (final double omega : new double[] {1, 1.3}) {
+            for (int m = 1; m <= 9; m++) {
+                inPlaceRowsOnce(m, omega);
+            }
+        }
+    }
+
+    private static void inPlaceRowsOnce(final int m, final double omega) {
+        final EdgeList e = new EdgeList(3 * m, false);
+        for (int v = 1; v <= m; v++) {
+            e.add(0, v); // row v reads row 0 only
+            if (v % 2 == 0) { // even rows have an out-degree of 2 (to rows outside the call), odd ones none
+                e.add(v, 0);
+                e.add(v, m + 1);
+            }
+        }
+        final CsrGraph g = GraphBuilder.build(e, m + 2, BuildOptions.AS_IS, false, Progress.none());
+        final int[] out = GraphApp.outDegrees(g);
+        try (DeviceGraph dg = DeviceGraph.place(one, g.transpose(), Partition.byEdges(g.transpose(), 1),
+            false)) {
+            final SoloGraph sg = SoloGraph.of(dg);
+            final float[] start = new float[m + 2];
+            for (int v = 0; v <= m + 1; v++) {
+                start[v] = 1f / (v + 2);
+            }
+            final float[] oneByOne = start.clone();
+            final double[] expected = new double[3];
+            final double[] sums = new double[3];
             for (int v = 1; v <= m; v++) {
-                e.add(0, v); // row v reads row 0 only
-                if (v % 2 == 0) { // even rows have an out-degree of 2 (to rows outside the call), odd ones none
-                    e.add(v, 0);
-                    e.add(v, m + 1);
+                SoloPageRank.rows(v, v + 1, sg.offsetsAt(), sg.targetsAt(), 0.01, 0.85, 1.5, omega, null, null,
+                    oneByOne, out, sums);
+                for (int i = 0; i < 3; i++) {
+                    expected[i] += sums[i];
                 }
             }
-            final CsrGraph g = GraphBuilder.build(e, m + 2, BuildOptions.AS_IS, false, Progress.none());
-            final int[] out = GraphApp.outDegrees(g);
-            try (DeviceGraph dg = DeviceGraph.place(one, g.transpose(), Partition.byEdges(g.transpose(), 1),
-                false)) {
-                final SoloGraph sg = SoloGraph.of(dg);
-                final float[] start = new float[m + 2];
-                for (int v = 0; v <= m + 1; v++) {
-                    start[v] = 1f / (v + 2);
-                }
-                final float[] oneByOne = start.clone();
-                final double[] expected = new double[3];
-                final double[] sums = new double[3];
-                for (int v = 1; v <= m; v++) {
-                    SoloPageRank.rows(v, v + 1, sg.offsetsAt(), sg.targetsAt(), 0.01, 0.85, 1.5, null, null,
-                        oneByOne, out, sums);
-                    for (int i = 0; i < 3; i++) {
-                        expected[i] += sums[i];
-                    }
-                }
-                final float[] inOneCall = start.clone();
-                SoloPageRank.rows(1, m + 1, sg.offsetsAt(), sg.targetsAt(), 0.01, 0.85, 1.5, null, null, inOneCall,
-                    out, sums);
-                assertArrayEquals(oneByOne, inOneCall, m + " rows: the stored contributions");
-                assertArrayEquals(expected, sums, 1e-12, m + " rows: the change, dangling rank and total");
-            }
+            final float[] inOneCall = start.clone();
+            SoloPageRank.rows(1, m + 1, sg.offsetsAt(), sg.targetsAt(), 0.01, 0.85, 1.5, omega, null, null,
+                inOneCall, out, sums);
+            assertArrayEquals(oneByOne, inOneCall, m + " rows at " + omega + ": the stored contributions");
+            assertArrayEquals(expected, sums, 1e-12, m + " rows at " + omega + ": the change, dangling rank and "
+                + "total");
         }
     }
 

@@ -1,0 +1,64 @@
+package dev.overlap.graph.solo;
+
+/**
+ * The over-relaxation factor {@code omega} of in-place PageRank sweeps ({@link SoloPageRank.PullState#inPlace}):
+ * a sweep moves each rank from its old value {@code x} to {@code x + omega * (g - x)}, where {@code g} is the
+ * Gauss-Seidel update, instead of to {@code g} ({@code omega = 1}). Chosen from the sweeps' L1 changes as they run,
+ * by Young's rule for successive over-relaxation: the changes of the sweeps shrink by a ratio {@code lambda} per
+ * sweep; at {@code omega = 1} that ratio estimates the square {@code mu^2} of the Jacobi iteration's spectral radius,
+ * at another {@code omega} the relation {@code (lambda + omega - 1)^2 = lambda omega^2 mu^2} gives it back, and the
+ * best factor is {@code 2 / (1 + sqrt(1 - mu^2))}.
+ *
+ * <p>Where it pays: graphs whose Gauss-Seidel sweeps shrink the error slowly (a grid: ratio about 0.74 per sweep,
+ * factor about 1.5, 12 sweeps down to 8 to an L1 error of 1e-5). Where the sweeps already converge fast (Kronecker and
+ * uniform random graphs: ratios 0.1-0.3) the factor stays within a few percent of 1 and the sweeps are those of
+ * Gauss-Seidel. The replays: {@code bench/results/2026-12-01-pr-float-sum-and-relaxation/}.
+ *
+ * <p>Guarded so it never makes a run worse than Gauss-Seidel's: the first two sweeps run at 1 (the ratio needs two
+ * changes); the factor only grows, to at most {@value #MAX}; a ratio that says nothing (not between 0 and 1, or an
+ * estimate of {@code mu^2} at 1 or more) leaves it as it is; and if the changes grow while it is above 1, it goes back
+ * to 1 for the rest of the run (Gauss-Seidel converges on PageRank's matrix, over-relaxation is not proven to).
+ *
+ * <p>Deterministic in its inputs: the workers of a cooperative run each keep one and feed it the same summed changes,
+ * so all take the same factor. Thread-safety: confined to one thread.
+ */
+final class Relaxation {
+    /** The largest factor. */
+    static final double MAX = 1.5;
+
+    private double omega = 1;
+    private double previousChange = Double.NaN;
+    private boolean backedOff;
+
+    /** @return the factor of the next sweep */
+    double omega() {
+        return omega;
+    }
+
+    /**
+     * Takes the L1 change of the sweep just run (at {@link #omega()}) and sets the next sweep's factor.
+     *
+     * @param change the sweep's L1 change of the ranks
+     * @return the factor of the next sweep
+     */
+    double next(final double change) {
+        final double lambda = change / previousChange; // NaN after the first sweep
+        previousChange = change;
+        if (backedOff || !(lambda > 0)) {
+            return omega;
+        }
+        if (lambda >= 1) {
+            if (omega > 1) { // growing changes above 1: Gauss-Seidel from here on
+                omega = 1;
+                backedOff = true;
+            }
+            return omega;
+        }
+        final double root = lambda + omega - 1;
+        final double mu2 = root * root / (lambda * omega * omega);
+        if (mu2 < 1) {
+            omega = Math.min(MAX, Math.max(omega, 2 / (1 + Math.sqrt(1 - mu2))));
+        }
+        return omega;
+    }
+}
