@@ -84,11 +84,14 @@ final class SoloPageRank {
      * in-neighbours)}, kept as the next contribution {@code r / outdeg(v)}, or {@code r} itself for a dangling row
      * ({@link PullState}: the ranks are not stored apart, which saves reading and writing 8 bytes per row and
      * iteration; the L1 change reads the old rank back from the contributions). With {@code omega} other than 1 (in
-     * place only, {@link Relaxation}) the row's new rank is {@code old + omega * (r - old)}, and its contribution
-     * likewise; at 1 the arithmetic gives {@code r} exactly. The contributions are {@code c}
-     * (read) and {@code next} (written), or, when {@code single} is not null, that one {@code float} array read and
-     * written in place ({@link PullState#single}; a row's sum is then a {@code float} sum ({@link #singleGather}),
-     * the rest of its arithmetic {@code double}, and each stored contribution is rounded to a float). The arrays hold the contributions divided by {@code scale} ({@link PullState#scale}; 1 for
+     * place only, {@link Relaxation}) the row's new contribution is {@code old + omega * (r / outdeg - old)}; at 1 it
+     * is the plain one exactly. The row's rank, for the L1 change and the total, is its stored contribution times
+     * {@code outdeg * scale}: computed that way, a relaxed row has as many operations as a plain one (computed apart
+     * from it, a grid's sweep took 1.4-2x as long: {@code bench/results/2026-12-01-pr-float-sum-and-relaxation/}).
+     * The contributions are {@code c} (read) and {@code next} (written), or, when {@code single} is not null, that one
+     * {@code float} array read and written in place ({@link PullState#single}; a row's sum is then a {@code float}
+     * sum ({@link #singleGather}), the rest of its arithmetic {@code double}, and each stored contribution is rounded
+     * to a float). The arrays hold the contributions divided by {@code scale} ({@link PullState#scale}; 1 for
      * Jacobi). The out-degrees are {@code degree}, or the rows' own lengths when it is null
      * ({@link PullState#degree}). Leaves the rows' L1 change in {@code sums[0]}, their dangling rank in
      * {@code sums[1]} and their total rank in {@code sums[2]}. Shared with {@link CoopPageRank}. The null tests are
@@ -100,7 +103,8 @@ final class SoloPageRank {
      * stored value is computed from the sum as {@code omega * base * f + omega * damping * scale * f * sum + (1 -
      * omega) * old} with {@code f = 1 / (scale * outdeg)} ({@code 1 / scale} for a dangling row, whose slot holds its
      * rank) and {@code old} the row's own slot: {@code f} depends on the degree only, so its division runs beside the
-     * sum, not after it, and the chain holds a multiply and an add where it held a division (the rank itself, for the L1 change and the total, is computed beside it).
+     * sum, not after it, and the chain holds a multiply and an add where it held a division (the rank, for the L1
+     * change and the total, comes from the stored value, but nothing on the chain waits for it).
      * Measured: {@code bench/results/2026-11-29-words-and-chains/}. And an in-place sweep over {@code float}
      * contributions whose rows are short (fewer than {@value #SHORT_ROW} in-edges on average, over the call's rows)
      * takes them as two interleaved halves ({@link #floatHalves}), so that two such chains are in flight at once;
