@@ -10,10 +10,11 @@ package dev.overlap.graph.solo;
  * best factor is {@code 2 / (1 + sqrt(1 - mu^2))}. The theory holds for consistently ordered matrices (a grid's, rows
  * in order); on other graphs the rule is a heuristic, kept for what it measured.
  *
- * <p>Where it pays: graphs whose Gauss-Seidel sweeps shrink the error slowly (a grid: ratio about 0.74 per sweep,
- * factor about 1.5, 12 sweeps down to 8 to an L1 error of 1e-5). Where the sweeps already converge fast (Kronecker and
- * uniform random graphs: ratios 0.1-0.3) the factor stays within 6% of 1 over the sweeps they need, and the sweeps
- * are those of Gauss-Seidel. The replays: {@code bench/results/2026-12-01-pr-float-sum-and-relaxation/}.
+ * <p>Where it pays: graphs whose Gauss-Seidel sweeps shrink the error slowly, such as grids and road networks, where
+ * the factor climbs to its cap and a run needs far fewer sweeps. Where the sweeps already converge fast (Kronecker
+ * and uniform random graphs) the ratio is small, the factor stays close to 1 over the sweeps a run needs, and the
+ * sweeps are those of Gauss-Seidel. The replays and the figures:
+ * {@code bench/results/2026-12-01-pr-float-sum-and-relaxation/}.
  *
  * <p>Guarded against making a run worse than Gauss-Seidel's (on every graph replayed and tested it took no more
  * sweeps; measured, not proven): the first two sweeps run at 1 (the ratio needs two changes); the factor only grows,

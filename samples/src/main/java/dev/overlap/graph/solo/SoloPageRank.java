@@ -87,7 +87,8 @@ final class SoloPageRank {
      * place only, {@link Relaxation}) the row's new contribution is {@code old + omega * (r / outdeg - old)}; at 1 it
      * is the plain one exactly. The row's rank, for the L1 change and the total, is its stored contribution times
      * {@code outdeg * scale}: computed that way, a relaxed row has as many operations as a plain one (computed apart
-     * from it, a grid's sweep took 1.4-2x as long: {@code bench/results/2026-12-01-pr-float-sum-and-relaxation/}).
+     * from it, with the old value's share in each, a grid's sweep, close to the core's arithmetic throughput, was much
+     * slower: {@code bench/results/2026-12-01-pr-float-sum-and-relaxation/}).
      * The contributions are {@code c} (read) and {@code next} (written), or, when {@code single} is not null, that one
      * {@code float} array read and written in place ({@link PullState#single}; a row's sum is then a {@code float}
      * sum ({@link #singleGather}), the rest of its arithmetic {@code double}, and each stored contribution is rounded
@@ -218,8 +219,8 @@ final class SoloPageRank {
 
     /**
      * As {@link #gather} over {@code float} contributions, summed in {@code float} (the GAP suite's sum): a
-     * {@code double} sum costs a conversion per edge, and the gather is a sweep's time (on kron 20 the sweep was 9%
-     * slower with it: {@code bench/results/2026-12-01-pr-float-sum-and-relaxation/}). A row's sum of {@code k}
+     * {@code double} sum costs a conversion per edge, and the gather is a sweep's time (measured on kron:
+     * {@code bench/results/2026-12-01-pr-float-sum-and-relaxation/}). A row's sum of {@code k}
      * floats is within about {@code k * 2^-24} of the exact sum, relatively; summed over the rows, this stays well
      * below the least tolerance of a float state ({@link PullState#SINGLE_TOLERANCE}).
      */
