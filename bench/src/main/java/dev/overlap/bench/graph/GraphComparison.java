@@ -7,6 +7,7 @@ import dev.overlap.graph.app.GraphAlgorithms;
 import dev.overlap.graph.app.GraphApp;
 import dev.overlap.graph.app.Warmup;
 import dev.overlap.graph.cli.CliErrors;
+import dev.overlap.graph.cli.UsageErrors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -209,11 +210,13 @@ public final class GraphComparison implements Callable<Integer> {
     private static final String NAME = "overlap bench-graphs";
 
     /**
-     * @return the configured command line: runtime failures as one line on standard error and exit 1 (see
-     * {@link CliErrors}); in a forked measurement as an {@code ERROR} line for the parent, which reports it
+     * @return the configured command line: wrong arguments as one line on standard error and exit 2, as the
+     * {@code overlap} command reports them ({@link UsageErrors}); runtime failures as one line on standard error and
+     * exit 1 (see {@link CliErrors}); in a forked measurement as an {@code ERROR} line for the parent, which reports it
      */
     public static CommandLine commandLine() {
         final CommandLine cl = new CommandLine(new GraphComparison());
+        cl.setParameterExceptionHandler(new UsageErrors());
         final CommandLine.IExecutionExceptionHandler oneLine = CliErrors.handler();
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> ((GraphComparison)commandLine.getCommand())
             .child ? reportToParent(commandLine, ex) : oneLine.handleExecutionException(ex, commandLine, parseResult));

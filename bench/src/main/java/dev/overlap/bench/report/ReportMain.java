@@ -1,5 +1,6 @@
 package dev.overlap.bench.report;
 
+import dev.overlap.graph.cli.UsageErrors;
 import org.openjdk.jmh.runner.BenchmarkList;
 import org.openjdk.jmh.runner.BenchmarkListEntry;
 import org.openjdk.jmh.runner.Runner;
@@ -61,9 +62,13 @@ public final class ReportMain implements Runnable {
         System.exit(commandLine().execute(args));
     }
 
-    /** @return the configured command line */
+    /**
+     * @return the configured command line: wrong arguments as one line on standard error and exit 2, as the
+     *         {@code overlap} command reports them ({@link UsageErrors})
+     */
     public static CommandLine commandLine() {
         final CommandLine cl = new CommandLine(new ReportMain());
+        cl.setParameterExceptionHandler(new UsageErrors());
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (e instanceof ReportException) {
                 cmd.getErr().println("overlap bench: " + e.getMessage());

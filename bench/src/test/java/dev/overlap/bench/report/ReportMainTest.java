@@ -84,6 +84,11 @@ class ReportMainTest {
         assertTrue(err().contains("not valid JMH options"), err());
         assertEquals(2, run("run", "--quick", "--full", "--dry-run"));
         assertEquals(2, run("report"));
+        final int before = err().length();
+        assertEquals(2, run("run", "--bogus"));
+        // one line, as the overlap command's usage errors: the reason, not a screen of options
+        assertEquals("overlap bench run: unknown option '--bogus' (try 'overlap bench run --help')",
+            err().substring(before).strip());
         assertEquals(0, run("--help"));
         assertTrue(out().contains("run") && out().contains("report"));
     }

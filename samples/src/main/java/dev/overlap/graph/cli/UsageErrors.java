@@ -10,9 +10,10 @@ import java.util.List;
  * {@code overlap bfs: unknown option '--bogus' (try 'overlap bfs --help')}, and exit code 2; never picocli's whole
  * usage, which buries the reason under a screen of options. Runtime failures are {@link CliErrors}' business.
  *
- * <p>Stateless; thread-safe.
+ * <p>Used by the {@code overlap} command, and by {@code overlap bench-graphs} and {@code overlap bench}, which the
+ * launcher runs from the benchmark jar. Stateless; thread-safe.
  */
-final class UsageErrors implements CommandLine.IParameterExceptionHandler {
+public final class UsageErrors implements CommandLine.IParameterExceptionHandler {
     /** At most this many of picocli's suggestions are named. */
     private static final int SUGGESTIONS = 3;
 
